@@ -1,0 +1,187 @@
+"""The checks on what the table enters (RULES.md section 7, C1-C5).
+
+Each check raises a :class:`RuleError` naming the seat and the card concerned, so nothing
+inconsistent is ever scored or saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from companion.rules.cards import Card, Colour
+from companion.rules.deck import Deck
+from companion.rules.errors import (
+    CardError,
+    HatTrickError,
+    IndicatorError,
+    MarkedCaptureError,
+    TrickCountError,
+)
+from companion.rules.text import N_, Message
+from companion.rules.tricks import deck_message
+
+
+def check_cards_named_once(named: Iterable[tuple[int, Card]], deck: Deck) -> None:
+    """C1: every card is in the deck in use and is named at most once in the round.
+
+    ``named`` pairs each card with the seat that names it, in the order entered.
+    """
+    owner: dict[Card, int] = {}
+    for seat, card in named:
+        if card not in deck:
+            raise CardError(deck_message(card, deck, seat), seat=seat, card=card)
+        if card in owner:
+            first = owner[card]
+            message = (
+                Message(N_("%(player)s names %(card)s twice (C1)."), {"player": seat, "card": card})
+                if first == seat
+                else Message(
+                    N_("%(card)s is named by both %(other)s and %(player)s; each card is in "
+                       "one place only (C1)."),
+                    {"player": seat, "other": first, "card": card},
+                )
+            )
+            raise CardError(message, seat=seat, card=card)
+        owner[card] = seat
+
+
+def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tuple[Colour, ...]:
+    """C2, R4, R14: one indicator per marked colour, of different colours; answers the
+    seat's marked colours."""
+    if len(indicators) != colours:
+        raise IndicatorError(
+            Message(
+                N_("%(player)s lays out %(count)s indicator cards, but this variant marks "
+                   "%(colours)s colour(s) with one card each (C2)."),
+                {"player": seat, "count": len(indicators), "colours": colours},
+            ),
+            seat=seat,
+        )
+    marked = tuple(card.colour for card in indicators)
+    if len(set(marked)) != len(marked):
+        raise IndicatorError(
+            Message(
+                N_("%(player)s's indicators %(card)s and %(other_card)s are of the same colour; "
+                   "two marked colours need two different colours (C2)."),
+                {"player": seat, "card": indicators[1], "other_card": indicators[0]},
+            ),
+            seat=seat,
+            card=indicators[1],
+        )
+    return marked
+
+
+def check_tricks_of_seat(seat: int, tricks: int, tricks_per_round: int) -> None:
+    """C3: a seat wins between 0 and all the tricks of the round."""
+    if not 0 <= tricks <= tricks_per_round:
+        raise TrickCountError(
+            Message(
+                N_("%(player)s cannot win %(tricks)s tricks: a round has %(total)s (C3)."),
+                {"player": seat, "tricks": tricks, "total": tricks_per_round},
+            ),
+            seat=seat,
+        )
+
+
+def tricks_from_captures(seat: int, captured: int, players: int) -> int:
+    """C3: each trick gives one card per player, so the captures count the tricks."""
+    if captured % players:
+        raise TrickCountError(
+            Message(
+                N_("%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
+                   "each trick gives one card per player (C3)."),
+                {"player": seat, "count": captured, "players": players},
+            ),
+            seat=seat,
+        )
+    return captured // players
+
+
+def check_trick_total(tricks: Sequence[int], tricks_per_round: int) -> None:
+    """C3: the trick counts of all seats add up to the tricks of the round."""
+    total = sum(tricks)
+    if total != tricks_per_round:
+        missing = tricks_per_round - total
+        template = (
+            N_("The trick counts add up to %(total)s, but the round has %(expected)s tricks: "
+               "%(missing)s still to assign (C3).")
+            if missing > 0
+            else N_("The trick counts add up to %(total)s, but the round has only %(expected)s "
+                    "tricks: %(extra)s too many (C3).")
+        )
+        raise TrickCountError(
+            Message(
+                template,
+                {"total": total, "expected": tricks_per_round, "missing": missing, "extra": -missing},
+            )
+        )
+
+
+def check_marked_captures(
+    seat: int, marked: Sequence[Colour], cards: Sequence[Card], tricks: int, players: int
+) -> None:
+    """C4: quick entry lists only marked-colour cards, and no more than were captured."""
+    for card in cards:
+        if card.colour not in marked:
+            raise MarkedCaptureError(
+                Message(
+                    N_("%(player)s lists %(card)s among their marked-colour captures, but "
+                       "it is not of their marked colours (%(colours)s) (C4)."),
+                    {"player": seat, "card": card, "colours": tuple(marked)},
+                ),
+                seat=seat,
+                card=card,
+            )
+    if len(cards) > tricks * players:
+        raise MarkedCaptureError(
+            Message(
+                N_("%(player)s lists %(count)s marked-colour captures but won only %(tricks)s "
+                   "tricks, that is %(most)s cards at most (C4)."),
+                {"player": seat, "count": len(cards), "tricks": tricks, "most": tricks * players},
+            ),
+            seat=seat,
+            card=cards[-1],
+        )
+
+
+def check_hat_trick_holdings(
+    holdings: Sequence[tuple[int, int]], tricks_per_round: int, players: int
+) -> None:
+    """C5: per seat (face-up, face-down) cards; a seat holds at most tricks x players cards
+    and passes at most once a trick; the table holds exactly players x tricks."""
+    most = tricks_per_round * players
+    for seat, (face_up, face_down) in enumerate(holdings):
+        if face_up < 0 or face_down < 0:
+            raise HatTrickError(
+                Message(N_("%(player)s cannot hold a negative number of cards (C5)."),
+                        {"player": seat}),
+                seat=seat,
+            )
+        if face_up + face_down > most:
+            raise HatTrickError(
+                Message(
+                    N_("%(player)s holds %(count)s cards, but %(tricks)s tricks of %(players)s "
+                       "plays give at most %(most)s (C5)."),
+                    {"player": seat, "count": face_up + face_down, "tricks": tricks_per_round,
+                     "players": players, "most": most},
+                ),
+                seat=seat,
+            )
+        if face_down > tricks_per_round:
+            raise HatTrickError(
+                Message(
+                    N_("%(player)s has %(count)s pass cards, but can pass at most once in each "
+                       "of the %(tricks)s tricks (C5)."),
+                    {"player": seat, "count": face_down, "tricks": tricks_per_round},
+                ),
+                seat=seat,
+            )
+    total = sum(up + down for up, down in holdings)
+    if total != most:
+        raise HatTrickError(
+            Message(
+                N_("The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
+                   "make exactly %(expected)s (C5)."),
+                {"total": total, "tricks": tricks_per_round, "players": players, "expected": most},
+            )
+        )

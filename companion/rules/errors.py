@@ -1,0 +1,69 @@
+"""Errors raised when the table enters something the rules do not allow.
+
+Every error carries a :class:`Message` (so it can be translated) and, where one is
+concerned, the seat and the card (the checks of RULES.md section 7 must name both).
+"""
+
+from __future__ import annotations
+
+from companion.rules.cards import Card
+from companion.rules.text import N_, Message
+
+
+class RuleError(ValueError):
+    """Something entered breaks a ruling; nothing based on it may be saved."""
+
+    def __init__(self, message: Message, seat: int | None = None, card: Card | None = None):
+        super().__init__(str(message))
+        self.message = message
+        self.seat = seat
+        self.card = card
+
+
+class UnknownColourError(RuleError):
+    """A colour name that is not one of the six (R1)."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            Message(
+                N_("%(name)s is not a colour; the colours are red, blue, green, yellow, "
+                   "brown and violet."),
+                {"name": repr(name)},
+            )
+        )
+
+
+class UnknownVariantError(RuleError):
+    """A variant name or setting that does not exist (RULES.md section 5)."""
+
+
+class PlayerCountError(RuleError):
+    """A player count the game cannot be played with (R2, R17)."""
+
+
+class CardError(RuleError):
+    """A card outside the deck in use or named twice (C1)."""
+
+
+class IndicatorError(RuleError):
+    """Indicator cards that do not mark the player's colours (C2, R4, R14)."""
+
+
+class TrickCountError(RuleError):
+    """Trick counts or capture counts that do not add up (C3)."""
+
+
+class MarkedCaptureError(RuleError):
+    """A quick entry's marked-colour captures that cannot be right (C4)."""
+
+
+class HatTrickError(RuleError):
+    """A Hat Trick play or count the rules do not allow (R19, C5)."""
+
+
+class TrickError(RuleError):
+    """A trick that cannot be resolved: no card, too many cards, a card twice (R8, C1)."""
+
+
+class ChoiceError(RuleError):
+    """A delayed colour choice the rules do not allow (R16)."""

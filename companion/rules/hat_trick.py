@@ -1,0 +1,195 @@
+"""Hat Trick tricks (R19-R21) and scoring (R22, C5).
+
+A trick holds at most two colours; each colour forms its own pile, taken by its highest
+card; the stronger pile's top card leads next. A player who cannot or will not play one
+of the two colours passes by laying a card of the third colour face down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.rules.cards import Card, Colour
+from companion.rules.deck import HAT_TRICK_COLOURS, Deck
+from companion.rules.errors import CardError, HatTrickError
+from companion.rules.text import N_, Message
+from companion.rules.tricks import deck_message
+
+#: R21: on a complete tie red beats blue beats green.
+COLOUR_PRECEDENCE = {Colour.RED: 0, Colour.BLUE: 1, Colour.GREEN: 2}
+PASS_PENALTY = -2
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's play in a Hat Trick trick: a card, or a pass showing ``card`` (R19)."""
+
+    card: Card
+    passed: bool = False
+
+
+@dataclass(frozen=True)
+class Pile:
+    """The cards of one colour in a trick and the index of the play that takes them (R20)."""
+
+    colour: Colour
+    winner: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HatTrickOutcome:
+    """A resolved Hat Trick trick; every index points into the plays in order."""
+
+    piles: tuple[Pile, ...]
+    passes: tuple[int, ...]
+    next_leader: int
+    reason: Message
+
+
+def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int | None) -> None:
+    """R19 and C1: at most one play per player, known cards once each, no third colour,
+    and passes only once two colours are in the trick, showing a third-colour card."""
+    if not plays:
+        raise HatTrickError(Message(N_("A trick needs at least one card.")))
+    limit = players if players is not None else 7
+    if len(plays) > limit:
+        raise HatTrickError(
+            Message(
+                N_("A trick holds one play per player: at most %(limit)s plays, not %(count)s."),
+                {"limit": limit, "count": len(plays)},
+            )
+        )
+    seen: set[Card] = set()
+    colours: list[Colour] = []
+    for index, play in enumerate(plays):
+        card = play.card
+        if deck is not None and card not in deck:
+            raise CardError(deck_message(card, deck), card=card)
+        if card.colour not in HAT_TRICK_COLOURS or not 0 <= card.value <= 20:
+            raise CardError(
+                Message(N_("%(card)s is not a Hat Trick card: only red, blue and green "
+                           "0-20 are used (R17)."), {"card": card}),
+                card=card,
+            )
+        if card in seen:
+            raise CardError(Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card)
+        seen.add(card)
+        if play.passed:
+            _check_pass(index, card, colours)
+        elif card.colour not in colours:
+            if len(colours) == 2:
+                raise HatTrickError(
+                    Message(
+                        N_("%(card)s would bring a third colour into a trick of %(colours)s; "
+                           "play one of those colours or pass (R19)."),
+                        {"card": card, "colours": tuple(colours)},
+                    ),
+                    card=card,
+                )
+            colours.append(card.colour)
+
+
+def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
+    """R19: a pass needs two colours already in the trick and shows the third colour."""
+    if index == 0:
+        raise HatTrickError(
+            Message(N_("The leader cannot pass: the first play of a trick is a card (R19).")),
+            card=card,
+        )
+    if len(colours) < 2:
+        raise HatTrickError(
+            Message(
+                N_("Passing with %(card)s is not allowed yet: a player may pass only once two "
+                   "colours are in the trick (R19)."),
+                {"card": card},
+            ),
+            card=card,
+        )
+    if card.colour in colours:
+        raise HatTrickError(
+            Message(
+                N_("A pass shows a card of the third colour, but %(card)s is of a colour "
+                   "already in the trick (R19)."),
+                {"card": card},
+            ),
+            card=card,
+        )
+
+
+def resolve_hat_trick(plays: Sequence[Play]) -> HatTrickOutcome:
+    """R20, R21: the piles of a (possibly partial) trick, its passes and the next leader.
+
+    ``plays`` must be valid (see :func:`check_hat_trick_plays`).
+    """
+    piles: list[Pile] = []
+    for colour in dict.fromkeys(play.card.colour for play in plays if not play.passed):
+        indexes = [i for i, play in enumerate(plays) if not play.passed and play.card.colour == colour]
+        winner = max(indexes, key=lambda i: plays[i].card.value)
+        piles.append(Pile(colour, winner, tuple(plays[i].card for i in indexes)))
+    passes = tuple(i for i, play in enumerate(plays) if play.passed)
+    leading = min(piles, key=_pile_strength)
+    params: dict[str, object] = {"card": plays[leading.winner].card}
+    if len(piles) == 1:
+        reason = Message(N_("%(card)s is the highest card of the only pile; it takes the "
+                            "pile and its player leads next (R20, R21)."), params)
+    else:
+        other = next(pile for pile in piles if pile is not leading)
+        params["other"] = plays[other.winner].card
+        reason = Message(_comparison_template(leading, other), params)
+    return HatTrickOutcome(tuple(piles), passes, leading.winner, reason)
+
+
+def _pile_strength(pile: Pile) -> tuple[tuple[int, ...], int]:
+    """A sort key, smallest first, for R21: values high to low, where a pile that runs out
+    of cards first loses (the end marker 1 sorts after any negated value), then red before
+    blue before green."""
+    values = sorted((card.value for card in pile.cards), reverse=True)
+    return ((*(-value for value in values), 1), COLOUR_PRECEDENCE[pile.colour])
+
+
+def _comparison_template(leading: Pile, other: Pile) -> str:
+    """Which step of R21 decided between the two piles."""
+    high = sorted((card.value for card in leading.cards), reverse=True)
+    low = sorted((card.value for card in other.cards), reverse=True)
+    if high[0] != low[0]:
+        return N_("%(card)s and %(other)s each take their colour's pile; %(card)s is the "
+                  "higher top card, so its player leads next (R20, R21).")
+    if high != low:
+        return N_("%(card)s and %(other)s each take their colour's pile; the top cards are "
+                  "equal, and comparing the next cards down favours %(card)s's pile, so its "
+                  "player leads next (R21).")
+    return N_("%(card)s and %(other)s each take their colour's pile; the piles are equal card "
+              "for card, and red beats blue beats green, so %(card)s's player leads next (R21).")
+
+
+@dataclass(frozen=True)
+class HatTrickCounts:
+    """What a player holds at the end of a Hat Trick round: face-up cards per colour and
+    the number of face-down pass cards."""
+
+    counts: Mapping[Colour, int]
+    passed: int
+
+    @property
+    def cards(self) -> int:
+        """Face-up plus face-down cards (C5)."""
+        return sum(self.counts.values()) + self.passed
+
+
+def best_hat_trick_colour(counts: Mapping[Colour, int]) -> Colour:
+    """R22: the colour with the most face-up cards (on a tie any gives the same score;
+    red, blue, green order picks one)."""
+    return max(HAT_TRICK_COLOURS, key=lambda colour: (counts.get(colour, 0), -COLOUR_PRECEDENCE[colour]))
+
+
+def hat_trick_score(holding: HatTrickCounts) -> int:
+    """R22: +1 per card of the best colour, -1 per other face-up card, -2 per pass card."""
+    best = best_hat_trick_colour(holding.counts)
+    up = holding.counts
+    return (
+        up.get(best, 0)
+        - sum(count for colour, count in up.items() if colour != best)
+        + PASS_PENALTY * holding.passed
+    )

@@ -1,0 +1,362 @@
+"""Scoring a whole round (R10, R12-R16 for the classic family, R22 for Hat Trick).
+
+The table enters each seat's round in one of the shapes below; :func:`score_round` runs the
+checks of section 7 and scores every seat. Quick and full entries of the same round score
+the same, because both reduce to the marked-colour cards held and the count of the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from companion.rules.cards import Card, Colour
+from companion.rules.checks import (
+    check_cards_named_once,
+    check_hat_trick_holdings,
+    check_indicators,
+    check_marked_captures,
+    check_trick_total,
+    check_tricks_of_seat,
+    tricks_from_captures,
+)
+from companion.rules.deck import HAT_TRICK_COLOURS
+from companion.rules.errors import ChoiceError, HatTrickError, RuleError
+from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat_trick_score
+from companion.rules.table import TableSetup
+from companion.rules.text import N_, Message
+from companion.rules.variants import ClassicVariant, HatTrickVariant, Reveal, Scoring
+
+
+@dataclass(frozen=True)
+class FullEntry:
+    """A seat's round in full: indicator cards and every card captured (indicators apart)."""
+
+    marked: tuple[Card, ...]
+    captured: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class QuickEntry:
+    """A seat's round in short: indicators, tricks won and only the marked-colour captures."""
+
+    marked: tuple[Card, ...]
+    tricks: int
+    marked_captured: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class DelayedEntry:
+    """A seat's captures when colours are chosen at the end (R16), with an optional override
+    of the proposed choice."""
+
+    captured: tuple[Card, ...]
+    choose: tuple[Colour, ...] | None = None
+
+
+@dataclass(frozen=True)
+class HatTrickFullEntry:
+    """A seat's Hat Trick round: face-up cards and face-down pass cards."""
+
+    captured: tuple[Card, ...]
+    passed: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HatTrickQuickEntry:
+    """A seat's Hat Trick round as counts: face-up cards per colour, and passes."""
+
+    counts: Mapping[Colour, int]
+    passed: int
+
+
+ClassicEntry = FullEntry | QuickEntry | DelayedEntry
+HatTrickEntry = HatTrickFullEntry | HatTrickQuickEntry
+Entry = ClassicEntry | HatTrickEntry
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """How one seat scored a classic-family round.
+
+    ``colours`` are the marked colours used; ``marked_cards`` the cards of those colours the
+    seat holds (indicators included); ``other_cards`` how many others. For a delayed round,
+    ``proposed`` is the best choice and ``proposed_score`` what it scores.
+    """
+
+    score: int
+    colours: tuple[Colour, ...]
+    tricks: int
+    marked_cards: tuple[Card, ...]
+    other_cards: int
+    proposed: tuple[Colour, ...] | None = None
+    proposed_score: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of one entry of a scored round."""
+        data: dict[str, object] = {
+            "score": self.score,
+            "colours": [colour.value for colour in self.colours],
+            "tricks": self.tricks,
+            "marked_cards": [card.as_json() for card in self.marked_cards],
+            "other_cards": self.other_cards,
+        }
+        if self.proposed is not None:
+            data["proposed"] = [colour.value for colour in self.proposed]
+            data["proposed_score"] = self.proposed_score
+        return data
+
+
+@dataclass(frozen=True)
+class HatTrickSeatScore:
+    """How one seat scored a Hat Trick round (R22)."""
+
+    score: int
+    colour: Colour
+    counts: Mapping[Colour, int] = field(hash=False)
+    passed: int
+
+    @property
+    def colours(self) -> tuple[Colour, ...]:
+        """The scoring colour, as a one-colour tuple like the classic family's."""
+        return (self.colour,)
+
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of one entry of a scored Hat Trick round."""
+        return {
+            "score": self.score,
+            "colours": [self.colour.value],
+            "counts": {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS},
+            "passed": self.passed,
+        }
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """Every seat's score for one round, in seat order."""
+
+    seats: tuple[SeatScore, ...] | tuple[HatTrickSeatScore, ...]
+
+    @property
+    def scores(self) -> list[int]:
+        """The round's score per seat."""
+        return [seat.score for seat in self.seats]
+
+    def as_json(self) -> dict[str, object]:
+        """The shape of ``POST /api/v1/rounds/score``."""
+        return {"scores": self.scores, "entries": [seat.as_json() for seat in self.seats]}
+
+
+def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+    """Check (C1-C5) and score a complete round, one entry per seat in seat order."""
+    if len(entries) != setup.players:
+        raise RuleError(
+            Message(
+                N_("A round needs one entry per player: %(players)s, not %(count)s."),
+                {"players": setup.players, "count": len(entries)},
+            )
+        )
+    if isinstance(setup.variant, HatTrickVariant):
+        return _score_hat_trick(setup, entries)
+    return _score_classic(setup, setup.variant, entries)
+
+
+def _entry_kind_error(seat: int, expected: str) -> RuleError:
+    return RuleError(
+        Message(N_("%(player)s's entry is not %(expected)s."), {"player": seat, "expected": expected}),
+        seat=seat,
+    )
+
+
+def _score_classic(setup: TableSetup, variant: ClassicVariant, entries: Sequence[Entry]) -> RoundScore:
+    delayed = variant.reveal is Reveal.DELAYED
+    for seat, entry in enumerate(entries):
+        if delayed and not isinstance(entry, DelayedEntry):
+            raise _entry_kind_error(seat, N_("a delayed entry of captured cards (R16)"))
+        if not delayed and not isinstance(entry, FullEntry | QuickEntry):
+            raise _entry_kind_error(seat, N_("a full or quick entry with indicator cards"))
+    check_cards_named_once(_named_cards(entries), setup.deck)
+    marked = [
+        check_indicators(seat, entry.marked, variant.colours)
+        if isinstance(entry, FullEntry | QuickEntry)
+        else ()
+        for seat, entry in enumerate(entries)
+    ]
+    tricks = [_seat_tricks(seat, entry, setup) for seat, entry in enumerate(entries)]
+    check_trick_total(tricks, setup.tricks_per_round)
+    seats = []
+    for seat, entry in enumerate(entries):
+        if isinstance(entry, QuickEntry):
+            check_marked_captures(
+                seat, marked[seat], entry.marked_captured, entry.tricks, setup.players
+            )
+        seats.append(_seat_score(seat, entry, marked[seat], tricks[seat], setup, variant))
+    return RoundScore(tuple(seats))
+
+
+def _named_cards(entries: Sequence[Entry]) -> list[tuple[int, Card]]:
+    """Every card an entry names, with its seat, for C1."""
+    named: list[tuple[int, Card]] = []
+    for seat, entry in enumerate(entries):
+        if isinstance(entry, FullEntry):
+            cards: tuple[Card, ...] = entry.marked + entry.captured
+        elif isinstance(entry, QuickEntry):
+            cards = entry.marked + entry.marked_captured
+        elif isinstance(entry, DelayedEntry):
+            cards = entry.captured
+        elif isinstance(entry, HatTrickFullEntry):
+            cards = entry.captured + entry.passed
+        else:
+            cards = ()
+        named.extend((seat, card) for card in cards)
+    return named
+
+
+def _seat_tricks(seat: int, entry: Entry, setup: TableSetup) -> int:
+    """C3: the tricks a seat won, counted or derived from its captures."""
+    if isinstance(entry, QuickEntry):
+        tricks = entry.tricks
+    elif isinstance(entry, FullEntry | DelayedEntry):
+        tricks = tricks_from_captures(seat, len(entry.captured), setup.players)
+    else:  # pragma: no cover - Hat Trick entries never reach the classic family
+        raise _entry_kind_error(seat, N_("a classic-family entry"))
+    check_tricks_of_seat(seat, tricks, setup.tricks_per_round)
+    return tricks
+
+
+def _seat_score(
+    seat: int,
+    entry: Entry,
+    marked: tuple[Colour, ...],
+    tricks: int,
+    setup: TableSetup,
+    variant: ClassicVariant,
+) -> SeatScore:
+    """R10, R12, R13 (and R16 for a delayed entry): one seat's round score."""
+    scoring = variant.scoring
+    if isinstance(entry, DelayedEntry):
+        return _delayed_score(seat, entry, tricks, variant)
+    captured_count = tricks * setup.players
+    if isinstance(entry, FullEntry):
+        held = entry.marked + tuple(card for card in entry.captured if card.colour in marked)
+    else:
+        assert isinstance(entry, QuickEntry)
+        held = entry.marked + entry.marked_captured
+    others = captured_count - (len(held) - len(entry.marked))
+    return SeatScore(scoring.score(held, others), marked, tricks, held, others)
+
+
+def delayed_choices(captured: Sequence[Card], colours: int) -> list[tuple[Colour, ...]]:
+    """R16: the legal choices: ``colours`` colours among those captured (fewer if fewer were
+    captured; none if nothing was)."""
+    seen = tuple(dict.fromkeys(card.colour for card in captured))
+    return list(itertools.combinations(seen, min(colours, len(seen))))
+
+
+def score_choice(captured: Sequence[Card], choice: Sequence[Colour], scoring: Scoring) -> int:
+    """The score of captured cards with ``choice`` as the marked colours."""
+    held = [card for card in captured if card.colour in choice]
+    return scoring.score(held, len(captured) - len(held))
+
+
+def best_delayed_choice(
+    captured: Sequence[Card], colours: int, scoring: Scoring
+) -> tuple[tuple[Colour, ...], int]:
+    """R16: the choice that scores best for the player, with its score (the first such
+    choice in the order the colours were captured)."""
+    best: tuple[tuple[Colour, ...], int] = ((), 0)
+    for index, choice in enumerate(delayed_choices(captured, colours)):
+        score = score_choice(captured, choice, scoring)
+        if index == 0 or score > best[1]:
+            best = (choice, score)
+    return best
+
+
+def _delayed_score(seat: int, entry: DelayedEntry, tricks: int, variant: ClassicVariant) -> SeatScore:
+    """R16: score the proposed choice, or the table's override of it."""
+    proposed, proposed_score = best_delayed_choice(entry.captured, variant.colours, variant.scoring)
+    choice = proposed
+    if entry.choose is not None:
+        choice = _checked_choice(seat, entry, variant.colours)
+    held = tuple(card for card in entry.captured if card.colour in choice)
+    score = score_choice(entry.captured, choice, variant.scoring)
+    return SeatScore(
+        score, choice, tricks, held, len(entry.captured) - len(held), proposed, proposed_score
+    )
+
+
+def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colour, ...]:
+    """R16: an override must name distinct colours the seat captured, as many as allowed."""
+    assert entry.choose is not None
+    choice = entry.choose
+    captured = {card.colour for card in entry.captured}
+    for colour in choice:
+        if colour not in captured:
+            raise ChoiceError(
+                Message(
+                    N_("%(player)s cannot choose %(colour)s: they captured no card of it (R16)."),
+                    {"player": seat, "colour": colour},
+                ),
+                seat=seat,
+            )
+    needed = min(colours, len(captured))
+    if len(set(choice)) != len(choice) or len(choice) != needed:
+        raise ChoiceError(
+            Message(
+                N_("%(player)s must choose %(needed)s different colour(s) among those they "
+                   "captured, not %(count)s (R16)."),
+                {"player": seat, "needed": needed, "count": len(choice)},
+            ),
+            seat=seat,
+        )
+    return tuple(choice)
+
+
+def _score_hat_trick(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+    """R22 with the checks C1 and C5."""
+    for seat, entry in enumerate(entries):
+        if not isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry):
+            raise _entry_kind_error(seat, N_("a Hat Trick entry"))
+    check_cards_named_once(_named_cards(entries), setup.deck)
+    holdings = [_hat_trick_holding(entry) for entry in entries]
+    _check_colour_totals(holdings, setup)
+    check_hat_trick_holdings(
+        [(sum(h.counts.values()), h.passed) for h in holdings], setup.tricks_per_round, setup.players
+    )
+    return RoundScore(
+        tuple(
+            HatTrickSeatScore(
+                hat_trick_score(holding),
+                best_hat_trick_colour(holding.counts),
+                holding.counts,
+                holding.passed,
+            )
+            for holding in holdings
+        )
+    )
+
+
+def _hat_trick_holding(entry: Entry) -> HatTrickCounts:
+    if isinstance(entry, HatTrickQuickEntry):
+        counts = {colour: entry.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
+        return HatTrickCounts(counts, entry.passed)
+    assert isinstance(entry, HatTrickFullEntry)
+    counts = {colour: 0 for colour in HAT_TRICK_COLOURS}
+    for card in entry.captured:
+        counts[card.colour] += 1
+    return HatTrickCounts(counts, len(entry.passed))
+
+
+def _check_colour_totals(holdings: Sequence[HatTrickCounts], setup: TableSetup) -> None:
+    """C1 for counts: the table cannot hold more face-up cards of a colour than the deck has."""
+    for colour in HAT_TRICK_COLOURS:
+        total = sum(holding.counts.get(colour, 0) for holding in holdings)
+        if total > setup.deck.cards_of(colour):
+            raise HatTrickError(
+                Message(
+                    N_("The table holds %(count)s face-up %(colour)s cards, but the deck has "
+                       "only %(most)s (C1)."),
+                    {"count": total, "colour": colour, "most": setup.deck.cards_of(colour)},
+                )
+            )

@@ -1,0 +1,64 @@
+"""Translatable text produced by the rules: a message template plus its parameters.
+
+The rules stay free of any web library, so they cannot call gettext themselves. Every
+sentence they produce is a template marked with :func:`N_` (so the catalogue extractor finds
+it) and rendered by whoever shows it: in English by default, translated by the web layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.rules.cards import Card, Colour
+
+
+def N_(template: str) -> str:
+    """Mark a template for translation without translating it (the gettext convention)."""
+    return template
+
+
+
+def _default_colour(colour: Colour) -> str:
+    return colour.value
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence about the game: ``template % params`` once the params are rendered.
+
+    Parameters may be cards, colours or seats; ``render`` turns them into words through the
+    given functions so that a translated page can name colours and players in its language.
+    """
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def render(
+        self,
+        translate: Callable[[str], str] = lambda text: text,
+        colour_name: Callable[[Colour], str] = _default_colour,
+        player_name: Callable[[int], str] = lambda seat: f"seat {seat}",
+    ) -> str:
+        """Render the sentence; the default callables give the API's English."""
+        from companion.rules.cards import Card, Colour
+
+        def word(value: object, key: str) -> object:
+            if isinstance(value, Card):
+                return f"{colour_name(value.colour)} {value.value}"
+            if isinstance(value, Colour):
+                return colour_name(value)
+            if isinstance(value, tuple):
+                return ", ".join(str(word(item, key)) for item in value)
+            if key in ("player", "other") and isinstance(value, int):
+                return player_name(value)
+            return value
+
+        rendered = {key: word(value, key) for key, value in self.params.items()}
+        text = translate(self.template) % rendered
+        return text[:1].upper() + text[1:]
+
+    def __str__(self) -> str:
+        return self.render()
