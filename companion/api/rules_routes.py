@@ -1,0 +1,197 @@
+"""The rules endpoints: table setup, trick resolution and round scoring (DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import request
+
+from companion.api import bp, parse
+from companion.api.parse import ApiError
+from companion.rules import (
+    ClassicVariant,
+    DelayedEntry,
+    Entry,
+    FullEntry,
+    HatTrickFullEntry,
+    HatTrickQuickEntry,
+    HatTrickVariant,
+    QuickEntry,
+    TableSetup,
+    Variant,
+    check_hat_trick_plays,
+    check_trick_cards,
+    resolve_hat_trick,
+    score_round,
+    table_setup,
+    trick_winner,
+)
+from companion.rules.cards import Colour
+from companion.rules.deck import HAT_TRICK_COLOURS
+from companion.rules.variants import Reveal
+
+SETUP_QUERY = ("players", "variant", "scoring", "colours", "reveal")
+
+
+@bp.get("/setup")
+def setup() -> dict[str, object]:
+    """Which cards, hands and tricks a table needs: ``?players=N&variant=V``."""
+    args = request.args
+    unknown = sorted(set(args) - set(SETUP_QUERY))
+    if unknown:
+        raise ApiError(f'Unknown query parameter "{unknown[0]}"; use players and variant.')
+    if "players" not in args:
+        raise ApiError('The query parameter "players" is missing, e.g. ?players=4.')
+    players = _query_int(args["players"], "players")
+    return table_setup(players, _query_variant(args)).as_json()
+
+
+def _query_int(text: str, where: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 4:
+        raise ApiError(f'The query parameter "{where}" must be a whole number, not "{text}".')
+    return int(text)
+
+
+def _query_variant(args: Mapping[str, str]) -> Variant:
+    """A preset (``variant=mild``) or the three settings as separate parameters."""
+    settings = [name for name in ("scoring", "colours", "reveal") if name in args]
+    if "variant" in args and settings:
+        raise ApiError(f'Give either "variant" or the settings, not both ("{settings[0]}").')
+    if "variant" in args:
+        return parse.variant(args["variant"])
+    if not settings:
+        return parse.variant("classic")
+    return parse.variant(
+        {
+            "scoring": args.get("scoring", "classic"),
+            "colours": _query_int(args.get("colours", "1"), "colours"),
+            "reveal": args.get("reveal", "open"),
+        }
+    )
+
+
+def _body() -> dict[str, Any]:
+    return parse.read_json(request.get_data(cache=False))
+
+
+def _players_and_variant(body: Mapping[str, Any]) -> tuple[int | None, Variant, TableSetup | None]:
+    variant = parse.variant(body["variant"])
+    if "players" not in body:
+        return None, variant, None
+    players = parse.player_count(body["players"])
+    return players, variant, table_setup(players, variant)
+
+
+@bp.post("/tricks/resolve")
+def resolve_trick() -> dict[str, object]:
+    """Who takes a trick (or is winning a partial one), and why (R7, R8, R13, R19-R21)."""
+    raw = _body()
+    if "variant" not in raw:
+        raise ApiError('The request is missing the field "variant".')
+    if isinstance(parse.variant(raw["variant"]), HatTrickVariant):
+        return _resolve_hat_trick(raw)
+    body = parse.fields(raw, "The request", ("variant", "cards"), ("players",))
+    players, variant, setup = _players_and_variant(body)
+    assert isinstance(variant, ClassicVariant)
+    cards = parse.cards(body["cards"], "cards", most=8)
+    check_trick_cards(cards, setup.deck if setup else None, players)
+    outcome = trick_winner(cards, variant.scoring)
+    return {"winner": outcome.winner, "card": outcome.card.as_json(), "reason": str(outcome.reason)}
+
+
+def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
+    if "cards" in raw and "plays" not in raw:
+        raise ApiError('A Hat Trick trick is given as "plays" (cards with an optional "pass").')
+    body = parse.fields(raw, "The request", ("variant", "plays"), ("players",))
+    players, _variant, setup = _players_and_variant(body)
+    plays = tuple(
+        parse.play(item, f"plays[{i}]")
+        for i, item in enumerate(parse.listing(body["plays"], "plays", 7))
+    )
+    check_hat_trick_plays(plays, setup.deck if setup else None, players)
+    outcome = resolve_hat_trick(plays)
+    return {
+        "piles": [
+            {
+                "colour": pile.colour.value,
+                "winner": pile.winner,
+                "cards": [card.as_json() for card in pile.cards],
+            }
+            for pile in outcome.piles
+        ],
+        "passes": list(outcome.passes),
+        "next_leader": outcome.next_leader,
+        "reason": str(outcome.reason),
+    }
+
+
+@bp.post("/rounds/score")
+def score() -> dict[str, object]:
+    """Score one complete round after the checks C1-C5 (R10, R12-R16, R22)."""
+    body = parse.fields(_body(), "The request", ("variant", "players", "entries"))
+    variant = parse.variant(body["variant"])
+    setup = table_setup(parse.player_count(body["players"]), variant)
+    entries = read_entries(body["entries"], setup)
+    return score_round(setup, entries).as_json()
+
+
+def read_entries(value: object, setup: TableSetup) -> list[Entry]:
+    """One entry per seat, in the shape the variant takes (DESIGN.md, rounds/score)."""
+    items = parse.listing(value, "entries", most=8)
+    if len(items) != setup.players:
+        raise ApiError(
+            f"entries holds {len(items)} entries, but there are {setup.players} players: "
+            "give one entry per seat, in seat order."
+        )
+    return [read_entry(item, f"entries[{seat}]", setup) for seat, item in enumerate(items)]
+
+
+def read_entry(value: object, where: str, setup: TableSetup) -> Entry:
+    """A full, quick, delayed or Hat Trick entry, told apart by its fields."""
+    if not isinstance(value, dict):
+        raise ApiError(f"{where} must be a JSON object.")
+    variant = setup.variant
+    if isinstance(variant, HatTrickVariant):
+        return _hat_trick_entry(value, where)
+    if variant.reveal is Reveal.DELAYED:
+        obj = parse.fields(value, where, ("captured",), ("choose",))
+        choose = None
+        if "choose" in obj:
+            names = parse.listing(obj["choose"], f"{where}.choose", 2)
+            choose = tuple(
+                parse.colour(name, f"{where}.choose[{i}]") for i, name in enumerate(names)
+            )
+        return DelayedEntry(parse.cards(obj["captured"], f"{where}.captured"), choose)
+    if "tricks" in value or "marked_captured" in value:
+        obj = parse.fields(value, where, ("marked", "tricks", "marked_captured"))
+        return QuickEntry(
+            parse.cards(obj["marked"], f"{where}.marked", 2),
+            parse.integer(obj["tricks"], f"{where}.tricks"),
+            parse.cards(obj["marked_captured"], f"{where}.marked_captured"),
+        )
+    obj = parse.fields(value, where, ("marked", "captured"))
+    return FullEntry(
+        parse.cards(obj["marked"], f"{where}.marked", 2),
+        parse.cards(obj["captured"], f"{where}.captured"),
+    )
+
+
+def _hat_trick_entry(value: Mapping[str, Any], where: str) -> Entry:
+    if "counts" in value:
+        obj = parse.fields(value, where, ("counts", "passed"))
+        counts = parse.fields(
+            obj["counts"], f"{where}.counts", tuple(c.value for c in HAT_TRICK_COLOURS)
+        )
+        return HatTrickQuickEntry(
+            {
+                Colour(name): parse.integer(n, f"{where}.counts.{name}")
+                for name, n in counts.items()
+            },
+            parse.integer(obj["passed"], f"{where}.passed"),
+        )
+    obj = parse.fields(value, where, ("captured", "passed"))
+    return HatTrickFullEntry(
+        parse.cards(obj["captured"], f"{where}.captured"),
+        parse.cards(obj["passed"], f"{where}.passed"),
+    )
