@@ -7,7 +7,12 @@ rule. Every public function cites the ruling (R1-R23) or check (C1-C6) it implem
 from companion.rules.cards import Card, Colour
 from companion.rules.deck import Deck, in_box
 from companion.rules.errors import RuleError
-from companion.rules.hat_trick import HatTrickOutcome, Play, check_hat_trick_plays, resolve_hat_trick
+from companion.rules.hat_trick import (
+    HatTrickOutcome,
+    Play,
+    check_hat_trick_plays,
+    resolve_hat_trick,
+)
 from companion.rules.scoring import (
     DelayedEntry,
     Entry,
@@ -72,4 +77,5 @@ __all__ = [
     "trick_winner",
     "variant_from_settings",
     "variant_named",
+    "winners",
 ]

@@ -36,8 +36,10 @@ def check_cards_named_once(named: Iterable[tuple[int, Card]], deck: Deck) -> Non
                 Message(N_("%(player)s names %(card)s twice (C1)."), {"player": seat, "card": card})
                 if first == seat
                 else Message(
-                    N_("%(card)s is named by both %(other)s and %(player)s; each card is in "
-                       "one place only (C1)."),
+                    N_(
+                        "%(card)s is named by both %(other)s and %(player)s; each card is in "
+                        "one place only (C1)."
+                    ),
                     {"player": seat, "other": first, "card": card},
                 )
             )
@@ -51,8 +53,10 @@ def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tup
     if len(indicators) != colours:
         raise IndicatorError(
             Message(
-                N_("%(player)s lays out %(count)s indicator cards, but this variant marks "
-                   "%(colours)s colour(s) with one card each (C2)."),
+                N_(
+                    "%(player)s lays out %(count)s indicator cards, but this variant marks "
+                    "%(colours)s colour(s) with one card each (C2)."
+                ),
                 {"player": seat, "count": len(indicators), "colours": colours},
             ),
             seat=seat,
@@ -61,8 +65,10 @@ def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tup
     if len(set(marked)) != len(marked):
         raise IndicatorError(
             Message(
-                N_("%(player)s's indicators %(card)s and %(other_card)s are of the same colour; "
-                   "two marked colours need two different colours (C2)."),
+                N_(
+                    "%(player)s's indicators %(card)s and %(other_card)s are of the same colour; "
+                    "two marked colours need two different colours (C2)."
+                ),
                 {"player": seat, "card": indicators[1], "other_card": indicators[0]},
             ),
             seat=seat,
@@ -88,8 +94,10 @@ def tricks_from_captures(seat: int, captured: int, players: int) -> int:
     if captured % players:
         raise TrickCountError(
             Message(
-                N_("%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
-                   "each trick gives one card per player (C3)."),
+                N_(
+                    "%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
+                    "each trick gives one card per player (C3)."
+                ),
                 {"player": seat, "count": captured, "players": players},
             ),
             seat=seat,
@@ -103,16 +111,25 @@ def check_trick_total(tricks: Sequence[int], tricks_per_round: int) -> None:
     if total != tricks_per_round:
         missing = tricks_per_round - total
         template = (
-            N_("The trick counts add up to %(total)s, but the round has %(expected)s tricks: "
-               "%(missing)s still to assign (C3).")
+            N_(
+                "The trick counts add up to %(total)s, but the round has %(expected)s tricks: "
+                "%(missing)s still to assign (C3)."
+            )
             if missing > 0
-            else N_("The trick counts add up to %(total)s, but the round has only %(expected)s "
-                    "tricks: %(extra)s too many (C3).")
+            else N_(
+                "The trick counts add up to %(total)s, but the round has only %(expected)s "
+                "tricks: %(extra)s too many (C3)."
+            )
         )
         raise TrickCountError(
             Message(
                 template,
-                {"total": total, "expected": tricks_per_round, "missing": missing, "extra": -missing},
+                {
+                    "total": total,
+                    "expected": tricks_per_round,
+                    "missing": missing,
+                    "extra": -missing,
+                },
             )
         )
 
@@ -125,8 +142,10 @@ def check_marked_captures(
         if card.colour not in marked:
             raise MarkedCaptureError(
                 Message(
-                    N_("%(player)s lists %(card)s among their marked-colour captures, but "
-                       "it is not of their marked colours (%(colours)s) (C4)."),
+                    N_(
+                        "%(player)s lists %(card)s among their marked-colour captures, but "
+                        "it is not of their marked colours (%(colours)s) (C4)."
+                    ),
                     {"player": seat, "card": card, "colours": tuple(marked)},
                 ),
                 seat=seat,
@@ -135,8 +154,10 @@ def check_marked_captures(
     if len(cards) > tricks * players:
         raise MarkedCaptureError(
             Message(
-                N_("%(player)s lists %(count)s marked-colour captures but won only %(tricks)s "
-                   "tricks, that is %(most)s cards at most (C4)."),
+                N_(
+                    "%(player)s lists %(count)s marked-colour captures but won only %(tricks)s "
+                    "tricks, that is %(most)s cards at most (C4)."
+                ),
                 {"player": seat, "count": len(cards), "tricks": tricks, "most": tricks * players},
             ),
             seat=seat,
@@ -153,25 +174,35 @@ def check_hat_trick_holdings(
     for seat, (face_up, face_down) in enumerate(holdings):
         if face_up < 0 or face_down < 0:
             raise HatTrickError(
-                Message(N_("%(player)s cannot hold a negative number of cards (C5)."),
-                        {"player": seat}),
+                Message(
+                    N_("%(player)s cannot hold a negative number of cards (C5)."), {"player": seat}
+                ),
                 seat=seat,
             )
         if face_up + face_down > most:
             raise HatTrickError(
                 Message(
-                    N_("%(player)s holds %(count)s cards, but %(tricks)s tricks of %(players)s "
-                       "plays give at most %(most)s (C5)."),
-                    {"player": seat, "count": face_up + face_down, "tricks": tricks_per_round,
-                     "players": players, "most": most},
+                    N_(
+                        "%(player)s holds %(count)s cards, but %(tricks)s tricks of %(players)s "
+                        "plays give at most %(most)s (C5)."
+                    ),
+                    {
+                        "player": seat,
+                        "count": face_up + face_down,
+                        "tricks": tricks_per_round,
+                        "players": players,
+                        "most": most,
+                    },
                 ),
                 seat=seat,
             )
         if face_down > tricks_per_round:
             raise HatTrickError(
                 Message(
-                    N_("%(player)s has %(count)s pass cards, but can pass at most once in each "
-                       "of the %(tricks)s tricks (C5)."),
+                    N_(
+                        "%(player)s has %(count)s pass cards, but can pass at most once in each "
+                        "of the %(tricks)s tricks (C5)."
+                    ),
                     {"player": seat, "count": face_down, "tricks": tricks_per_round},
                 ),
                 seat=seat,
@@ -180,8 +211,10 @@ def check_hat_trick_holdings(
     if total != most:
         raise HatTrickError(
             Message(
-                N_("The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
-                   "make exactly %(expected)s (C5)."),
+                N_(
+                    "The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
+                    "make exactly %(expected)s (C5)."
+                ),
                 {"total": total, "tricks": tricks_per_round, "players": players, "expected": most},
             )
         )

@@ -26,8 +26,10 @@ class UnknownColourError(RuleError):
     def __init__(self, name: str):
         super().__init__(
             Message(
-                N_("%(name)s is not a colour; the colours are red, blue, green, yellow, "
-                   "brown and violet."),
+                N_(
+                    "%(name)s is not a colour; the colours are red, blue, green, yellow, "
+                    "brown and violet."
+                ),
                 {"name": repr(name)},
             )
         )

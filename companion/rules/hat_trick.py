@@ -69,12 +69,19 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
             raise CardError(deck_message(card, deck), card=card)
         if card.colour not in HAT_TRICK_COLOURS or not 0 <= card.value <= 20:
             raise CardError(
-                Message(N_("%(card)s is not a Hat Trick card: only red, blue and green "
-                           "0-20 are used (R17)."), {"card": card}),
+                Message(
+                    N_(
+                        "%(card)s is not a Hat Trick card: only red, blue and green "
+                        "0-20 are used (R17)."
+                    ),
+                    {"card": card},
+                ),
                 card=card,
             )
         if card in seen:
-            raise CardError(Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card)
+            raise CardError(
+                Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card
+            )
         seen.add(card)
         if play.passed:
             _check_pass(index, card, colours)
@@ -82,8 +89,10 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
             if len(colours) == 2:
                 raise HatTrickError(
                     Message(
-                        N_("%(card)s would bring a third colour into a trick of %(colours)s; "
-                           "play one of those colours or pass (R19)."),
+                        N_(
+                            "%(card)s would bring a third colour into a trick of %(colours)s; "
+                            "play one of those colours or pass (R19)."
+                        ),
                         {"card": card, "colours": tuple(colours)},
                     ),
                     card=card,
@@ -101,8 +110,10 @@ def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
     if len(colours) < 2:
         raise HatTrickError(
             Message(
-                N_("Passing with %(card)s is not allowed yet: a player may pass only once two "
-                   "colours are in the trick (R19)."),
+                N_(
+                    "Passing with %(card)s is not allowed yet: a player may pass only once two "
+                    "colours are in the trick (R19)."
+                ),
                 {"card": card},
             ),
             card=card,
@@ -110,8 +121,10 @@ def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
     if card.colour in colours:
         raise HatTrickError(
             Message(
-                N_("A pass shows a card of the third colour, but %(card)s is of a colour "
-                   "already in the trick (R19)."),
+                N_(
+                    "A pass shows a card of the third colour, but %(card)s is of a colour "
+                    "already in the trick (R19)."
+                ),
                 {"card": card},
             ),
             card=card,
@@ -125,15 +138,22 @@ def resolve_hat_trick(plays: Sequence[Play]) -> HatTrickOutcome:
     """
     piles: list[Pile] = []
     for colour in dict.fromkeys(play.card.colour for play in plays if not play.passed):
-        indexes = [i for i, play in enumerate(plays) if not play.passed and play.card.colour == colour]
+        indexes = [
+            i for i, play in enumerate(plays) if not play.passed and play.card.colour == colour
+        ]
         winner = max(indexes, key=lambda i: plays[i].card.value)
         piles.append(Pile(colour, winner, tuple(plays[i].card for i in indexes)))
     passes = tuple(i for i, play in enumerate(plays) if play.passed)
     leading = min(piles, key=_pile_strength)
     params: dict[str, object] = {"card": plays[leading.winner].card}
     if len(piles) == 1:
-        reason = Message(N_("%(card)s is the highest card of the only pile; it takes the "
-                            "pile and its player leads next (R20, R21)."), params)
+        reason = Message(
+            N_(
+                "%(card)s is the highest card of the only pile; it takes the "
+                "pile and its player leads next (R20, R21)."
+            ),
+            params,
+        )
     else:
         other = next(pile for pile in piles if pile is not leading)
         params["other"] = plays[other.winner].card
@@ -154,14 +174,20 @@ def _comparison_template(leading: Pile, other: Pile) -> str:
     high = sorted((card.value for card in leading.cards), reverse=True)
     low = sorted((card.value for card in other.cards), reverse=True)
     if high[0] != low[0]:
-        return N_("%(card)s and %(other)s each take their colour's pile; %(card)s is the "
-                  "higher top card, so its player leads next (R20, R21).")
+        return N_(
+            "%(card)s and %(other)s each take their colour's pile; %(card)s is the "
+            "higher top card, so its player leads next (R20, R21)."
+        )
     if high != low:
-        return N_("%(card)s and %(other)s each take their colour's pile; the top cards are "
-                  "equal, and comparing the next cards down favours %(card)s's pile, so its "
-                  "player leads next (R21).")
-    return N_("%(card)s and %(other)s each take their colour's pile; the piles are equal card "
-              "for card, and red beats blue beats green, so %(card)s's player leads next (R21).")
+        return N_(
+            "%(card)s and %(other)s each take their colour's pile; the top cards are "
+            "equal, and comparing the next cards down favours %(card)s's pile, so its "
+            "player leads next (R21)."
+        )
+    return N_(
+        "%(card)s and %(other)s each take their colour's pile; the piles are equal card "
+        "for card, and red beats blue beats green, so %(card)s's player leads next (R21)."
+    )
 
 
 @dataclass(frozen=True)
@@ -181,7 +207,9 @@ class HatTrickCounts:
 def best_hat_trick_colour(counts: Mapping[Colour, int]) -> Colour:
     """R22: the colour with the most face-up cards (on a tie any gives the same score;
     red, blue, green order picks one)."""
-    return max(HAT_TRICK_COLOURS, key=lambda colour: (counts.get(colour, 0), -COLOUR_PRECEDENCE[colour]))
+    return max(
+        HAT_TRICK_COLOURS, key=lambda colour: (counts.get(colour, 0), -COLOUR_PRECEDENCE[colour])
+    )
 
 
 def hat_trick_score(holding: HatTrickCounts) -> int:

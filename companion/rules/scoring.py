@@ -164,12 +164,16 @@ def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
 
 def _entry_kind_error(seat: int, expected: str) -> RuleError:
     return RuleError(
-        Message(N_("%(player)s's entry is not %(expected)s."), {"player": seat, "expected": expected}),
+        Message(
+            N_("%(player)s's entry is not %(expected)s."), {"player": seat, "expected": expected}
+        ),
         seat=seat,
     )
 
 
-def _score_classic(setup: TableSetup, variant: ClassicVariant, entries: Sequence[Entry]) -> RoundScore:
+def _score_classic(
+    setup: TableSetup, variant: ClassicVariant, entries: Sequence[Entry]
+) -> RoundScore:
     delayed = variant.reveal is Reveal.DELAYED
     for seat, entry in enumerate(entries):
         if delayed and not isinstance(entry, DelayedEntry):
@@ -273,7 +277,9 @@ def best_delayed_choice(
     return best
 
 
-def _delayed_score(seat: int, entry: DelayedEntry, tricks: int, variant: ClassicVariant) -> SeatScore:
+def _delayed_score(
+    seat: int, entry: DelayedEntry, tricks: int, variant: ClassicVariant
+) -> SeatScore:
     """R16: score the proposed choice, or the table's override of it."""
     proposed, proposed_score = best_delayed_choice(entry.captured, variant.colours, variant.scoring)
     choice = proposed
@@ -304,8 +310,10 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
     if len(set(choice)) != len(choice) or len(choice) != needed:
         raise ChoiceError(
             Message(
-                N_("%(player)s must choose %(needed)s different colour(s) among those they "
-                   "captured, not %(count)s (R16)."),
+                N_(
+                    "%(player)s must choose %(needed)s different colour(s) among those they "
+                    "captured, not %(count)s (R16)."
+                ),
                 {"player": seat, "needed": needed, "count": len(choice)},
             ),
             seat=seat,
@@ -322,7 +330,9 @@ def _score_hat_trick(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
     holdings = [_hat_trick_holding(entry) for entry in entries]
     _check_colour_totals(holdings, setup)
     check_hat_trick_holdings(
-        [(sum(h.counts.values()), h.passed) for h in holdings], setup.tricks_per_round, setup.players
+        [(sum(h.counts.values()), h.passed) for h in holdings],
+        setup.tricks_per_round,
+        setup.players,
     )
     return RoundScore(
         tuple(
@@ -355,8 +365,10 @@ def _check_colour_totals(holdings: Sequence[HatTrickCounts], setup: TableSetup) 
         if total > setup.deck.cards_of(colour):
             raise HatTrickError(
                 Message(
-                    N_("The table holds %(count)s face-up %(colour)s cards, but the deck has "
-                       "only %(most)s (C1)."),
+                    N_(
+                        "The table holds %(count)s face-up %(colour)s cards, but the deck has "
+                        "only %(most)s (C1)."
+                    ),
                     {"count": total, "colour": colour, "most": setup.deck.cards_of(colour)},
                 )
             )

@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.rules.cards import Card, Colour
+    from companion.rules.cards import Colour
 
 
 def N_(template: str) -> str:
     """Mark a template for translation without translating it (the gettext convention)."""
     return template
-
 
 
 def _default_colour(colour: Colour) -> str:

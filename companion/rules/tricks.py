@@ -51,12 +51,19 @@ def check_trick_cards(cards: Sequence[Card], deck: Deck | None, players: int | N
             raise CardError(deck_message(card, deck), card=card)
         if deck is None and not in_box(card):
             raise CardError(
-                Message(N_("%(card)s does not exist: the box has red, blue and green 0-20 "
-                           "and yellow, brown and violet 0-18."), {"card": card}),
+                Message(
+                    N_(
+                        "%(card)s does not exist: the box has red, blue and green 0-20 "
+                        "and yellow, brown and violet 0-18."
+                    ),
+                    {"card": card},
+                ),
                 card=card,
             )
         if card in seen:
-            raise CardError(Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card)
+            raise CardError(
+                Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card
+            )
         seen.add(card)
 
 
@@ -70,12 +77,15 @@ def deck_message(card: Card, deck: Deck, seat: int | None = None) -> Message:
     }
     if seat is None:
         return Message(
-            N_("%(card)s is not in the deck in use (%(colours)s, %(low)s to %(high)s)."), params
+            N_("%(card)s is not in the deck in use (%(colours)s; values %(low)s to %(high)s)."),
+            params,
         )
     params["player"] = seat
     return Message(
-        N_("%(player)s names %(card)s, which is not in the deck in use "
-           "(%(colours)s, %(low)s to %(high)s)."),
+        N_(
+            "%(player)s names %(card)s, which is not in the deck in use "
+            "(%(colours)s; values %(low)s to %(high)s)."
+        ),
         params,
     )
 
@@ -101,18 +111,25 @@ def trick_winner(cards: Sequence[Card], scoring: Scoring) -> TrickOutcome:
         template = (
             N_("%(card)s and %(other)s tie as the lowest trump; the one played first wins (R13).")
             if scoring.trump_order is TrumpOrder.LOWEST
-            else N_("%(card)s and %(other)s tie as the highest trump; the one played first "
-                    "wins (R8).")
+            else N_(
+                "%(card)s and %(other)s tie as the highest trump; the one played first wins (R8)."
+            )
         )
     elif len(trumps) == 1:
-        template = N_("%(card)s is the only trump: every colour but the lead colour %(lead)s "
-                      "is trump, except a 0 (R7, R8).")
+        template = N_(
+            "%(card)s is the only trump: every colour but the lead colour %(lead)s "
+            "is trump, except a 0 (R7, R8)."
+        )
     elif scoring.trump_order is TrumpOrder.LOWEST:
-        template = N_("%(card)s is the lowest trump, and in Reverse the lowest trump wins; "
-                      "a 0 is never a trump (R7, R13).")
+        template = N_(
+            "%(card)s is the lowest trump, and in Reverse the lowest trump wins; "
+            "a 0 is never a trump (R7, R13)."
+        )
     else:
-        template = N_("%(card)s is the highest trump: every colour but the lead colour "
-                      "%(lead)s is trump, except a 0 (R7, R8).")
+        template = N_(
+            "%(card)s is the highest trump: every colour but the lead colour "
+            "%(lead)s is trump, except a 0 (R7, R8)."
+        )
     return TrickOutcome(winner, cards[winner], Message(template, params))
 
 
@@ -128,12 +145,17 @@ def _no_trump(cards: Sequence[Card]) -> TrickOutcome:
     if len(cards) == 1:
         template = N_("%(card)s was led and is the only card so far (R8).")
     elif all(card.value == 0 for card in cards):
-        template = N_("Every card is a 0 and zeros are never trumps, so the lead card "
-                      "%(card)s takes the trick (R7, R8).")
+        template = N_(
+            "Every card is a 0 and zeros are never trumps, so the lead card "
+            "%(card)s takes the trick (R7, R8)."
+        )
     elif off_colour_zeros:
-        template = N_("No trump was played (a 0 is never a trump), so the highest card of "
-                      "the lead colour %(lead)s wins: %(card)s (R7, R8).")
+        template = N_(
+            "No trump was played (a 0 is never a trump), so the highest card of "
+            "the lead colour %(lead)s wins: %(card)s (R7, R8)."
+        )
     else:
-        template = N_("Every card is of the lead colour %(lead)s, so the highest one wins: "
-                      "%(card)s (R8).")
+        template = N_(
+            "Every card is of the lead colour %(lead)s, so the highest one wins: %(card)s (R8)."
+        )
     return TrickOutcome(winner, cards[winner], Message(template, params))

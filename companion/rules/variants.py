@@ -128,7 +128,9 @@ class ClassicVariant:
     def __post_init__(self) -> None:
         if self.colours not in (1, 2):
             raise UnknownVariantError(
-                Message(N_("Players mark 1 or 2 colours, not %(colours)s."), {"colours": self.colours})
+                Message(
+                    N_("Players mark 1 or 2 colours, not %(colours)s."), {"colours": self.colours}
+                )
             )
 
     @property
@@ -252,4 +254,3 @@ def check_players(variant: Variant, players: int) -> int:
         )
         raise PlayerCountError(Message(template, {"players": players}))
     return players
-
