@@ -36,6 +36,10 @@ class FullEntry:
     marked: tuple[Card, ...]
     captured: tuple[Card, ...]
 
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a full entry."""
+        return {"marked": _cards_json(self.marked), "captured": _cards_json(self.captured)}
+
 
 @dataclass(frozen=True)
 class QuickEntry:
@@ -44,6 +48,14 @@ class QuickEntry:
     marked: tuple[Card, ...]
     tricks: int
     marked_captured: tuple[Card, ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a quick entry."""
+        return {
+            "marked": _cards_json(self.marked),
+            "tricks": self.tricks,
+            "marked_captured": _cards_json(self.marked_captured),
+        }
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,13 @@ class DelayedEntry:
     captured: tuple[Card, ...]
     choose: tuple[Colour, ...] | None = None
 
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a delayed entry."""
+        data: dict[str, object] = {"captured": _cards_json(self.captured)}
+        if self.choose is not None:
+            data["choose"] = [colour.value for colour in self.choose]
+        return data
+
 
 @dataclass(frozen=True)
 class HatTrickFullEntry:
@@ -62,6 +81,10 @@ class HatTrickFullEntry:
     captured: tuple[Card, ...]
     passed: tuple[Card, ...]
 
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a full Hat Trick entry."""
+        return {"captured": _cards_json(self.captured), "passed": _cards_json(self.passed)}
+
 
 @dataclass(frozen=True)
 class HatTrickQuickEntry:
@@ -69,6 +92,15 @@ class HatTrickQuickEntry:
 
     counts: Mapping[Colour, int]
     passed: int
+
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a quick Hat Trick entry."""
+        counts = {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
+        return {"counts": counts, "passed": self.passed}
+
+
+def _cards_json(cards: Sequence[Card]) -> list[dict[str, str | int]]:
+    return [card.as_json() for card in cards]
 
 
 ClassicEntry = FullEntry | QuickEntry | DelayedEntry

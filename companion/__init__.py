@@ -1,0 +1,45 @@
+"""Sticheln companion: a score keeper and rules companion for the card game Sticheln."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from companion import i18n
+from companion.config import configure
+
+csrf = CSRFProtect()
+
+
+def create_app(
+    test_config: Mapping[str, Any] | None = None, instance_path: str | None = None
+) -> Flask:
+    """Create and configure the app.
+
+    ``test_config`` overrides every other setting; ``instance_path`` (absolute) replaces the
+    ``instance/`` folder beside the package, so tests never touch the real one.
+    """
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    configure(app, test_config)
+
+    csrf.init_app(app)
+    i18n.init_app(app)
+
+    from companion.api import bp as api_bp
+    from companion.main import bp as main_bp
+
+    app.register_blueprint(main_bp)
+    app.register_blueprint(api_bp)
+    csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
+    return app

@@ -1,0 +1,86 @@
+"""Configuration: defaults, then instance/config.py, then the environment, then a test's dict."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+LANGUAGES = ["en", "de", "it", "fr", "hu"]
+"""Locale codes the interface is translated into, English first as the fallback."""
+
+SECRET_KEY_FILE = "secret_key"
+DATABASE_FILE = "companion.sqlite3"
+POSTGRES_DRIVER_PREFIX = "postgresql+psycopg://"
+
+
+def default_config(instance_path: str) -> dict[str, Any]:
+    """Return the built-in defaults; the SQLite database lives in the instance folder."""
+    return {
+        "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "LANGUAGES": list(LANGUAGES),
+        "BABEL_DEFAULT_LOCALE": "en",
+        "BABEL_TRANSLATION_DIRECTORIES": "translations",
+    }
+
+
+def normalize_database_url(url: str) -> str:
+    """Make a PostgreSQL URL use the psycopg 3 driver; leave every other URL as it is.
+
+    Hosting platforms hand out ``postgres://`` or ``postgresql://`` URLs, which SQLAlchemy
+    would map to psycopg2 (or refuse); the app ships psycopg 3.
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return POSTGRES_DRIVER_PREFIX + url[len(prefix) :]
+    return url
+
+
+def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Return the settings given by the ``SECRET_KEY`` and ``DATABASE_URL`` variables."""
+    config: dict[str, Any] = {}
+    if environ.get("SECRET_KEY"):
+        config["SECRET_KEY"] = environ["SECRET_KEY"]
+    if environ.get("DATABASE_URL"):
+        config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(environ["DATABASE_URL"])
+    return config
+
+
+def load_or_create_secret_key(instance_path: str) -> str:
+    """Read the key in ``instance/secret_key``, creating a random one (mode 0600) if absent.
+
+    The new key is written to a private temporary file and hard-linked into place, so
+    several workers starting at once all end up with the one key that won the race.
+    """
+    path = Path(instance_path) / SECRET_KEY_FILE
+    if not path.exists():
+        fd, temporary = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")
+        try:
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_hex(32) + "\n")
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    key = path.read_text().strip()
+    if not key:
+        raise RuntimeError(f"{path} is empty: delete it to have a new secret key generated.")
+    return key
+
+
+def configure(app: Flask, test_config: Mapping[str, Any] | None = None) -> None:
+    """Apply the configuration layers to ``app`` in order, each overriding the one before."""
+    app.config.from_mapping(default_config(app.instance_path))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(environment_config(os.environ))
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

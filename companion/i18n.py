@@ -1,0 +1,91 @@
+"""Interface language: choosing the locale per request and switching it with a cookie."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, abort, current_app, redirect, request
+from flask.typing import ResponseReturnValue
+from flask_babel import Babel, get_locale
+from werkzeug.wrappers import Response
+
+LANGUAGE_COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "it": "Italiano",
+    "fr": "Français",
+    "hu": "Magyar",
+}
+"""Each language by its own name, as the switcher shows it (never translated)."""
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """Pick the locale: the ``lang`` cookie if supported, else Accept-Language, else English."""
+    languages: list[str] = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages) or "en"
+
+
+def safe_next_path(target: str | None) -> str:
+    """Return ``target`` if it is a path on this site, else ``/``.
+
+    Only a path starting with a single slash is accepted: ``//host`` and ``/\\host`` are
+    read by browsers as other sites, and control characters have no place in a path.
+    """
+    if (
+        not target
+        or not target.startswith("/")
+        or target.startswith(("//", "/\\"))
+        or any(ord(char) < 32 or ord(char) == 127 for char in target)
+    ):
+        return "/"
+    return target
+
+
+@bp.route("/lang/<code>")
+def set_language(code: str) -> ResponseReturnValue:
+    """Remember the chosen language for a year and go back to the page it was chosen on."""
+    if code not in current_app.config["LANGUAGES"]:
+        abort(404)
+    response = redirect(safe_next_path(request.args.get("next")))
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        code,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,
+    )
+    return response
+
+
+def add_vary_headers(response: Response) -> Response:
+    """Tell caches that a page's language depends on the cookie and Accept-Language."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
+def template_globals() -> dict[str, Any]:
+    """Give templates the current locale and the language switcher's entries."""
+    return {
+        "current_locale": str(get_locale()),
+        "get_locale": get_locale,
+        "language_names": LANGUAGE_NAMES,
+    }
+
+
+def init_app(app: Flask) -> None:
+    """Set up Flask-Babel, the language switch route and the template globals."""
+    babel.init_app(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+    app.after_request(add_vary_headers)
+    app.context_processor(template_globals)
