@@ -95,8 +95,11 @@ def setup() -> None:
 
 
 def upgrade_database() -> None:
-    """Bring the database up to date before serving; for now, make sure instance/ exists."""
+    """Create the database on first run and apply every migration it lacks."""
     INSTANCE.mkdir(exist_ok=True)
+    run_or_fail(
+        "upgrade the database", [str(BIN / "flask"), "--app", "companion", "db", "upgrade"]
+    )
 
 
 def serve(args: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,12 +11,12 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import create_app
+from companion.models import db
 
 TEST_CONFIG = {
     "TESTING": True,
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": True,
-    "SQLALCHEMY_DATABASE_URI": "sqlite://",
 }
 
 
@@ -32,10 +33,25 @@ def instance_path(tmp_path: Path) -> Path:
     return tmp_path / "instance"
 
 
+def database_url(instance_path: Path) -> str:
+    """The suite runs on SQLite by default and on PostgreSQL when ``TEST_DATABASE_URL`` says."""
+    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{instance_path / 'test.sqlite3'}"
+
+
 @pytest.fixture
 def app(instance_path: Path) -> Iterator[Flask]:
-    """The app as tests use it: CSRF on, an in-memory database, a temporary instance folder."""
-    yield create_app(TEST_CONFIG, instance_path=str(instance_path))
+    """The app as tests use it: CSRF on, a fresh database, a temporary instance folder."""
+    instance_path.mkdir(parents=True, exist_ok=True)
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(instance_path)}
+    app = create_app(config, instance_path=str(instance_path))
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.api import bp
 from companion.api.parse import ApiError
+from companion.services import ServiceError, StaleVersion
 from companion.rules import RuleError
 from companion.rules.errors import UnknownColourError, UnknownVariantError
 
@@ -36,6 +37,15 @@ def refuse_rule_breach(error: RuleError) -> tuple[Response, int]:
     colour or variant at all is a malformed request: 400."""
     malformed = isinstance(error, UnknownColourError | UnknownVariantError)
     return error_response(str(error), 400 if malformed else 422)
+
+
+@bp.errorhandler(ServiceError)
+def refuse_service(error: ServiceError) -> tuple[Response, int]:
+    """A change the game cannot take; a stale version also tells the current one."""
+    response, status = error_response(error.message, error.status)
+    if isinstance(error, StaleVersion):
+        response = jsonify(error=error.message, version=error.current)
+    return response, status
 
 
 def is_api_request() -> bool:

@@ -154,6 +154,11 @@ class HatTrickSeatScore:
         """The scoring colour, as a one-colour tuple like the classic family's."""
         return (self.colour,)
 
+    @property
+    def tricks(self) -> None:
+        """Hat Trick counts cards, not tricks (double tricks give two winners)."""
+        return None
+
     def as_json(self) -> dict[str, object]:
         """The API's shape of one entry of a scored Hat Trick round."""
         return {
@@ -168,7 +173,7 @@ class HatTrickSeatScore:
 class RoundScore:
     """Every seat's score for one round, in seat order."""
 
-    seats: tuple[SeatScore, ...] | tuple[HatTrickSeatScore, ...]
+    seats: tuple[SeatScore | HatTrickSeatScore, ...]
 
     @property
     def scores(self) -> list[int]:

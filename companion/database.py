@@ -1,0 +1,36 @@
+"""The database connection and its migrations (SQLite by default, PostgreSQL by URL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from flask_migrate import Migrate
+
+from companion.models import db
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+migrate = Migrate(compare_type=True, render_as_batch=True)
+
+
+def init_app(app: Flask) -> None:
+    """Bind the models and the migrations to ``app``; tune SQLite for several writers."""
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            sa.event.listen(db.engine, "connect", _sqlite_pragmas)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """Foreign keys enforced (deleting a game deletes its rounds), WAL so readers never wait
+    for a writer, and a busy timeout instead of an immediate "database is locked"."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

@@ -1,0 +1,7 @@
+"""The game pages: new game, scoreboard, sharing, rounds and corrections."""
+
+from flask import Blueprint
+
+bp = Blueprint("games", __name__)
+
+from companion.games import game_pages, round_pages  # noqa: E402, F401  (routes register on bp)

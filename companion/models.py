@@ -1,0 +1,150 @@
+"""The stored game: players, games, seats, rounds and each seat's result of a round.
+
+Scores are computed by ``companion.rules`` and stored with the round, so history and
+statistics read stored numbers; a corrected round is scored again and stored again.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from flask_sqlalchemy import SQLAlchemy
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+MAX_NAME_LENGTH = 40
+
+
+class Base(so.DeclarativeBase):
+    """Named constraints, so batch migrations on SQLite can drop them."""
+
+    metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def utcnow() -> datetime:
+    """Timestamps are stored in UTC."""
+    return datetime.now(UTC)
+
+
+def name_key(name: str) -> str:
+    """Players are matched by name case-insensitively (and without edge spaces)."""
+    return " ".join(name.split()).casefold()
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """Someone who plays at the table; the same person across games."""
+
+    __tablename__ = "players"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH), unique=True)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    seats: so.WriteOnlyMapped[Seat] = so.relationship(back_populates="player")
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game at a table: seats in order, the variant, the planned rounds and the rounds
+    played. ``version`` grows with every change, so a phone editing an old state is told."""
+
+    __tablename__ = "games"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    code: so.Mapped[str] = so.mapped_column(sa.String(16), unique=True)
+    edit_key_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
+    game: so.Mapped[str] = so.mapped_column(sa.String(16))
+    scoring: so.Mapped[str | None] = so.mapped_column(sa.String(16))
+    colours: so.Mapped[int | None]
+    reveal: so.Mapped[str | None] = so.mapped_column(sa.String(16))
+    rounds_planned: so.Mapped[int]
+    first_leader: so.Mapped[int]
+    status: so.Mapped[str] = so.mapped_column(sa.String(16), index=True, default="in_progress")
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )
+    updated_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    version: so.Mapped[int] = so.mapped_column(default=1)
+
+    seats: so.Mapped[list[Seat]] = so.relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: so.Mapped[list[Round]] = so.relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    """A player's place at a game's table; position 0 is the first seat, clockwise (R3)."""
+
+    __tablename__ = "seats"
+
+    game_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: so.Mapped[int] = so.mapped_column(primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+
+    game: so.Mapped[Game] = so.relationship(back_populates="seats")
+    player: so.Mapped[Player] = so.relationship(back_populates="seats", lazy="joined")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """One round of a game: who led, how it was entered, what was entered, and its status.
+
+    ``entries`` keeps the table's input in the API's shape, so a correction can show it
+    again and the round can be scored again by the rules.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (sa.UniqueConstraint("game_id", "number"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))
+    number: so.Mapped[int]
+    leader: so.Mapped[int]
+    mode: so.Mapped[str] = so.mapped_column(sa.String(8))
+    status: so.Mapped[str] = so.mapped_column(sa.String(8))
+    entries: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    game: so.Mapped[Game] = so.relationship(back_populates="rounds")
+    results: so.Mapped[list[RoundResult]] = so.relationship(
+        back_populates="round", order_by="RoundResult.seat", cascade="all, delete-orphan"
+    )
+
+
+class RoundResult(db.Model):  # type: ignore[name-defined,misc]
+    """One seat's result of a scored round, the numbers statistics are made of."""
+
+    __tablename__ = "round_results"
+
+    round_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: so.Mapped[int] = so.mapped_column(primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+    score: so.Mapped[int]
+    tricks: so.Mapped[int | None]
+    colours: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
+
+    round: so.Mapped[Round] = so.relationship(back_populates="results")

@@ -1,0 +1,391 @@
+"""The one place that turns rules results into rows and rows back into rules values.
+
+Views and the API call these functions inside a request; each mutation checks the version
+the caller based it on, scores through ``companion.rules``, and leaves committing (or
+rolling back on any refusal) to the caller's single transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from companion.models import MAX_NAME_LENGTH, Game, Player, Round, RoundResult, Seat, db, name_key
+from companion.rules import (
+    ClassicVariant,
+    Entry,
+    HatTrickQuickEntry,
+    HatTrickVariant,
+    QuickEntry,
+    RoundScore,
+    TableSetup,
+    Variant,
+    round_leader,
+    score_round,
+    table_setup,
+    variant_from_settings,
+    variant_named,
+    winners,
+)
+from companion.rules.cards import Card
+from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.table import check_round_count
+
+CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 10
+
+
+class ServiceError(Exception):
+    """A request the game cannot take, in one sentence for the person who made it."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    """No such game or round."""
+
+    status = 404
+
+
+class StaleVersion(ServiceError):
+    """The change was based on an older state of the game (another phone changed it)."""
+
+    status = 409
+
+    def __init__(self, current: int):
+        super().__init__(
+            f"This game changed on another phone (now at version {current}); "
+            "reload it and apply your change again."
+        )
+        self.current = current
+
+
+def new_edit_key() -> str:
+    """A secret that grants the right to change one game."""
+    return secrets.token_urlsafe(18)
+
+
+def hash_edit_key(key: str) -> str:
+    """Only a hash of the edit key is stored: a leaked database grants no edit rights."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_opens(game: Game, key: str | None) -> bool:
+    """Whether ``key`` is this game's edit key (compared in constant time)."""
+    return bool(key) and hmac.compare_digest(game.edit_key_hash, hash_edit_key(key or ""))
+
+
+def new_code() -> str:
+    """A short random public id: a read-only link is not guessable from another."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_name(name: str) -> str:
+    """A player's name as shown: inner runs of spaces collapsed, ends trimmed."""
+    return " ".join(name.split())
+
+
+def check_names(names: Sequence[str], variant: Variant) -> list[str]:
+    """Names in seat order: present, at most 40 characters, each player once (R2, R17)."""
+    cleaned = [clean_name(name) for name in names]
+    table_setup(len(cleaned), variant)  # refuses the player count
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned):
+        if not name:
+            raise ServiceError(f"The player at seat {seat} has no name.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise ServiceError(
+                f"The name at seat {seat} is longer than {MAX_NAME_LENGTH} characters."
+            )
+        if name_key(name) in seen:
+            raise ServiceError(f'"{name}" sits at seat {seen[name_key(name)]} and seat {seat}.')
+        seen[name_key(name)] = seat
+    return cleaned
+
+
+def find_or_add_players(names: Sequence[str]) -> list[Player]:
+    """The players called ``names`` (matched case-insensitively), new ones added."""
+    keys = [name_key(name) for name in names]
+    known = {
+        player.key: player
+        for player in db.session.scalars(sa.select(Player).where(Player.key.in_(keys)))
+    }
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        if key not in known:
+            known[key] = Player(name=name, key=key)
+            db.session.add(known[key])
+        players.append(known[key])
+    return players
+
+
+def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
+    """Known names for the new-game form, those starting with ``prefix`` first."""
+    query = sa.select(Player.name).order_by(Player.name).limit(limit)
+    if prefix:
+        query = query.where(Player.key.startswith(name_key(prefix), autoescape=True))
+    return list(db.session.scalars(query))
+
+
+def variant_of(game: Game) -> Variant:
+    """The rules' variant a stored game is played with."""
+    if game.game == HatTrickVariant.game:
+        return variant_named("hat-trick")
+    assert game.scoring and game.colours and game.reveal
+    return variant_from_settings(game.scoring, game.colours, game.reveal)
+
+
+def setup_of(game: Game) -> TableSetup:
+    """The table setup of a stored game (R2, R17)."""
+    return table_setup(len(game.seats), variant_of(game))
+
+
+def create_game(
+    names: Sequence[str], variant: Variant, rounds: int, first_leader: int
+) -> tuple[Game, str]:
+    """A new game and its edit key (the only time the key is known in clear)."""
+    cleaned = check_names(names, variant)
+    check_round_count(rounds)
+    if not 0 <= first_leader < len(cleaned):
+        raise ServiceError(f"The first leader must be a seat from 0 to {len(cleaned) - 1}.")
+    key = new_edit_key()
+    game = Game(
+        code=new_code(),
+        edit_key_hash=hash_edit_key(key),
+        game=variant.game,
+        rounds_planned=rounds,
+        first_leader=first_leader,
+        status="in_progress",
+    )
+    if isinstance(variant, ClassicVariant):
+        game.scoring = variant.scoring.name
+        game.colours = variant.colours
+        game.reveal = variant.reveal.value
+    game.seats = [
+        Seat(position=seat, player=player)
+        for seat, player in enumerate(find_or_add_players(cleaned))
+    ]
+    db.session.add(game)
+    db.session.flush()
+    return game, key
+
+
+def get_game(code: str, for_update: bool = False) -> Game:
+    """The game with the public id ``code``; a write locks its row until commit."""
+    query = sa.select(Game).where(Game.code == code)
+    if for_update:
+        query = query.with_for_update()
+    game: Game | None = db.session.scalar(query)
+    if game is None:
+        raise NotFound("There is no game with this id.")
+    return game
+
+
+def check_version(game: Game, version: int) -> None:
+    """Refuse a change based on another version than the current one."""
+    if version != game.version:
+        raise StaleVersion(game.version)
+
+
+def check_open(game: Game) -> None:
+    """A game that was abandoned takes no more rounds."""
+    if game.status == "abandoned":
+        raise ServiceError("This game was abandoned; it takes no more changes.")
+
+
+def entry_mode(entries: Sequence[Entry]) -> str:
+    """``quick`` when any seat was entered in short, ``full`` otherwise."""
+    quick = any(isinstance(entry, QuickEntry | HatTrickQuickEntry) for entry in entries)
+    return "quick" if quick else "full"
+
+
+def playing_round(game: Game) -> Round | None:
+    """The round being played (colours marked, not yet scored), if any."""
+    last = game.rounds[-1] if game.rounds else None
+    return last if last is not None and last.status == "playing" else None
+
+
+def _next_round(game: Game, mode: str) -> Round:
+    """A new round after the last, led by the seat R3 names; refused past the planned count."""
+    check_open(game)
+    if playing_round(game) is not None:
+        raise ServiceError("A round is already being played; record or correct it first.")
+    number = len(game.rounds) + 1
+    if number > game.rounds_planned:
+        raise ServiceError(f"All {game.rounds_planned} rounds of this game are recorded.")
+    round_ = Round(
+        number=number,
+        leader=round_leader(number, game.first_leader, len(game.seats)),
+        mode=mode,
+        status="playing",
+        entries=[],
+    )
+    game.rounds.append(round_)
+    return round_
+
+
+def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> Round:
+    """Open the next round with each seat's indicator cards (R4, R14; hidden if hazy, R15).
+
+    The checks C1 and C2 run now, so the table learns of a wrong indicator at once.
+    """
+    check_version(game, version)
+    setup = setup_of(game)
+    if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
+        raise ServiceError("Colours are marked only in classic-family games that lay them out.")
+    if len(marked) != setup.players:
+        raise ServiceError(f"Give the indicator cards of all {setup.players} players.")
+    check_cards_named_once(
+        [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
+    )
+    for seat, cards in enumerate(marked):
+        check_indicators(seat, cards, setup.variant.colours)
+    round_ = _next_round(game, "quick")
+    round_.entries = [{"marked": [card.as_json() for card in cards]} for cards in marked]
+    _after_change(game)
+    return round_
+
+
+def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
+    """Score and store the next round, or the one whose colours are marked (C1-C5 first:
+    nothing is stored if they fail)."""
+    check_version(game, version)
+    check_open(game)
+    scored = score_round(setup_of(game), entries)
+    round_ = playing_round(game) or _next_round(game, entry_mode(entries))
+    if round_.mode == "live":
+        raise ServiceError("This round is being played trick by trick; finish it live.")
+    round_.mode = entry_mode(entries)
+    round_.status = "scored"
+    _store_score(game, round_, entries, scored)
+    _after_change(game)
+    return round_
+
+
+def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry]) -> Round:
+    """Score a past round again from corrected entries; totals follow."""
+    check_version(game, version)
+    check_open(game)
+    round_ = round_of(game, number)
+    if round_.status != "scored":
+        raise ServiceError(f"Round {number} is not scored yet; record it instead.")
+    scored = score_round(setup_of(game), entries)
+    round_.mode = entry_mode(entries)
+    round_.status = "scored"
+    _store_score(game, round_, entries, scored)
+    _after_change(game)
+    return round_
+
+
+def round_of(game: Game, number: int) -> Round:
+    """Round ``number`` (1-based) of ``game``."""
+    if not 1 <= number <= len(game.rounds):
+        raise NotFound(f"This game has no round {number}.")
+    return game.rounds[number - 1]
+
+
+def _store_score(game: Game, round_: Round, entries: Sequence[Entry], scored: RoundScore) -> None:
+    round_.entries = [entry.as_json() for entry in entries]
+    old = {result.seat: result for result in round_.results}
+    results = []
+    for seat, (seat_score, place) in enumerate(zip(scored.seats, game.seats, strict=True)):
+        result = old.get(seat) or RoundResult(seat=seat)
+        result.player_id = place.player_id
+        result.score = seat_score.score
+        result.tricks = seat_score.tricks
+        result.colours = ",".join(colour.value for colour in seat_score.colours)
+        results.append(result)
+    round_.results = results
+
+
+def _after_change(game: Game) -> None:
+    """Status follows the rounds; the version grows on flush (the mapper's version column)."""
+    scored = sum(1 for round_ in game.rounds if round_.status == "scored")
+    if game.status != "abandoned":
+        game.status = "finished" if scored >= game.rounds_planned else "in_progress"
+    game.updated_at = game.updated_at  # mark dirty so the version moves even if nothing else did
+    db.session.flush()
+
+
+def abandon_game(game: Game, version: int) -> None:
+    """Stop a game early; its rounds stay in the history."""
+    check_version(game, version)
+    game.status = "abandoned"
+    db.session.flush()
+
+
+def delete_game(game: Game, version: int) -> None:
+    """Remove a game and its rounds for good."""
+    check_version(game, version)
+    db.session.delete(game)
+    db.session.flush()
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Running totals per round and the winners once the game is over (R11)."""
+
+    per_round: list[list[int]]
+    totals: list[int]
+    winners: list[int]
+
+
+def totals_of(game: Game) -> Totals:
+    """R11 from the stored scores."""
+    seats = len(game.seats)
+    current = [0] * seats
+    per_round = []
+    for round_ in game.rounds:
+        if round_.status == "scored":
+            scores = [result.score for result in round_.results]
+            current = [total + score for total, score in zip(current, scores, strict=True)]
+        per_round.append(list(current))
+    return Totals(per_round, current, winners(current) if game.status == "finished" else [])
+
+
+def marked_of(game: Game, round_: Round) -> list[list[dict[str, object]]] | None:
+    """Each seat's indicator cards; ``None`` while a hazy round is unscored (R15)."""
+    variant = variant_of(game)
+    hidden = isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
+    if hidden and round_.status != "scored":
+        return None
+    return [list(entry.get("marked", [])) for entry in round_.entries or []]
+
+
+def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
+    """The game as the API shows it (DESIGN.md, games)."""
+    totals = totals_of(game)
+    return {
+        "id": game.code,
+        "players": [seat.player.name for seat in game.seats],
+        "variant": variant_of(game).as_json(),
+        "rounds_planned": game.rounds_planned,
+        "first_leader": game.first_leader,
+        "status": game.status,
+        "rounds": [
+            {
+                "number": round_.number,
+                "leader": round_.leader,
+                "mode": round_.mode,
+                "status": round_.status,
+                "marked": marked_of(game, round_),
+                "scores": [r.score for r in round_.results] if round_.status == "scored" else None,
+            }
+            for round_ in game.rounds
+        ],
+        "totals": totals.totals,
+        "winners": totals.winners,
+        "version": game.version,
+        "url": url,
+        "share_url": share_url,
+    }
+
