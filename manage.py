@@ -3,18 +3,25 @@
 
     python3 manage.py setup           create .venv, install the project, compile translations
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
-    python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest (ARGS go to pytest)
+    python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest on SQLite and again on
+                                      a throwaway PostgreSQL server (ARGS go to pytest)
 
 Standard library only: this script runs before any dependency is installed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import pwd
+import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -26,6 +33,9 @@ RULES = ROOT / "companion" / "rules"
 INSTANCE = ROOT / "instance"
 
 PYTEST_NO_TESTS_COLLECTED = 5
+POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
+#: Tests that never touch a database run once, on the SQLite pass only.
+DATABASE_FREE_TESTS = ["tests/rules"]
 
 
 class StepFailed(Exception):
@@ -97,9 +107,7 @@ def setup() -> None:
 def upgrade_database() -> None:
     """Create the database on first run and apply every migration it lacks."""
     INSTANCE.mkdir(exist_ok=True)
-    run_or_fail(
-        "upgrade the database", [str(BIN / "flask"), "--app", "companion", "db", "upgrade"]
-    )
+    run_or_fail("upgrade the database", [str(BIN / "flask"), "--app", "companion", "db", "upgrade"])
 
 
 def serve(args: list[str]) -> None:
@@ -127,11 +135,110 @@ def test(args: list[str]) -> None:
         run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
     else:
         step("mypy companion/rules: no Python files yet, skipped")
-    code = run("pytest", [str(BIN / "pytest"), *args])
+    pytest("pytest on SQLite", args)
+    postgres = ensure_postgres()
+    if postgres is None:
+        step("pytest on PostgreSQL: no PostgreSQL server here, skipped (CI never skips)")
+        return
+    with throwaway_postgres(postgres) as url:
+        ignore = [f"--ignore={path}" for path in DATABASE_FREE_TESTS]
+        pytest("pytest on PostgreSQL", [*ignore, *args], {"TEST_DATABASE_URL": url})
+
+
+def pytest(name: str, args: list[str], env: dict[str, str] | None = None) -> None:
+    """One pytest pass; collecting no test at all is a failure too."""
+    step(name)
+    code = subprocess.run(
+        [str(BIN / "pytest"), *args], cwd=ROOT, env={**os.environ, **(env or {})}
+    ).returncode
     if code == PYTEST_NO_TESTS_COLLECTED:
-        raise StepFailed("step 'pytest' collected no tests (exit code 5)")
+        raise StepFailed(f"step '{name}' collected no tests (exit code 5)")
     if code != 0:
-        raise StepFailed(f"step 'pytest' failed with exit code {code}")
+        raise StepFailed(f"step '{name}' failed with exit code {code}")
+
+
+def in_ci() -> bool:
+    """CI sets CI=true; there every tool must be present, nothing may be skipped."""
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def postgres_bin() -> Path | None:
+    """The bin folder of the newest PostgreSQL server installed from Debian's packages."""
+    found = sorted(Path("/").glob(POSTGRES_GLOB.lstrip("/")), key=lambda p: p.parent.parent.name)
+    return found[-1].parent if found else None
+
+
+def apt_install(package: str) -> None:
+    """Install a Debian package (needs root and apt-get)."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        raise StepFailed(
+            f"{package} is missing and cannot be installed here (needs root and apt-get)"
+        )
+    quiet = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", package]):
+        step(" ".join(command))
+        if subprocess.run(command, env=quiet).returncode != 0:
+            raise StepFailed(f"could not install {package}")
+
+
+def ensure_postgres() -> Path | None:
+    """PostgreSQL's programs, installed if missing where we can; None if absent outside CI."""
+    found = postgres_bin()
+    if found is None and (in_ci() or (os.geteuid() == 0 and shutil.which("apt-get"))):
+        apt_install("postgresql")
+        found = postgres_bin()
+        if found is None:
+            raise StepFailed("postgresql was installed but its programs are not where expected")
+    return found
+
+
+def free_port() -> int:
+    """A TCP port on the loopback interface that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
+    """A private PostgreSQL cluster on a free loopback port, removed afterwards.
+
+    PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="sticheln-pg-"))
+    owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if owner:
+        account = pwd.getpwnam("postgres")
+        os.chown(folder, account.pw_uid, account.pw_gid)
+    data, port = folder / "data", free_port()
+    pg_ctl = [*owner, str(bin_dir / "pg_ctl"), "-D", str(data), "-s"]
+    run_or_fail(
+        "start a throwaway PostgreSQL",
+        [
+            *owner,
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "sticheln",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-instructions",
+        ],
+    )
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    try:
+        run_or_fail(
+            f"pg_ctl start (port {port})",
+            [*pg_ctl, "-w", "-l", str(folder / "log"), "-o", options, "start"],
+        )
+        yield f"postgresql+psycopg://sticheln@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*pg_ctl, "-m", "immediate", "stop"], cwd=folder)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:

@@ -15,7 +15,17 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from companion.models import MAX_NAME_LENGTH, Game, Player, Round, RoundResult, Seat, db, name_key
+from companion.models import (
+    MAX_NAME_LENGTH,
+    Game,
+    Player,
+    Round,
+    RoundResult,
+    Seat,
+    db,
+    name_key,
+    utcnow,
+)
 from companion.rules import (
     ClassicVariant,
     Entry,
@@ -312,7 +322,7 @@ def _after_change(game: Game) -> None:
     scored = sum(1 for round_ in game.rounds if round_.status == "scored")
     if game.status != "abandoned":
         game.status = "finished" if scored >= game.rounds_planned else "in_progress"
-    game.updated_at = game.updated_at  # mark dirty so the version moves even if nothing else did
+    game.updated_at = utcnow()  # the games row changes, so its version moves on flush
     db.session.flush()
 
 
@@ -320,6 +330,7 @@ def abandon_game(game: Game, version: int) -> None:
     """Stop a game early; its rounds stay in the history."""
     check_version(game, version)
     game.status = "abandoned"
+    game.updated_at = utcnow()
     db.session.flush()
 
 
@@ -388,4 +399,3 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
         "url": url,
         "share_url": share_url,
     }
-

@@ -7,9 +7,9 @@ from werkzeug.exceptions import HTTPException
 
 from companion.api import bp
 from companion.api.parse import ApiError
-from companion.services import ServiceError, StaleVersion
 from companion.rules import RuleError
 from companion.rules.errors import UnknownColourError, UnknownVariantError
+from companion.services import ServiceError, StaleVersion
 
 #: HTTP errors raised before a view runs, in the API's words.
 HTTP_MESSAGES = {

@@ -155,10 +155,16 @@ def check_marked_captures(
         raise MarkedCaptureError(
             Message(
                 N_(
-                    "%(player)s lists %(count)s marked-colour captures but won only %(tricks)s "
-                    "tricks, that is %(most)s cards at most (C4)."
+                    "%(player)s lists %(count)s marked-colour captures up to %(card)s, but "
+                    "%(tricks)s trick(s) won hold at most %(most)s cards (C4)."
                 ),
-                {"player": seat, "count": len(cards), "tricks": tricks, "most": tricks * players},
+                {
+                    "player": seat,
+                    "count": len(cards),
+                    "card": cards[-1],
+                    "tricks": tricks,
+                    "most": tricks * players,
+                },
             ),
             seat=seat,
             card=cards[-1],

@@ -104,7 +104,13 @@ def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
     """R19: a pass needs two colours already in the trick and shows the third colour."""
     if index == 0:
         raise HatTrickError(
-            Message(N_("The leader cannot pass: the first play of a trick is a card (R19).")),
+            Message(
+                N_(
+                    "The leader cannot pass with %(card)s: the first play of a trick is a card "
+                    "(R19)."
+                ),
+                {"card": card},
+            ),
             card=card,
         )
     if len(colours) < 2:

@@ -364,7 +364,7 @@ def _score_hat_trick(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
         if not isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry):
             raise _entry_kind_error(seat, N_("a Hat Trick entry"))
     check_cards_named_once(_named_cards(entries), setup.deck)
-    holdings = [_hat_trick_holding(entry) for entry in entries]
+    holdings = [_hat_trick_holding(seat, entry) for seat, entry in enumerate(entries)]
     _check_colour_totals(holdings, setup)
     check_hat_trick_holdings(
         [(sum(h.counts.values()), h.passed) for h in holdings],
@@ -384,8 +384,21 @@ def _score_hat_trick(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
     )
 
 
-def _hat_trick_holding(entry: Entry) -> HatTrickCounts:
+def _hat_trick_holding(seat: int, entry: Entry) -> HatTrickCounts:
+    """A seat's face-up cards per colour and its pass cards, counted or given (C1, C5)."""
     if isinstance(entry, HatTrickQuickEntry):
+        for colour, count in entry.counts.items():
+            if colour not in HAT_TRICK_COLOURS or count < 0:
+                raise HatTrickError(
+                    Message(
+                        N_(
+                            "%(player)s cannot hold %(count)s face-up %(colour)s cards: Hat Trick "
+                            "uses red, blue and green, never fewer than none (R17, C5)."
+                        ),
+                        {"player": seat, "count": count, "colour": colour},
+                    ),
+                    seat=seat,
+                )
         counts = {colour: entry.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
         return HatTrickCounts(counts, entry.passed)
     assert isinstance(entry, HatTrickFullEntry)

@@ -99,6 +99,8 @@ def round_leader(round_number: int, first_leader: int, players: int) -> int:
     Round 1 is led by the seat the table names; each later round the deal moves one seat
     clockwise, and so does the lead.
     """
+    if round_number < 1 or not 0 <= first_leader < players:
+        raise ValueError("round numbers start at 1 and the first leader is one of the seats")
     return (first_leader + round_number - 1) % players
 
 

@@ -115,6 +115,11 @@ def trick_winner(cards: Sequence[Card], scoring: Scoring) -> TrickOutcome:
                 "%(card)s and %(other)s tie as the highest trump; the one played first wins (R8)."
             )
         )
+    elif len(trumps) == 1 and scoring.trump_order is TrumpOrder.LOWEST:
+        template = N_(
+            "%(card)s is the only trump: every colour but the lead colour %(lead)s "
+            "is trump, except a 0, and in Reverse the lowest trump wins (R7, R13)."
+        )
     elif len(trumps) == 1:
         template = N_(
             "%(card)s is the only trump: every colour but the lead colour %(lead)s "

@@ -126,7 +126,7 @@ class ClassicVariant:
     max_players: ClassVar[int] = 8
 
     def __post_init__(self) -> None:
-        if self.colours not in (1, 2):
+        if type(self.colours) is not int or self.colours not in (1, 2):
             raise UnknownVariantError(
                 Message(
                     N_("Players mark 1 or 2 colours, not %(colours)s."), {"colours": self.colours}

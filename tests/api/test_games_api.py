@@ -1,0 +1,360 @@
+"""The games API: whole games, corrections, edit keys and stale versions (DESIGN.md, games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import services
+from companion.rules import Card, Colour
+from tests.db_snapshot import snapshot
+
+NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+FIVE = ["green", "brown", "red", "blue", "yellow"]
+
+
+def card(colour: str, value: int) -> dict[str, Any]:
+    return {"colour": colour, "value": value}
+
+
+def create(client: FlaskClient, **fields: Any) -> dict[str, Any]:
+    body = {"players": NAMES, "variant": "classic", **fields}
+    answer = client.post("/api/v1/games", json=body)
+    assert answer.status_code == 201, answer.json
+    game: dict[str, Any] = answer.json
+    return game
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def quick_round(
+    indicators: list[dict[str, Any]], tricks: list[int], captured: list[list[Any]]
+) -> list[Any]:
+    return [
+        {"marked": [ind], "tricks": t, "marked_captured": cap}
+        for ind, t, cap in zip(indicators, tricks, captured, strict=True)
+    ]
+
+
+# Five rounds of a 4-player classic game (deck 0-11, 14 tricks), scored by hand with R10:
+# score = tricks x 4 - (marked cards captured) - sum of marked values (indicator included).
+ROUNDS = [
+    # indicators                         tricks         marked captures              scores
+    (
+        ["red 1", "blue 0", "green 2", "yellow 3"],
+        [4, 3, 5, 2],
+        [["red 5"], [], ["green 9"], []],
+        [16 - 1 - 1 - 5, 12 - 0, 20 - 1 - 2 - 9, 8 - 3],
+    ),
+    (
+        ["brown 0", "red 2", "red 3", "blue 1"],
+        [0, 7, 7, 0],
+        [[], ["red 11", "red 0"], [], []],
+        [0, 28 - 2 - 2 - 11 - 0, 28 - 3, 0 - 1],
+    ),
+    (
+        ["green 0", "green 1", "yellow 0", "yellow 1"],
+        [14, 0, 0, 0],
+        [["green 11", "green 10"], [], [], []],
+        [56 - 2 - 0 - 11 - 10, 0 - 1, 0, 0 - 1],
+    ),
+    (
+        ["blue 2", "brown 2", "red 4", "green 3"],
+        [2, 2, 5, 5],
+        [[], ["brown 9"], [], ["green 4"]],
+        [8 - 2, 8 - 1 - 2 - 9, 20 - 4, 20 - 1 - 3 - 4],
+    ),
+    (
+        ["yellow 5", "yellow 6", "brown 3", "brown 4"],
+        [3, 4, 3, 4],
+        [[], [], [], []],
+        [12 - 5, 16 - 6, 12 - 3, 16 - 4],
+    ),
+]
+
+
+def parse_card(text: str) -> dict[str, Any]:
+    colour, value = text.split()
+    return card(colour, int(value))
+
+
+def round_entries(index: int) -> list[Any]:
+    indicators, tricks, captured, _ = ROUNDS[index]
+    return quick_round(
+        [parse_card(c) for c in indicators],
+        tricks,
+        [[parse_card(c) for c in seat] for seat in captured],
+    )
+
+
+def play_rounds(client: FlaskClient, game: dict[str, Any], count: int) -> dict[str, Any]:
+    state = game
+    for index in range(count):
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds",
+            json={"version": state["version"], "entries": round_entries(index)},
+            headers=auth(game["edit_key"]),
+        )
+        assert answer.status_code == 201, answer.json
+        state = answer.json
+    return state
+
+
+def test_create_answers_the_game_state_with_its_edit_key(client: FlaskClient) -> None:
+    game = create(client, rounds=5, first_leader=2)
+    assert game["players"] == NAMES
+    assert game["variant"] == {
+        "game": "classic",
+        "scoring": "classic",
+        "colours": 1,
+        "reveal": "open",
+    }
+    assert game["rounds_planned"] == 5 and game["status"] == "in_progress"
+    assert game["rounds"] == [] and game["totals"] == [0, 0, 0, 0] and game["winners"] == []
+    assert game["url"].endswith(f"/g/{game['id']}") and game["share_url"].endswith(
+        f"/g/{game['id']}/view"
+    )
+    assert len(game["edit_key"]) >= 20
+    state = client.get(f"/api/v1/games/{game['id']}").json
+    assert "edit_key" not in state and state["version"] == game["version"]
+
+
+def test_a_whole_classic_game_keeps_totals_and_names_the_winner(client: FlaskClient) -> None:
+    game = create(client, first_leader=1)
+    state = play_rounds(client, game, 5)
+    expected = [scores for *_, scores in ROUNDS]
+    assert [r["scores"] for r in state["rounds"]] == expected
+    totals = [sum(column) for column in zip(*expected, strict=True)]
+    assert state["totals"] == totals
+    assert state["status"] == "finished"
+    assert state["winners"] == [seat for seat, t in enumerate(totals) if t == max(totals)]
+    # R3: round n is led by the seat after round n-1's leader.
+    assert [r["leader"] for r in state["rounds"]] == [1, 2, 3, 0, 1]
+    assert state["rounds"][0]["marked"][2] == [card("green", 2)]
+    assert all(r["mode"] == "quick" and r["status"] == "scored" for r in state["rounds"])
+
+
+def test_a_sixth_round_is_refused_once_the_game_is_over(client: FlaskClient, app: Flask) -> None:
+    game = create(client)
+    state = play_rounds(client, game, 5)
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": state["version"], "entries": round_entries(4)},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 400 and "5 rounds" in answer.json["error"]
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_correcting_round_two_recomputes_totals_and_winner(client: FlaskClient) -> None:
+    game = create(client)
+    state = play_rounds(client, game, 5)
+    # Round 2 again, but seat 2 captured red 11 instead of seat 1 (same tricks).
+    entries = round_entries(1)
+    entries[1]["marked_captured"] = [card("red", 0)]
+    entries[2]["marked_captured"] = [card("red", 11)]
+    answer = client.put(
+        f"/api/v1/games/{game['id']}/rounds/2",
+        json={"version": state["version"], "entries": entries},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 200, answer.json
+    corrected = answer.json
+    # R10: seat 1 holds red 2 (indicator) and red 0 among 28 cards; seat 2 red 3 and red 11.
+    assert corrected["rounds"][1]["scores"] == [0, 27 - 2 - 0, 27 - 3 - 11, -1]
+    scores = [r["scores"] for r in corrected["rounds"]]
+    totals = [sum(column) for column in zip(*scores, strict=True)]
+    assert corrected["totals"] == totals
+    assert corrected["winners"] == [seat for seat, t in enumerate(totals) if t == max(totals)]
+    assert corrected["version"] == state["version"] + 1
+
+
+def test_a_stale_version_answers_409_and_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    game = create(client)
+    state = play_rounds(client, game, 1)
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": round_entries(1)},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 409
+    assert answer.json["version"] == state["version"]
+    assert "another phone" in answer.json["error"]
+    with app.app_context():
+        assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({}, 401),
+        ({"Authorization": "Bearer wrong-key"}, 403),
+        ({"Authorization": "Basic abc"}, 401),
+    ],
+    ids=["no key", "wrong key", "not a bearer"],
+)
+def test_changes_need_the_edit_key(
+    client: FlaskClient, app: Flask, headers: dict[str, str], status: int
+) -> None:
+    game = create(client)
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": round_entries(0)},
+        headers=headers,
+    )
+    assert answer.status_code == status
+    assert set(answer.json) == {"error"}
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_another_games_key_does_not_open_this_game(client: FlaskClient) -> None:
+    mine, other = create(client), create(client)
+    answer = client.post(
+        f"/api/v1/games/{mine['id']}/rounds",
+        json={"version": mine["version"], "entries": round_entries(0)},
+        headers=auth(other["edit_key"]),
+    )
+    assert answer.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (lambda e: e[0].update(tricks=5), "add up to 15"),
+        (lambda e: e[1]["marked_captured"].append(card("red", 5)), "red 5"),
+        (lambda e: e[2].update(marked=[card("red", 1)]), "red 1"),
+        (lambda e: e[3]["marked_captured"].append(card("blue", 4)), "seat 3"),
+        (lambda e: e.pop(), "4 players"),
+    ],
+    ids=["tricks do not add up", "card twice", "indicator twice", "wrong colour", "missing seat"],
+)
+def test_a_refused_round_saves_nothing(
+    client: FlaskClient, app: Flask, change: Any, needle: str
+) -> None:
+    game = create(client)
+    entries = round_entries(0)
+    change(entries)
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": entries},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code in (400, 422)
+    assert needle in answer.json["error"].lower()
+    with app.app_context():
+        assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"players": ["Ann", "Ben"], "variant": "classic"}, "3 to 8"),
+        ({"players": ["Ann", "Ben", "Cleo"], "variant": "hat-trick"}, "4 to 7"),
+        ({"players": ["Ann", "ann", "Cleo"], "variant": "classic"}, "seat 0 and seat 1"),
+        ({"players": ["Ann", "Ben", ""], "variant": "classic"}, "no name"),
+        ({"players": ["A" * 41, "Ben", "Cleo"], "variant": "classic"}, "40 characters"),
+        ({"players": NAMES, "variant": "classic", "rounds": 11}, "rounds"),
+        ({"players": NAMES, "variant": "classic", "rounds": 0}, "rounds"),
+        ({"players": NAMES, "variant": "classic", "first_leader": 4}, "first leader"),
+        ({"players": NAMES, "variant": "classic", "rounds": True}, "rounds"),
+        ({"players": NAMES}, "variant"),
+        ({"players": [1, 2, 3], "variant": "classic"}, "players[0]"),
+    ],
+    ids=lambda v: str(v)[:40],
+)
+def test_a_refused_game_is_not_created(
+    client: FlaskClient, app: Flask, body: dict[str, Any], needle: str
+) -> None:
+    with app.app_context():
+        before = snapshot()
+    answer = client.post("/api/v1/games", json=body)
+    assert answer.status_code in (400, 422)
+    assert needle in answer.json["error"]
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_players_are_matched_by_name_case_insensitively(client: FlaskClient, app: Flask) -> None:
+    create(client)
+    create(client, players=["ann", "BEN", "Cleo", "Eve"])
+    with app.app_context():
+        assert services.suggest_players() == ["Ann", "Ben", "Cleo", "Dan", "Eve"]
+
+
+def test_unknown_game_and_round_answer_404(client: FlaskClient) -> None:
+    assert client.get("/api/v1/games/nosuchgame").status_code == 404
+    game = create(client)
+    answer = client.put(
+        f"/api/v1/games/{game['id']}/rounds/3",
+        json={"version": game["version"], "entries": round_entries(0)},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 404 and "round 3" in answer.json["error"]
+
+
+def test_hazy_marks_are_null_until_the_round_is_scored(client: FlaskClient, app: Flask) -> None:
+    game = create(client, variant="hazy")
+    indicators = [
+        Card(Colour.RED, 1),
+        Card(Colour.BLUE, 0),
+        Card(Colour.GREEN, 2),
+        Card(Colour.YELLOW, 3),
+    ]
+    with app.app_context():
+        stored = services.get_game(game["id"])
+        services.mark_colours(stored, game["version"], [[c] for c in indicators])
+        services.db.session.commit()
+    state = client.get(f"/api/v1/games/{game['id']}").json
+    assert state["rounds"][0]["status"] == "playing"
+    assert state["rounds"][0]["marked"] is None
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": state["version"], "entries": round_entries(0)},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 201, answer.json
+    assert answer.json["rounds"][0]["marked"][0] == [card("red", 1)]
+    assert len(answer.json["rounds"]) == 1
+
+
+def hat_trick_round() -> list[Any]:
+    # 4 players, 14 tricks: 56 cards in piles and pass cards (C5).
+    return [
+        {"counts": {"red": 9, "blue": 2, "green": 4}, "passed": 1},
+        {"counts": {"red": 5, "blue": 5, "green": 5}, "passed": 0},
+        {"counts": {"red": 1, "blue": 10, "green": 1}, "passed": 1},
+        {"counts": {"red": 0, "blue": 2, "green": 10}, "passed": 0},
+    ]
+
+
+def test_a_whole_hat_trick_game_with_passes(client: FlaskClient) -> None:
+    game = create(client, variant="hat-trick", rounds=4)
+    state = game
+    for _ in range(4):
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds",
+            json={"version": state["version"], "entries": hat_trick_round()},
+            headers=auth(game["edit_key"]),
+        )
+        assert answer.status_code == 201, answer.json
+        state = answer.json
+    # R22: 9-2-4-2 = 1; 5-5-5 = -5; 10-1-1-2 = 6; 10-2-0 = 8.
+    assert state["rounds"][0]["scores"] == [1, -5, 6, 8]
+    assert state["totals"] == [4, -20, 24, 32]
+    assert state["winners"] == [3] and state["status"] == "finished"
+    assert state["variant"] == {"game": "hat-trick"}

@@ -1,0 +1,1 @@
+"""Unit tests of the pure rules engine (companion.rules), ruling by ruling (RULES.md)."""

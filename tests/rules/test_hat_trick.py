@@ -1,0 +1,243 @@
+"""Hat Trick: legal plays (R19), piles (R20), the next leader (R21) and scoring (R22)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from companion.rules.errors import CardError, HatTrickError
+from companion.rules.hat_trick import (
+    HatTrickCounts,
+    Play,
+    best_hat_trick_colour,
+    check_hat_trick_plays,
+    hat_trick_score,
+    resolve_hat_trick,
+)
+from companion.rules.variants import variant_named
+
+from .helpers import BLUE, GREEN, RED, c, mentions
+
+
+def plays(text: str) -> list[Play]:
+    """``plays("red 5, blue 3, pass green 7")``: cards played, and passes showing a card."""
+    result = []
+    for part in text.split(","):
+        words = part.split()
+        if words[0] == "pass":
+            result.append(Play(c(" ".join(words[1:])), passed=True))
+        else:
+            result.append(Play(c(part)))
+    return result
+
+
+def deck(players: int):
+    return variant_named("hat-trick").deck(players)
+
+
+# --------------------------------------------------------------------------------------------
+# R19: legal and illegal plays
+
+LEGAL = [
+    ("r19-the-leader-plays-any-card", "green 20", 4),
+    ("r19-a-second-colour-may-join", "red 5, blue 3", 4),
+    ("r19-either-trick-colour-may-follow", "red 5, blue 3, blue 9, red 1", 4),
+    ("r19-one-colour-trick", "red 5, red 6, red 7, red 8", 4),
+    ("r19-pass-showing-the-third-colour", "red 5, blue 3, pass green 7", 4),
+    ("r19-play-goes-on-after-a-pass", "red 5, blue 3, pass green 7, red 20", 4),
+    ("r19-several-players-may-pass", "red 5, blue 3, pass green 7, pass green 8", 4),
+    ("r19-second-colour-may-come-late", "red 5, red 6, red 7, green 1, pass blue 2", 5),
+    ("r17-seven-players-use-zeros", "red 0, blue 0, pass green 0, red 1, blue 1, red 2, blue 2", 7),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "players"), LEGAL, ids=[row[0] for row in LEGAL])
+def test_r19_legal_plays_are_accepted(case, text, players):
+    check_hat_trick_plays(plays(text), deck(players), players)
+    check_hat_trick_plays(plays(text), None, None)
+
+
+ILLEGAL = [
+    ("r19-no-third-colour", "red 5, blue 3, green 7", "green 7", HatTrickError),
+    (
+        "r19-no-third-colour-after-a-pass",
+        "red 5, blue 3, pass green 7, green 8",
+        "green 8",
+        HatTrickError,
+    ),
+    ("r19-the-leader-cannot-pass", "pass red 5", "red 5", HatTrickError),
+    ("r19-no-pass-with-one-card-in-the-trick", "red 5, pass blue 3", "blue 3", HatTrickError),
+    ("r19-no-pass-before-two-colours", "red 5, red 6, pass green 1", "green 1", HatTrickError),
+    ("r19-a-pass-shows-the-third-colour", "red 5, blue 3, pass red 7", "red 7", HatTrickError),
+    (
+        "r19-a-pass-shows-the-third-colour-not-the-second",
+        "red 5, blue 3, pass blue 7",
+        "blue 7",
+        HatTrickError,
+    ),
+    ("c1-a-card-twice", "red 5, blue 3, red 5", "red 5", CardError),
+    ("c1-a-card-played-and-passed", "red 5, blue 3, pass green 7, green 7", "green 7", CardError),
+    ("r17-no-yellow-in-hat-trick", "red 5, yellow 3", "yellow 3", CardError),
+    ("r17-no-zero-below-seven-players", "red 5, blue 0", "blue 0", CardError),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "card", "error"), ILLEGAL, ids=[row[0] for row in ILLEGAL]
+)
+def test_r19_illegal_plays_are_refused_naming_the_card(case, text, card, error):
+    with pytest.raises(error) as info:
+        check_hat_trick_plays(plays(text), deck(4), 4)
+    assert info.value.card == c(card)
+    assert mentions(str(info.value), card)
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "card"),
+    [row[:3] for row in ILLEGAL if row[0].startswith("r19")],
+    ids=[row[0] for row in ILLEGAL if row[0].startswith("r19")],
+)
+def test_r19_the_refusal_cites_r19(case, text, card):
+    with pytest.raises(HatTrickError) as info:
+        check_hat_trick_plays(plays(text), None, None)
+    assert "R19" in str(info.value)
+
+
+def test_r17_without_a_deck_yellow_is_still_refused():
+    with pytest.raises(CardError):
+        check_hat_trick_plays(plays("red 5, yellow 3"), None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "players"),
+    [
+        ("red 1, red 2, red 3, red 4, red 5", 4),
+        ("", 4),
+        ("red 1, red 2, red 3, red 4, red 5, red 6, red 7, red 8", None),
+    ],
+    ids=["r19-one-play-per-player", "r19-no-play-at-all", "r19-at-most-seven-plays-by-default"],
+)
+def test_r19_a_trick_holds_one_to_players_plays(text, players):
+    with pytest.raises(HatTrickError):
+        check_hat_trick_plays(plays(text) if text else [], None, players)
+
+
+# --------------------------------------------------------------------------------------------
+# R20: piles
+
+
+def test_r20_each_colour_forms_a_pile_taken_by_its_highest_card():
+    trick = plays("red 5, blue 3, red 12, blue 9, pass green 7")
+    outcome = resolve_hat_trick(trick)
+    piles = {pile.colour: pile for pile in outcome.piles}
+    assert set(piles) == {RED, BLUE}
+    assert piles[RED].winner == 2
+    assert set(piles[RED].cards) == {c("red 5"), c("red 12")}
+    assert piles[BLUE].winner == 3
+    assert set(piles[BLUE].cards) == {c("blue 3"), c("blue 9")}
+    assert outcome.passes == (4,)
+
+
+def test_r20_a_trick_of_one_colour_is_one_pile():
+    outcome = resolve_hat_trick(plays("green 3, green 18, green 7, green 1"))
+    assert len(outcome.piles) == 1
+    assert outcome.piles[0].winner == 1
+    assert len(outcome.piles[0].cards) == 4
+    assert outcome.passes == ()
+    assert outcome.next_leader == 1
+
+
+def test_r20_the_20_always_takes_its_pile():
+    outcome = resolve_hat_trick(plays("blue 3, red 7, red 20, blue 19, pass green 1"))
+    piles = {pile.colour: pile for pile in outcome.piles}
+    assert piles[RED].winner == 2
+    assert outcome.next_leader == 2
+
+
+# --------------------------------------------------------------------------------------------
+# R21: who leads next
+
+R21_CASES = [
+    ("r21-higher-top-card-leads", "red 15, red 3, blue 17", 2),
+    ("r21-higher-top-card-leads-whatever-the-pile-size", "red 15, blue 14, blue 13, blue 12", 0),
+    ("r21-equal-tops-second-card-decides", "red 12, blue 12, red 5, blue 7", 1),
+    (
+        "r21-equal-tops-and-seconds-third-card-decides",
+        "red 12, blue 12, red 5, blue 5, red 2, blue 3",
+        1,
+    ),
+    ("r21-a-pile-that-runs-out-first-loses", "red 12, blue 12, red 5, blue 5, blue 1", 1),
+    ("r21-a-longer-pile-wins-even-with-a-zero", "red 12, blue 12, blue 0", 1),
+    ("r21-equal-piles-red-beats-blue", "blue 12, red 12, blue 5, red 5", 1),
+    ("r21-equal-piles-blue-beats-green", "green 9, blue 9", 1),
+    ("r21-equal-piles-red-beats-green", "green 9, red 9", 1),
+    ("r21-one-pile-its-top-card-leads", "green 3, green 18, green 7", 1),
+    ("r21-a-passed-card-is-not-in-any-pile", "red 12, blue 12, pass green 20, red 5, blue 5", 0),
+    ("r21-the-leader-can-lead-again", "red 20, blue 19, blue 18, red 1", 0),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "leader"), R21_CASES, ids=[r[0] for r in R21_CASES])
+def test_r21_the_stronger_piles_top_card_leads_next(case, text, leader):
+    trick = plays(text)
+    check_hat_trick_plays(trick, deck(7), 7)
+    outcome = resolve_hat_trick(trick)
+    assert outcome.next_leader == leader
+    assert mentions(str(outcome.reason), str(trick[leader].card))
+    assert "R21" in str(outcome.reason)
+
+
+def test_r21_a_partial_trick_tells_who_leads_so_far():
+    trick = plays("red 4, blue 9, red 10")
+    assert resolve_hat_trick(trick[:1]).next_leader == 0
+    assert resolve_hat_trick(trick[:2]).next_leader == 1
+    assert resolve_hat_trick(trick).next_leader == 2
+
+
+# --------------------------------------------------------------------------------------------
+# R22: scoring
+
+
+R22_CASES = [
+    # (id, red, blue, green, passes, score)
+    ("r22-rulebook-example", 9, 2, 4, 1, 1),  # 9 - 2 - 4 - 2
+    ("r22-one-colour-only", 0, 0, 7, 0, 7),
+    ("r22-best-colour-is-not-red", 2, 8, 3, 0, 3),
+    ("r22-two-best-colours-tie", 5, 5, 2, 0, -2),
+    ("r22-three-best-colours-tie", 3, 3, 3, 0, -3),
+    ("r22-nothing-scores-nothing", 0, 0, 0, 0, 0),
+    ("r22-passes-cost-two-each", 0, 0, 0, 3, -6),
+    ("r22-passes-with-cards", 10, 1, 0, 2, 5),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "red", "blue", "green", "passed", "score"), R22_CASES, ids=[r[0] for r in R22_CASES]
+)
+def test_r22_the_fullest_colour_scores_plus_one_others_minus_one_passes_minus_two(
+    case, red, blue, green, passed, score
+):
+    counts = {RED: red, BLUE: blue, GREEN: green}
+    assert hat_trick_score(HatTrickCounts(counts, passed)) == score
+    assert HatTrickCounts(counts, passed).cards == red + blue + green + passed
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "green"),
+    [(5, 5, 2), (1, 4, 4), (6, 0, 6), (3, 3, 3)],
+    ids=["r22-tie-red-blue", "r22-tie-blue-green", "r22-tie-red-green", "r22-tie-all-three"],
+)
+def test_r22_on_a_tie_any_best_colour_gives_the_same_score(red, blue, green):
+    scores = set()
+    for order in itertools.permutations([RED, BLUE, GREEN]):
+        counts = dict(zip(order, (red, blue, green), strict=True))
+        best = best_hat_trick_colour(counts)
+        assert counts[best] == max(red, blue, green)
+        scores.add(hat_trick_score(HatTrickCounts(counts, 1)))
+    assert scores == {2 * max(red, blue, green) - (red + blue + green) - 2}
+
+
+def test_r22_a_missing_colour_counts_as_none():
+    assert hat_trick_score(HatTrickCounts({BLUE: 4}, 0)) == 4
+    assert best_hat_trick_colour({BLUE: 4}) is BLUE
