@@ -1,0 +1,188 @@
+"""A round followed trick by trick (C6, R9, R19-R21): who leads, who captured what.
+
+The app never sees the hands, only what is played: a card is refused if it was already
+played or laid out this round. When the last trick is in, the round turns into the same
+entries a table would type in full, and is scored like them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companion.rules.cards import Card
+from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
+from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
+from companion.rules.scoring import (
+    DelayedEntry,
+    Entry,
+    FullEntry,
+    HatTrickFullEntry,
+)
+from companion.rules.table import TableSetup
+from companion.rules.text import N_, Message
+from companion.rules.tricks import check_trick_cards, deck_message, trick_winner
+from companion.rules.variants import ClassicVariant, HatTrickVariant
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """One trick as played: its leader, the plays in order from the leader, and the result."""
+
+    leader: int
+    plays: tuple[Play, ...]
+    winners: tuple[int, ...]
+    next_leader: int
+
+
+@dataclass
+class LiveRound:
+    """The state of a round in play, rebuilt from its indicators and its tricks so far."""
+
+    setup: TableSetup
+    first_leader: int
+    marked: tuple[tuple[Card, ...], ...] = ()
+    tricks: list[PlayedTrick] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.marked:
+            self.marked = tuple(() for _ in range(self.setup.players))
+
+    @property
+    def leader(self) -> int:
+        """Who leads the next trick: the last trick's winner (R9) or the next leader (R21)."""
+        return self.tricks[-1].next_leader if self.tricks else self.first_leader
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every trick of the round has been played (R5, R18)."""
+        return len(self.tricks) >= self.setup.tricks_per_round
+
+    def seat_order(self) -> list[int]:
+        """The seats in playing order for the next trick, from its leader clockwise."""
+        players = self.setup.players
+        return [(self.leader + offset) % players for offset in range(players)]
+
+    def cards_out(self) -> dict[Card, int]:
+        """Every card laid out or played so far, with the seat that showed it (C6)."""
+        out = {card: seat for seat, cards in enumerate(self.marked) for card in cards}
+        for trick in self.tricks:
+            for offset, play in enumerate(trick.plays):
+                out[play.card] = (trick.leader + offset) % self.setup.players
+        return out
+
+    def play_trick(self, plays: Sequence[Play]) -> PlayedTrick:
+        """C6: check and record the next trick, one play per seat in order from the leader."""
+        if self.is_complete:
+            raise TrickError(
+                Message(
+                    N_("All %(tricks)s tricks of this round are played."),
+                    {"tricks": self.setup.tricks_per_round},
+                )
+            )
+        order = self.seat_order()
+        if len(plays) != len(order):
+            raise TrickError(
+                Message(
+                    N_(
+                        "A trick takes one card from each of the %(players)s players, in order "
+                        "from the leader; %(count)s were given (C6)."
+                    ),
+                    {"players": len(order), "count": len(plays)},
+                )
+            )
+        self._check_not_out(plays, order)
+        trick = self._resolve(plays, order)
+        self.tricks.append(trick)
+        return trick
+
+    def _check_not_out(self, plays: Sequence[Play], order: Sequence[int]) -> None:
+        out = self.cards_out()
+        deck = self.setup.deck
+        for play, seat in zip(plays, order, strict=True):
+            if play.card not in deck:
+                raise CardError(deck_message(play.card, deck, seat), seat=seat, card=play.card)
+            if play.card in out:
+                raise CardError(
+                    Message(
+                        N_(
+                            "%(player)s cannot play %(card)s: it was already played or laid out "
+                            "this round (C6)."
+                        ),
+                        {"player": seat, "card": play.card},
+                    ),
+                    seat=seat,
+                    card=play.card,
+                )
+
+    def _resolve(self, plays: Sequence[Play], order: Sequence[int]) -> PlayedTrick:
+        variant = self.setup.variant
+        if isinstance(variant, HatTrickVariant):
+            check_hat_trick_plays(plays, self.setup.deck, self.setup.players)
+            outcome = resolve_hat_trick(plays)
+            winners = tuple(order[pile.winner] for pile in outcome.piles)
+            return PlayedTrick(self.leader, tuple(plays), winners, order[outcome.next_leader])
+        if any(play.passed for play in plays):
+            seat = order[next(i for i, play in enumerate(plays) if play.passed)]
+            raise HatTrickError(
+                Message(
+                    N_("%(player)s cannot pass: only Hat Trick has passes (R6, R19)."),
+                    {"player": seat},
+                ),
+                seat=seat,
+            )
+        cards = [play.card for play in plays]
+        check_trick_cards(cards, self.setup.deck, self.setup.players)
+        assert isinstance(variant, ClassicVariant)
+        winner = order[trick_winner(cards, variant.scoring).winner]
+        return PlayedTrick(self.leader, tuple(plays), (winner,), winner)
+
+    def undo_trick(self) -> PlayedTrick:
+        """Take back the last trick (the table made a mistake)."""
+        if not self.tricks:
+            raise TrickError(Message(N_("No trick has been played yet this round.")))
+        return self.tricks.pop()
+
+    def capture_piles(self) -> list[list[Card]]:
+        """Each seat's captured cards so far, face-up cards only (R9, R20)."""
+        piles: list[list[Card]] = [[] for _ in range(self.setup.players)]
+        for trick in self.tricks:
+            if isinstance(self.setup.variant, HatTrickVariant):
+                outcome = resolve_hat_trick(trick.plays)
+                order = [(trick.leader + i) % self.setup.players for i in range(len(trick.plays))]
+                for pile in outcome.piles:
+                    piles[order[pile.winner]].extend(pile.cards)
+            else:
+                piles[trick.winners[0]].extend(play.card for play in trick.plays)
+        return piles
+
+    def pass_cards(self) -> list[list[Card]]:
+        """Each seat's face-down pass cards (R19, Hat Trick only)."""
+        passed: list[list[Card]] = [[] for _ in range(self.setup.players)]
+        for trick in self.tricks:
+            for offset, play in enumerate(trick.plays):
+                if play.passed:
+                    passed[(trick.leader + offset) % self.setup.players].append(play.card)
+        return passed
+
+    def entries(self) -> list[Entry]:
+        """The finished round as full entries, ready for :func:`score_round`."""
+        if not self.is_complete:
+            raise RuleError(
+                Message(
+                    N_("The round is not over: %(played)s of %(tricks)s tricks are played."),
+                    {"played": len(self.tricks), "tricks": self.setup.tricks_per_round},
+                )
+            )
+        piles = self.capture_piles()
+        variant = self.setup.variant
+        if isinstance(variant, HatTrickVariant):
+            passed = self.pass_cards()
+            return [
+                HatTrickFullEntry(tuple(p), tuple(x)) for p, x in zip(piles, passed, strict=True)
+            ]
+        if not variant.reveal.lays_out_indicators:
+            return [DelayedEntry(tuple(pile)) for pile in piles]
+        return [
+            FullEntry(marked, tuple(pile)) for marked, pile in zip(self.marked, piles, strict=True)
+        ]
