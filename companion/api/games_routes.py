@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request, url_for
+from flask import url_for
 from flask.typing import ResponseReturnValue
 
 from companion import services
 from companion.api import bp, parse
 from companion.api.parse import ApiError
-from companion.api.rules_routes import read_entries
+from companion.api.rules_routes import read_entries, request_body
 from companion.edit_rights import bearer_key
 from companion.models import Game, db
 from companion.rules.table import DEFAULT_ROUNDS
@@ -28,11 +28,6 @@ def game_state(game: Game) -> dict[str, object]:
         url=url_for("games.scoreboard", code=game.code, _external=True),
         share_url=url_for("games.view", code=game.code, _external=True),
     )
-
-
-def body() -> dict[str, Any]:
-    """The JSON object of the request."""
-    return parse.read_json(request.get_data(cache=False))
 
 
 def editable_game(code: str) -> Game:
@@ -49,7 +44,9 @@ def editable_game(code: str) -> Game:
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     """Start a game; the answer holds the edit key, shown this once."""
-    data = parse.fields(body(), "The request", ("players", "variant"), ("rounds", "first_leader"))
+    data = parse.fields(
+        request_body(), "The request", ("players", "variant"), ("rounds", "first_leader")
+    )
     names = [
         parse.string(name, f"players[{seat}]")
         for seat, name in enumerate(parse.listing(data["players"], "players", 8))
@@ -69,7 +66,7 @@ def show_game(code: str) -> ResponseReturnValue:
 
 
 def _version_and_entries(game: Game) -> tuple[int, list[Any]]:
-    data = parse.fields(body(), "The request", ("version", "entries"))
+    data = parse.fields(request_body(), "The request", ("version", "entries"))
     version = parse.integer(data["version"], "version", 0, 2**31)
     services.check_version(game, version)
     return version, read_entries(data["entries"], services.setup_of(game))

@@ -28,6 +28,17 @@ class ApiError(Exception):
         self.status = status
 
 
+#: Digits beyond which a JSON integer is only "too large" (Python refuses to read 4300+).
+MAX_DIGITS = 40
+
+
+def _bounded_int(text: str) -> int:
+    """Read a JSON integer; one with too many digits stands for "a number that large"."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return -(10**MAX_DIGITS) if text.startswith("-") else 10**MAX_DIGITS
+    return int(text)
+
+
 def _refuse_constant(name: str) -> float:
     raise ApiError(f"{name} is not valid JSON; send numbers as plain integers.")
 
@@ -38,7 +49,7 @@ def read_json(raw: bytes) -> dict[str, Any]:
         raise ApiError("The request body is empty; send a JSON object.")
     try:
         text = raw.decode("utf-8")
-        body = json.loads(text, parse_constant=_refuse_constant)
+        body = json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
     except ApiError:
         raise
     except (UnicodeDecodeError, ValueError, RecursionError):

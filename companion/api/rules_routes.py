@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 
 from companion.api import bp, parse
 from companion.api.parse import ApiError
@@ -49,7 +49,8 @@ def setup() -> dict[str, object]:
 
 def _query_int(text: str, where: str) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 4:
-        raise ApiError(f'The query parameter "{where}" must be a whole number, not "{text}".')
+        shown = f'"{text}"' if len(text) <= 12 else "that"
+        raise ApiError(f'The query parameter "{where}" must be a small whole number, not {shown}.')
     return int(text)
 
 
@@ -71,7 +72,15 @@ def _query_variant(args: Mapping[str, str]) -> Variant:
     )
 
 
-def _body() -> dict[str, Any]:
+def request_body() -> dict[str, Any]:
+    """The request's JSON object, refusing a body over the size limit even when it comes
+    in chunks without a length (Werkzeug would silently cut such a body short)."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        raw = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            raise ApiError("The request body is too large.", 413)
+        return parse.read_json(raw)
     return parse.read_json(request.get_data(cache=False))
 
 
@@ -86,7 +95,7 @@ def _players_and_variant(body: Mapping[str, Any]) -> tuple[int | None, Variant, 
 @bp.post("/tricks/resolve")
 def resolve_trick() -> dict[str, object]:
     """Who takes a trick (or is winning a partial one), and why (R7, R8, R13, R19-R21)."""
-    raw = _body()
+    raw = request_body()
     if "variant" not in raw:
         raise ApiError('The request is missing the field "variant".')
     if isinstance(parse.variant(raw["variant"]), HatTrickVariant):
@@ -129,7 +138,7 @@ def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
 @bp.post("/rounds/score")
 def score() -> dict[str, object]:
     """Score one complete round after the checks C1-C5 (R10, R12-R16, R22)."""
-    body = parse.fields(_body(), "The request", ("variant", "players", "entries"))
+    body = parse.fields(request_body(), "The request", ("variant", "players", "entries"))
     variant = parse.variant(body["variant"])
     setup = table_setup(parse.player_count(body["players"]), variant)
     entries = read_entries(body["entries"], setup)
