@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import Response, jsonify, request
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from companion.api import bp
 from companion.api.parse import ApiError
+from companion.models import Game, db
 from companion.rules import RuleError
 from companion.rules.errors import UnknownColourError, UnknownVariantError
 from companion.services import ServiceError, StaleVersion
@@ -46,6 +50,16 @@ def refuse_service(error: ServiceError) -> tuple[Response, int]:
     if isinstance(error, StaleVersion):
         response = jsonify(error=error.message, version=error.current)
     return response, status
+
+
+@bp.errorhandler(StaleDataError)
+@bp.errorhandler(IntegrityError)
+def refuse_lost_race(_error: Exception) -> tuple[Response, int]:
+    """Two phones saved at the same moment: the other one won; this one changed nothing."""
+    db.session.rollback()
+    code = (request.view_args or {}).get("code", "")
+    current = db.session.scalar(sa.select(Game.version).where(Game.code == code))
+    return refuse_service(StaleVersion(current or 0))
 
 
 def is_api_request() -> bool:

@@ -358,3 +358,29 @@ def test_a_whole_hat_trick_game_with_passes(client: FlaskClient) -> None:
     assert state["totals"] == [4, -20, 24, 32]
     assert state["winners"] == [3] and state["status"] == "finished"
     assert state["variant"] == {"game": "hat-trick"}
+
+
+def test_a_save_that_loses_a_race_answers_409_and_changes_nothing(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both phones read version 1; the other phone commits between our check and our write."""
+    game = create(client)
+    original = services.record_round
+
+    def other_phone_first(stored: Any, version: int, entries: Any) -> Any:
+        with app.app_context():  # a second session, as another worker would have
+            other = services.get_game(game["id"])
+            original(other, version, entries)
+            services.db.session.commit()
+        return original(stored, version, entries)
+
+    monkeypatch.setattr(services, "record_round", other_phone_first)
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": round_entries(0)},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 409, answer.json
+    assert answer.json["version"] == game["version"] + 1
+    state = client.get(f"/api/v1/games/{game['id']}").json
+    assert len(state["rounds"]) == 1
