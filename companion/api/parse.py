@@ -30,12 +30,13 @@ class ApiError(Exception):
 
 #: Digits beyond which a JSON integer is only "too large" (Python refuses to read 4300+).
 MAX_DIGITS = 40
+TOO_LARGE: int = 10**MAX_DIGITS
 
 
 def _bounded_int(text: str) -> int:
     """Read a JSON integer; one with too many digits stands for "a number that large"."""
     if len(text.lstrip("-")) > MAX_DIGITS:
-        return -(10**MAX_DIGITS) if text.startswith("-") else 10**MAX_DIGITS
+        return -TOO_LARGE if text.startswith("-") else TOO_LARGE
     return int(text)
 
 
