@@ -109,7 +109,8 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     """One round of a game: who led, how it was entered, what was entered, and its status.
 
     ``entries`` keeps the table's input in the API's shape, so a correction can show it
-    again and the round can be scored again by the rules.
+    again and the round can be scored again by the rules; a live round also keeps its
+    tricks, from which the rules rebuild who holds what.
     """
 
     __tablename__ = "rounds"
@@ -122,6 +123,8 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     mode: so.Mapped[str] = so.mapped_column(sa.String(8))
     status: so.Mapped[str] = so.mapped_column(sa.String(8))
     entries: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    #: A live round's tricks in order: ``{"leader": seat, "plays": [card (+ "pass")]}``.
+    tricks: so.Mapped[Any | None] = so.mapped_column(sa.JSON)
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow

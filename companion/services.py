@@ -12,6 +12,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -42,8 +43,10 @@ from companion.rules import (
     variant_named,
     winners,
 )
-from companion.rules.cards import Card
+from companion.rules.cards import Card, Colour
 from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.hat_trick import Play
+from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.table import check_round_count
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -372,6 +375,15 @@ def marked_of(game: Game, round_: Round) -> list[list[dict[str, object]]] | None
     return [list(entry.get("marked", [])) for entry in round_.entries or []]
 
 
+def _live_state(game: Game, round_: Round) -> dict[str, object]:
+    """How far a live round is: tricks played and who leads the next one."""
+    played = round_.tricks or []
+    return {
+        "tricks_played": len(played),
+        "next_leader": live_round_of(game, round_).leader if round_.status == "playing" else None,
+    }
+
+
 def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
     """The game as the API shows it (DESIGN.md, games)."""
     totals = totals_of(game)
@@ -390,6 +402,7 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
                 "status": round_.status,
                 "marked": marked_of(game, round_),
                 "scores": [r.score for r in round_.results] if round_.status == "scored" else None,
+                **(_live_state(game, round_) if round_.mode == "live" else {}),
             }
             for round_ in game.rounds
         ],
@@ -399,3 +412,115 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
         "url": url,
         "share_url": share_url,
     }
+
+
+# Live rounds: entered trick by trick (C6), scored by themselves after the last trick.
+
+
+def _play_json(play: Play) -> dict[str, object]:
+    data: dict[str, object] = play.card.as_json()
+    if play.passed:
+        data["pass"] = True
+    return data
+
+
+def _play_of(data: dict[str, Any]) -> Play:
+    return Play(Card(Colour(data["colour"]), int(data["value"])), bool(data.get("pass", False)))
+
+
+def live_round_of(game: Game, round_: Round) -> LiveRound:
+    """Rebuild a live round's state from its stored indicators and tricks."""
+    marked = tuple(
+        tuple(Card(Colour(c["colour"]), int(c["value"])) for c in entry.get("marked", []))
+        for entry in round_.entries
+    )
+    live = LiveRound(setup_of(game), round_.leader, marked)
+    for trick in round_.tricks or []:
+        live.play_trick([_play_of(play) for play in trick["plays"]])
+    return live
+
+
+def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] | None) -> Round:
+    """Start the next round to be followed trick by trick.
+
+    Classic games that lay out indicators give them here (C1, C2); delayed and Hat Trick
+    games lay out nothing. A round whose colours were already marked on the page becomes
+    live without giving them again.
+    """
+    check_version(game, version)
+    check_open(game)
+    setup = setup_of(game)
+    current = playing_round(game)
+    if current is not None and marked is None and not current.tricks:
+        current.mode = "live"
+        current.tricks = []
+        _after_change(game)
+        return current
+    lays_out = setup.cards_laid_out > 0
+    if lays_out and marked is None:
+        raise ServiceError(f"Give the indicator cards of all {setup.players} players.")
+    if not lays_out and marked:
+        raise ServiceError("This variant lays out no indicator cards.")
+    if lays_out and marked is not None:
+        round_ = mark_colours(game, version, marked)
+    else:
+        round_ = _next_round(game, "live")
+        round_.entries = [{} for _ in range(setup.players)]
+    round_.mode = "live"
+    round_.tricks = []
+    _after_change(game)
+    return round_
+
+
+def live_round(game: Game, number: int) -> Round:
+    """Round ``number``, which must be followed live."""
+    round_ = round_of(game, number)
+    if round_.mode != "live":
+        raise ServiceError(f"Round {number} is not played trick by trick.")
+    return round_
+
+
+def play_live_trick(
+    game: Game, number: int, version: int, plays: Sequence[Play]
+) -> tuple[PlayedTrick, Round]:
+    """Record the next trick (C6); after the last one the round is scored (R10-R16, R22)."""
+    check_version(game, version)
+    check_open(game)
+    round_ = live_round(game, number)
+    if round_.status == "scored":
+        raise ServiceError(f"Round {number} is over: all its tricks are played.")
+    live = live_round_of(game, round_)
+    trick = live.play_trick(plays)
+    round_.tricks = [
+        *(round_.tricks or []),
+        {"leader": trick.leader, "plays": [_play_json(play) for play in plays]},
+    ]
+    if live.is_complete:
+        entries = live.entries()
+        round_.status = "scored"
+        _store_score(game, round_, entries, score_round(setup_of(game), entries))
+    _after_change(game)
+    return trick, round_
+
+
+def _marked_entries(round_: Round) -> list[dict[str, Any]]:
+    """The indicator part of a round's stored entries (what was laid out)."""
+    return [{"marked": entry["marked"]} if "marked" in entry else {} for entry in round_.entries]
+
+
+def undo_live_trick(game: Game, number: int, version: int) -> Round:
+    """Take back the last trick of a live round; a round scored by it is open again."""
+    check_version(game, version)
+    check_open(game)
+    round_ = live_round(game, number)
+    if not round_.tricks:
+        raise ServiceError(f"No trick has been played yet in round {number}.")
+    if round_.status == "scored" and round_ is not game.rounds[-1]:
+        raise ServiceError("Only the last round's last trick can be taken back.")
+    round_.tricks = list(round_.tricks[:-1])
+    if round_.status == "scored":
+        round_.status = "playing"
+        round_.entries = _marked_entries(round_)
+        round_.results = []
+    _after_change(game)
+    return round_

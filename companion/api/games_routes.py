@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion import services
@@ -18,6 +18,7 @@ from companion.api.parse import ApiError
 from companion.api.rules_routes import read_entries, request_body
 from companion.edit_rights import bearer_key
 from companion.models import Game, db
+from companion.rules.hat_trick import Play
 from companion.rules.table import DEFAULT_ROUNDS
 
 
@@ -88,5 +89,70 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
     game = editable_game(code)
     version, entries = _version_and_entries(game)
     services.correct_round(game, number, version, entries)
+    db.session.commit()
+    return game_state(game)
+
+
+@bp.post("/games/<code>/rounds/live")
+def open_live_round(code: str) -> ResponseReturnValue:
+    """Start the next round to be entered trick by trick (indicators first, unless none)."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version",), ("marked",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    services.check_version(game, version)
+    marked = None
+    if "marked" in data:
+        seats = parse.listing(data["marked"], "marked", 8)
+        marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    services.open_live_round(game, version, marked)
+    db.session.commit()
+    return game_state(game), 201
+
+
+@bp.post("/games/<code>/rounds/<int:number>/tricks")
+def play_trick(code: str, number: int) -> ResponseReturnValue:
+    """Record one trick, a card per seat in play order from the leader (C6).
+
+    Answers who took it (Hat Trick: the winner of each colour's pile) and who leads next,
+    with the game state; after the last trick the round is scored by itself.
+    """
+    game = editable_game(code)
+    hat_trick = services.variant_of(game).game == "hat-trick"
+    field = "plays" if hat_trick else "cards"
+    data = parse.fields(request_body(), "The request", ("version", field))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    services.check_version(game, version)
+    items = parse.listing(data[field], field, 8)
+    read = parse.play if hat_trick else _plain_play
+    plays = [read(item, f"{field}[{i}]") for i, item in enumerate(items)]
+    trick, round_ = services.play_live_trick(game, number, version, plays)
+    db.session.commit()
+    answer: dict[str, object] = {
+        "winner": trick.winners[0] if len(trick.winners) == 1 else trick.next_leader,
+        "pile_winners": list(trick.winners),
+        "next_leader": trick.next_leader,
+        "round_complete": round_.status == "scored",
+    }
+    return {**game_state(game), **answer}, 201
+
+
+def _plain_play(value: object, where: str) -> Play:
+    """A classic-family trick takes plain cards: there is no passing (R6)."""
+    return Play(parse.card(value, where))
+
+
+@bp.delete("/games/<code>/rounds/<int:number>/tricks/last")
+def undo_trick(code: str, number: int) -> ResponseReturnValue:
+    """Take back the last trick of a live round (its version in the body or the query)."""
+    game = editable_game(code)
+    if request.args.get("version") is not None and not request.get_data():
+        raw = request.args["version"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
+            raise ApiError('The query parameter "version" must be a whole number.')
+        version = int(raw)
+    else:
+        data = parse.fields(request_body(), "The request", ("version",))
+        version = parse.integer(data["version"], "version", 0, 2**31)
+    services.undo_live_trick(game, number, version)
     db.session.commit()
     return game_state(game)

@@ -1,0 +1,197 @@
+"""Live rounds through the API: every trick checked against the rules engine (issue: live)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.rules import PRESETS, HatTrickFullEntry, QuickEntry, score_round, table_setup
+from companion.rules.hat_trick import Play
+from tests.db_snapshot import snapshot
+from tests.rules.helpers import play_classic_round, play_hat_trick_round
+
+NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+
+
+def start(client: FlaskClient, variant: str, first_leader: int) -> dict[str, Any]:
+    answer = client.post(
+        "/api/v1/games",
+        json={"players": NAMES, "variant": variant, "first_leader": first_leader},
+    )
+    assert answer.status_code == 201, answer.json
+    game: dict[str, Any] = answer.json
+    return game
+
+
+def auth(game: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['edit_key']}"}
+
+
+def play_json(play: Play) -> dict[str, Any]:
+    data: dict[str, Any] = play.card.as_json()
+    if play.passed:
+        data["pass"] = True
+    return data
+
+
+@pytest.mark.parametrize("preset", ["classic", "reverse", "hazy", "aggravated", "delayed", "mild"])
+def test_a_whole_live_round_scores_like_a_quick_entry_of_the_same_captures(
+    client: FlaskClient, preset: str
+) -> None:
+    setup = table_setup(4, PRESETS[preset])
+    played = play_classic_round(setup, random.Random(preset))
+    game = start(client, preset, played.trick_log[0][0])
+    body: dict[str, Any] = {"version": game["version"]}
+    if setup.cards_laid_out:
+        body["marked"] = [[card.as_json() for card in ind] for ind in played.indicators]
+    answer = client.post(f"/api/v1/games/{game['id']}/rounds/live", json=body, headers=auth(game))
+    assert answer.status_code == 201, answer.json
+    state = answer.json
+    if preset == "hazy":
+        assert state["rounds"][0]["marked"] is None  # R15
+    for count, (leader, cards, winner) in enumerate(played.trick_log, start=1):
+        assert state["rounds"][0]["next_leader"] == leader
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds/1/tricks",
+            json={"version": state["version"], "cards": [card.as_json() for card in cards]},
+            headers=auth(game),
+        )
+        assert answer.status_code == 201, answer.json
+        state = answer.json
+        assert state["winner"] == winner  # the rules engine's winner (R7, R8, R13)
+        assert state["rounds"][0]["tricks_played"] == count
+    assert state["round_complete"] and state["rounds"][0]["status"] == "scored"
+    if setup.cards_laid_out:
+        quick = [
+            QuickEntry(ind, tricks, tuple(c for c in cap if c.colour in {i.colour for i in ind}))
+            for ind, tricks, cap in zip(
+                played.indicators, played.tricks, played.captured, strict=True
+            )
+        ]
+        assert state["rounds"][0]["scores"] == score_round(setup, quick).scores
+        assert state["rounds"][0]["marked"] == [
+            [card.as_json() for card in ind] for ind in played.indicators
+        ]
+    assert state["totals"] == state["rounds"][0]["scores"]
+
+
+def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(client: FlaskClient) -> None:
+    setup = table_setup(4, PRESETS["hat-trick"])
+    played = play_hat_trick_round(setup, random.Random(11))
+    assert any(p.passed for _, plays in played.tricks for p in plays), "the deal has a pass"
+    game = start(client, "hat-trick", played.tricks[0][0])
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"]},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    state = answer.json
+    for index, (leader, plays) in enumerate(played.tricks):
+        assert state["rounds"][0]["next_leader"] == leader
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds/1/tricks",
+            json={"version": state["version"], "plays": [play_json(p) for p in plays]},
+            headers=auth(game),
+        )
+        assert answer.status_code == 201, answer.json
+        state = answer.json
+        following = played.tricks[index + 1][0] if index + 1 < len(played.tricks) else None
+        if following is not None:
+            assert state["next_leader"] == following  # R21
+    assert state["round_complete"]
+    expected = score_round(
+        setup,
+        [
+            HatTrickFullEntry(tuple(up), tuple(down))
+            for up, down in zip(played.face_up, played.face_down, strict=True)
+        ],
+    ).scores
+    assert state["rounds"][0]["scores"] == expected
+
+
+def open_classic(client: FlaskClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    game = start(client, "classic", 0)
+    marked = [[{"colour": c, "value": 0}] for c in ("red", "blue", "green", "yellow")]
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"], "marked": marked},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    return game, answer.json
+
+
+def trick(client: FlaskClient, game: dict[str, Any], version: int, cards: list[str]) -> Any:
+    return client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={
+            "version": version,
+            "cards": [{"colour": t.split()[0], "value": int(t.split()[1])} for t in cards],
+        },
+        headers=auth(game),
+    )
+
+
+def test_undo_takes_back_the_last_trick_and_the_lead(client: FlaskClient) -> None:
+    game, state = open_classic(client)
+    first = trick(client, game, state["version"], ["red 5", "red 6", "blue 7", "green 1"])
+    # Seats 0-3 play red 5, red 6, blue 7, green 1: blue 7 is the highest trump (R8).
+    assert first.json["winner"] == 2 and first.json["next_leader"] == 2
+    answer = client.delete(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks/last",
+        json={"version": first.json["version"]},
+        headers=auth(game),
+    )
+    assert answer.status_code == 200, answer.json
+    assert answer.json["rounds"][0]["tricks_played"] == 0
+    assert answer.json["rounds"][0]["next_leader"] == 0
+    again = trick(client, game, answer.json["version"], ["red 5", "red 6", "blue 7", "green 1"])
+    assert again.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("cards", "needle"),
+    [
+        (["red 5", "red 6", "blue 7"], "4 players"),
+        (["red 5", "red 6", "blue 0", "green 1"], "blue 0"),  # an indicator (C6)
+        (["red 5", "red 6", "blue 7", "red 5"], "red 5"),
+        (["red 5", "red 6", "blue 7", "violet 1"], "violet 1"),
+    ],
+    ids=["too few cards", "indicator played", "card twice", "not in the deck"],
+)
+def test_a_refused_trick_changes_nothing(
+    client: FlaskClient, app: Flask, cards: list[str], needle: str
+) -> None:
+    game, state = open_classic(client)
+    with app.app_context():
+        before = snapshot()
+    answer = trick(client, game, state["version"], cards)
+    assert answer.status_code in (400, 422)
+    assert needle in answer.json["error"].lower()
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_c6_a_card_played_in_an_earlier_trick_is_refused(client: FlaskClient) -> None:
+    game, state = open_classic(client)
+    first = trick(client, game, state["version"], ["red 5", "red 6", "blue 7", "green 1"])
+    # Seat 2 leads now; seat 0 (third to play) tries red 5 again.
+    answer = trick(client, game, first.json["version"], ["green 2", "red 7", "red 5", "red 8"])
+    assert answer.status_code == 422
+    assert "seat 0" in answer.json["error"].lower() and "red 5" in answer.json["error"].lower()
+
+
+def test_live_changes_need_the_key_and_the_current_version(client: FlaskClient) -> None:
+    game, state = open_classic(client)
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={"version": state["version"], "cards": []},
+    )
+    assert answer.status_code == 401
+    stale = trick(client, game, game["version"], ["red 5", "red 6", "blue 7", "green 1"])
+    assert stale.status_code == 409 and stale.json["version"] == state["version"]
