@@ -48,19 +48,25 @@ from companion.rules.checks import check_cards_named_once, check_indicators
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.table import check_round_count
+from companion.rules.text import N_, Message
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
 
 
 class ServiceError(Exception):
-    """A request the game cannot take, in one sentence for the person who made it."""
+    """A request the game cannot take, in one sentence for the person who made it.
+
+    ``text`` is translatable (pages render it in the player's language, with names);
+    ``message`` is its English form, as the API answers it.
+    """
 
     status = 400
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, template: str, **params: object):
+        self.text = Message(template, params)
+        self.message = str(self.text)
+        super().__init__(self.message)
 
 
 class NotFound(ServiceError):
@@ -76,8 +82,11 @@ class StaleVersion(ServiceError):
 
     def __init__(self, current: int):
         super().__init__(
-            f"This game changed on another phone (now at version {current}); "
-            "reload it and apply your change again."
+            N_(
+                "This game changed on another phone (now at version %(version)s); reload it "
+                "and apply your change again."
+            ),
+            version=current,
         )
         self.current = current
 
@@ -114,13 +123,20 @@ def check_names(names: Sequence[str], variant: Variant) -> list[str]:
     seen: dict[str, int] = {}
     for seat, name in enumerate(cleaned):
         if not name:
-            raise ServiceError(f"The player at seat {seat} has no name.")
+            raise ServiceError(N_("%(player)s has no name."), player=seat)
         if len(name) > MAX_NAME_LENGTH:
             raise ServiceError(
-                f"The name at seat {seat} is longer than {MAX_NAME_LENGTH} characters."
+                N_("The name at %(player)s is longer than %(most)s characters."),
+                player=seat,
+                most=MAX_NAME_LENGTH,
             )
         if name_key(name) in seen:
-            raise ServiceError(f'"{name}" sits at seat {seen[name_key(name)]} and seat {seat}.')
+            raise ServiceError(
+                N_("%(name)s sits at %(other)s and at %(player)s: each player takes one seat."),
+                name=repr(name),
+                other=seen[name_key(name)],
+                player=seat,
+            )
         seen[name_key(name)] = seat
     return cleaned
 
@@ -169,7 +185,9 @@ def create_game(
     cleaned = check_names(names, variant)
     check_round_count(rounds)
     if not 0 <= first_leader < len(cleaned):
-        raise ServiceError(f"The first leader must be a seat from 0 to {len(cleaned) - 1}.")
+        raise ServiceError(
+            N_("The first leader must be one of the %(players)s seats."), players=len(cleaned)
+        )
     key = new_edit_key()
     game = Game(
         code=new_code(),
@@ -199,7 +217,7 @@ def get_game(code: str, for_update: bool = False) -> Game:
         query = query.with_for_update()
     game: Game | None = db.session.scalar(query)
     if game is None:
-        raise NotFound("There is no game with this id.")
+        raise NotFound(N_("There is no game with this id."))
     return game
 
 
@@ -212,7 +230,7 @@ def check_version(game: Game, version: int) -> None:
 def check_open(game: Game) -> None:
     """A game that was abandoned takes no more rounds."""
     if game.status == "abandoned":
-        raise ServiceError("This game was abandoned; it takes no more changes.")
+        raise ServiceError(N_("This game was abandoned; it takes no more changes."))
 
 
 def entry_mode(entries: Sequence[Entry]) -> str:
@@ -231,10 +249,12 @@ def _next_round(game: Game, mode: str) -> Round:
     """A new round after the last, led by the seat R3 names; refused past the planned count."""
     check_open(game)
     if playing_round(game) is not None:
-        raise ServiceError("A round is already being played; record or correct it first.")
+        raise ServiceError(N_("A round is already being played; record it first."))
     number = len(game.rounds) + 1
     if number > game.rounds_planned:
-        raise ServiceError(f"All {game.rounds_planned} rounds of this game are recorded.")
+        raise ServiceError(
+            N_("All %(rounds)s rounds of this game are recorded."), rounds=game.rounds_planned
+        )
     round_ = Round(
         number=number,
         leader=round_leader(number, game.first_leader, len(game.seats)),
@@ -254,9 +274,11 @@ def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> 
     check_version(game, version)
     setup = setup_of(game)
     if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
-        raise ServiceError("Colours are marked only in classic-family games that lay them out.")
+        raise ServiceError(N_("Colours are marked only in classic-family games that lay them out."))
     if len(marked) != setup.players:
-        raise ServiceError(f"Give the indicator cards of all {setup.players} players.")
+        raise ServiceError(
+            N_("Give the indicator cards of all %(players)s players."), players=setup.players
+        )
     check_cards_named_once(
         [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
     )
@@ -276,7 +298,7 @@ def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
     scored = score_round(setup_of(game), entries)
     round_ = playing_round(game) or _next_round(game, entry_mode(entries))
     if round_.mode == "live":
-        raise ServiceError("This round is being played trick by trick; finish it live.")
+        raise ServiceError(N_("This round is being played trick by trick; finish it live."))
     round_.mode = entry_mode(entries)
     round_.status = "scored"
     _store_score(game, round_, entries, scored)
@@ -290,7 +312,9 @@ def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry
     check_open(game)
     round_ = round_of(game, number)
     if round_.status != "scored":
-        raise ServiceError(f"Round {number} is not scored yet; record it instead.")
+        raise ServiceError(
+            N_("Round %(number)s is not scored yet; record it instead."), number=number
+        )
     scored = score_round(setup_of(game), entries)
     round_.mode = entry_mode(entries)
     round_.status = "scored"
@@ -302,7 +326,7 @@ def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry
 def round_of(game: Game, number: int) -> Round:
     """Round ``number`` (1-based) of ``game``."""
     if not 1 <= number <= len(game.rounds):
-        raise NotFound(f"This game has no round {number}.")
+        raise NotFound(N_("This game has no round %(number)s."), number=number)
     return game.rounds[number - 1]
 
 
@@ -458,9 +482,11 @@ def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] |
         return current
     lays_out = setup.cards_laid_out > 0
     if lays_out and marked is None:
-        raise ServiceError(f"Give the indicator cards of all {setup.players} players.")
+        raise ServiceError(
+            N_("Give the indicator cards of all %(players)s players."), players=setup.players
+        )
     if not lays_out and marked:
-        raise ServiceError("This variant lays out no indicator cards.")
+        raise ServiceError(N_("This variant lays out no indicator cards."))
     if lays_out and marked is not None:
         round_ = mark_colours(game, version, marked)
     else:
@@ -476,7 +502,7 @@ def live_round(game: Game, number: int) -> Round:
     """Round ``number``, which must be followed live."""
     round_ = round_of(game, number)
     if round_.mode != "live":
-        raise ServiceError(f"Round {number} is not played trick by trick.")
+        raise ServiceError(N_("Round %(number)s is not played trick by trick."), number=number)
     return round_
 
 
@@ -488,7 +514,9 @@ def play_live_trick(
     check_open(game)
     round_ = live_round(game, number)
     if round_.status == "scored":
-        raise ServiceError(f"Round {number} is over: all its tricks are played.")
+        raise ServiceError(
+            N_("Round %(number)s is over: all its tricks are played."), number=number
+        )
     live = live_round_of(game, round_)
     trick = live.play_trick(plays)
     round_.tricks = [
@@ -514,9 +542,9 @@ def undo_live_trick(game: Game, number: int, version: int) -> Round:
     check_open(game)
     round_ = live_round(game, number)
     if not round_.tricks:
-        raise ServiceError(f"No trick has been played yet in round {number}.")
+        raise ServiceError(N_("No trick has been played yet in round %(number)s."), number=number)
     if round_.status == "scored" and round_ is not game.rounds[-1]:
-        raise ServiceError("Only the last round's last trick can be taken back.")
+        raise ServiceError(N_("Only the last round's last trick can be taken back."))
     round_.tricks = list(round_.tricks[:-1])
     if round_.status == "scored":
         round_.status = "playing"

@@ -1,0 +1,125 @@
+"""Words and numbers as players read them: rules messages, colour names, seats and scores.
+
+The rules produce :class:`~companion.rules.Message` templates in English and know nothing of
+Flask; this module renders them in the player's language (Flask-Babel), with colours named
+in that language and seats named by the players sitting there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
+
+from companion.rules import ClassicVariant, Colour, Message, Variant
+
+#: Each colour's name in the player's language (lazy: safe to build at import time).
+COLOUR_NAMES = {
+    Colour.RED: _l("red"),
+    Colour.BLUE: _l("blue"),
+    Colour.GREEN: _l("green"),
+    Colour.YELLOW: _l("yellow"),
+    Colour.BROWN: _l("brown"),
+    Colour.VIOLET: _l("violet"),
+}
+
+#: A shape per colour, drawn on every colour chip so colour-blind players can tell the
+#: colours apart in any language (a letter would clash: German "grün" and "gelb").
+COLOUR_SYMBOLS = {
+    Colour.RED: "♥",
+    Colour.BLUE: "◆",
+    Colour.GREEN: "♣",
+    Colour.YELLOW: "★",
+    Colour.BROWN: "■",
+    Colour.VIOLET: "▲",
+}
+
+MINUS_SIGN = "\u2212"
+
+
+def as_colour(colour: Colour | str) -> Colour:
+    """Accept a :class:`Colour` or its API name ("red"), as stored rows and JSON hold them."""
+    return colour if isinstance(colour, Colour) else Colour.named(colour)
+
+
+def colour_name(colour: Colour | str) -> str:
+    """The colour's name in the current language."""
+    return str(COLOUR_NAMES[as_colour(colour)])
+
+
+def colour_symbol(colour: Colour | str) -> str:
+    """The shape drawn on the colour's chips."""
+    return COLOUR_SYMBOLS[as_colour(colour)]
+
+
+def seat_label(seat: int) -> str:
+    """A seat for people: seats are 0-based in the code and 1-based at the table."""
+    return str(gettext("seat %(number)s", number=seat + 1))
+
+
+def player_label(seat: int, names: Sequence[str] | None = None) -> str:
+    """The player at ``seat`` by name when the names are known, else the seat."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return seat_label(seat)
+
+
+def render_message(message: Message, names: Sequence[str] | None = None) -> str:
+    """A rules message in the current language, naming colours and players as the table
+    knows them (``names`` in seat order), e.g. for a ``RuleError`` shown on a page."""
+    return message.render(
+        translate=gettext,
+        colour_name=colour_name,
+        player_name=lambda seat: player_label(seat, names),
+    )
+
+
+def signed_number(number: int) -> str:
+    """A score with its sign always shown, and a real minus sign (U+2212), not a hyphen:
+    "+3", "−7", "0"."""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"{MINUS_SIGN}{-number}"
+    return "0"
+
+
+#: The presets by name (RULES.md section 5 and 6), as the table calls them.
+PRESET_NAMES = {
+    "classic": _l("Classic"),
+    "mild": _l("Mild"),
+    "reverse": _l("Reverse"),
+    "aggravated": _l("Aggravated"),
+    "hazy": _l("Hazy"),
+    "delayed": _l("Delayed"),
+    "hat-trick": _l("Hat Trick"),
+}
+
+SCORING_NAMES = {
+    "classic": _l("classic scoring"),
+    "mild": _l("mild scoring"),
+    "reverse": _l("reverse scoring (lucky colour)"),
+}
+
+REVEAL_NAMES = {
+    "open": _l("shown at once"),
+    "hazy": _l("hidden until scored"),
+    "delayed": _l("chosen at the end"),
+}
+
+
+def variant_label(variant: Variant) -> str:
+    """A variant's name: the preset's, or its three settings when it is no preset."""
+    preset = variant.preset
+    if preset is not None:
+        return str(PRESET_NAMES[preset])
+    assert isinstance(variant, ClassicVariant)
+    return str(
+        gettext(
+            "Custom: %(scoring)s, %(colours)s %(reveal)s",
+            scoring=SCORING_NAMES[variant.scoring.name],
+            colours=ngettext("%(num)d colour", "%(num)d colours", variant.colours),
+            reveal=REVEAL_NAMES[variant.reveal.value],
+        )
+    )

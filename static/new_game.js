@@ -1,0 +1,43 @@
+// New-game form, improved when JavaScript runs (the form works without it):
+// the custom settings are shown only while "Custom" is the chosen variant, and the
+// first-leader list names each seat after the name typed for it.
+(function () {
+  "use strict";
+
+  var form = document.getElementById("new-game-form");
+  if (!form) {
+    return;
+  }
+  var custom = document.getElementById("custom-settings");
+  var leader = form.elements.namedItem("first_leader");
+  var seatLabels = leader ? Array.prototype.map.call(leader.options, function (option) {
+    return option.text;
+  }) : [];
+
+  function showCustomSettings() {
+    var chosen = form.querySelector('input[name="variant"]:checked');
+    var hasErrors = custom.querySelector(".field-errors") !== null;
+    custom.hidden = !hasErrors && !(chosen && chosen.value === "custom");
+  }
+
+  function nameSeats() {
+    seatLabels.forEach(function (label, seat) {
+      var input = form.elements.namedItem("player_" + seat);
+      var name = input ? input.value.trim() : "";
+      leader.options[seat].text = name ? label + " · " + name : label;
+    });
+  }
+
+  if (custom) {
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "variant") {
+        showCustomSettings();
+      }
+    });
+    showCustomSettings();
+  }
+  if (leader) {
+    form.addEventListener("input", nameSeats);
+    nameSeats();
+  }
+})();

@@ -1,0 +1,171 @@
+"""How the round pages behave around the rounds themselves: which page a game needs now,
+an expired form, chips a colour-blind player can read, pages without inline scripts."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import services
+from companion.models import db
+from tests.games.round_helpers import (
+    assert_redirects_to_scoreboard,
+    database,
+    form_fields,
+    game_state,
+    new_game,
+    page_of,
+    quick_round,
+    seat_fields,
+    send,
+    text_of,
+    top_errors,
+)
+
+INDICATORS = ["red-4", "blue-1", "green-7", "yellow-0"]
+
+
+def mark(client: FlaskClient, code: str) -> None:
+    """Mark the next round's colours on the mark page."""
+    url = f"/g/{code}/rounds/mark"
+    changes = [seat_fields(seat, marked=[card]) for seat, card in enumerate(INDICATORS)]
+    assert_redirects_to_scoreboard(send(client, url, page_of(client, url), changes, ""), code)
+
+
+def test_the_mark_page_lists_the_seats_from_the_rounds_leader(client: FlaskClient) -> None:
+    code = new_game(client, "classic", first_leader=2)
+    page = page_of(client, f"/g/{code}/rounds/mark")
+    assert "Cleo leads the first trick." in text_of(page)  # R3
+    seats = [int(seat) for seat in re.findall(r'<fieldset class="round-seat" id="seat-(\d)"', page)]
+    assert seats == [2, 3, 0, 1]
+    assert 'type="radio" id="s2-marked-red-4" name="s2-marked" value="red-4"' in page
+
+
+def test_once_colours_are_marked_the_mark_page_leads_to_the_record_page(
+    client: FlaskClient,
+) -> None:
+    code = new_game(client, "classic")
+    mark(client, code)
+    response = client.get(f"/g/{code}/rounds/mark")
+    assert response.headers["Location"] == f"/g/{code}/rounds/record"
+    page = page_of(client, f"/g/{code}/rounds/record")
+    assert "indicator-fold" in page  # the marked indicators fold to their chips
+    assert form_fields(page)["s2-marked"] == ["green-7"]
+
+
+def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient) -> None:
+    code = new_game(client, "classic")
+    mark(client, code)
+    page = page_of(client, f"/g/{code}/rounds/record")
+    assert 'id="s0-marked_captured-red-3"' in page
+    assert 'id="s0-marked_captured-red-4"' not in page  # Ann's own indicator
+    assert 'id="s1-marked_captured-blue-1"' not in page  # Ben's indicator
+    ann_captures = page.split('data-field="s0-marked_captured"')[1]
+    hidden = re.search(r'<div class="chip-group chip-group--blue"[^>]*>', ann_captures)
+    assert hidden and "hidden" in hidden.group(0)  # Ann marked red: blue chips start hidden
+
+
+def test_an_expired_form_keeps_the_entries_and_saves_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    code = new_game(client, "classic")
+    url = f"/g/{code}/rounds/record"
+    fields = form_fields(page_of(client, url))
+    fields.update(seat_fields(0, marked=["red-4"], tricks=4, marked_captured=["red-2"]))
+    fields["csrf_token"] = ["expired"]
+    fields["action"] = ["save"]
+    before = database(app)
+    response = client.post(url, data=fields)
+    assert response.status_code == 400
+    assert database(app) == before
+    page = response.get_data(as_text=True)
+    assert "nothing was saved. Your entries are kept" in top_errors(page)[0]
+    kept = form_fields(page)
+    assert kept["s0-tricks"] == ["4"] and kept["s0-marked_captured"] == ["red-2"]
+    assert kept["csrf_token"] != ["expired"]  # a fresh token to send them again with
+
+
+def test_a_form_without_a_token_saves_nothing(app: Flask, client: FlaskClient) -> None:
+    code = new_game(client, "classic")
+    before = database(app)
+    data = {"version": "1", "s0-marked": "red-4"}
+    response = client.post(f"/g/{code}/rounds/mark", data=data)
+    assert response.status_code == 400
+    assert database(app) == before
+
+
+def test_an_abandoned_game_takes_no_round(app: Flask, client: FlaskClient) -> None:
+    code = new_game(client, "classic")
+    with app.app_context():
+        game = services.get_game(code)
+        services.abandon_game(game, game.version)
+        db.session.commit()
+    for path in ("rounds/record", "rounds/mark"):
+        response = client.get(f"/g/{code}/{path}")
+        assert response.status_code == 409
+        assert "This game was abandoned" in text_of(response.get_data(as_text=True))
+
+
+def test_a_round_not_yet_scored_is_recorded_not_corrected(client: FlaskClient) -> None:
+    code = new_game(client, "classic")
+    mark(client, code)
+    response = client.get(f"/g/{code}/rounds/1")
+    assert response.headers["Location"] == f"/g/{code}/rounds/record"
+
+
+def test_a_correction_can_switch_to_quick_entry_keeping_tricks_and_cursed_cards(
+    client: FlaskClient,
+) -> None:
+    code = new_game(client, "classic", names=["Ann", "Ben", "Cleo"])
+    deck = [f"{c}-{v}" for c in ("green", "brown", "red", "blue", "yellow") for v in range(9)]
+    ann = ["red-2", "red-5", "brown-8"] + [f"yellow-{value}" for value in range(9)]
+    ben = [f"brown-{value}" for value in range(8)] + ["blue-0", "blue-2", "blue-3", "blue-4"]
+    marked = ["red-4", "blue-1", "green-7"]
+    cleo = [card for card in deck if card not in ann + ben + marked]
+    seats = [
+        {"marked": ["red-4"], "captured": ann},
+        {"marked": ["blue-1"], "captured": ben},
+        {"marked": ["green-7"], "captured": cleo},
+    ]
+    url = f"/g/{code}/rounds/record?mode=full"
+    assert_redirects_to_scoreboard(quick_round(client, url, seats), code)
+    assert game_state(client, code)["rounds"][0]["scores"] == [-1, -2, -26]
+
+    short_url = f"/g/{code}/rounds/1?mode=quick"  # the form is sent to the page's own URL
+    short = form_fields(page_of(client, short_url))
+    assert short["s0-tricks"] == ["4"] and short["s2-tricks"] == ["6"]
+    assert short["s0-marked_captured"] == ["red-2", "red-5"]
+    assert short["s2-marked_captured"] == [f"green-{v}" for v in (0, 1, 2, 3, 4, 5, 6, 8)]
+    short["action"] = ["save"]
+    assert_redirects_to_scoreboard(client.post(short_url, data=short), code)
+    state = game_state(client, code)
+    assert state["rounds"][0]["scores"] == [-1, -2, -26]  # the same round, told in short
+    assert state["rounds"][0]["mode"] == "quick"
+
+
+def test_chips_show_value_colour_symbol_and_name(client: FlaskClient) -> None:
+    code = new_game(client, "classic")
+    page = page_of(client, f"/g/{code}/rounds/mark")
+    chip = re.search(
+        r'<label class="card-chip card-chip--red" for="s0-marked-red-7">(.*?)</label>', page
+    )
+    assert chip, "no chip for red 7"
+    assert '<span class="card-chip__value" aria-hidden="true">7</span>' in chip.group(1)
+    assert '<span class="card-chip__symbol" aria-hidden="true">♥</span>' in chip.group(1)
+    assert '<span class="round-sr">red 7</span>' in chip.group(1)
+
+
+def test_round_pages_load_their_script_from_this_app_only(client: FlaskClient) -> None:
+    code = new_game(client, "hat-trick")
+    for url in (f"/g/{code}/rounds/record", f"/g/{code}/rounds/record?mode=full"):
+        page = page_of(client, url)
+        scripts = re.findall(r"<script([^>]*)>", page)
+        assert scripts == [' src="/static/rounds.js" defer']
+        assert "http" not in "".join(re.findall(r'(?:src|href)="([^"]*)"', page)).replace(
+            "http://localhost/", ""
+        )
+    with client.get("/static/rounds.js") as script:
+        assert script.status_code == 200
+        assert b"round-form" in script.data

@@ -1,0 +1,473 @@
+"""What the round pages refuse (RULES.md section 7), where they say it, and that a refusal
+saves nothing: each message stands next to the seat it names (a message naming no seat at
+the top), the table's input stays in the form, and the database is exactly as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.edit_rights import SESSION_KEYS
+from companion.rules import Card, Colour, table_setup, variant_named
+from companion.rules.checks import (
+    check_cards_named_once,
+    check_hat_trick_holdings,
+    check_indicators,
+    check_marked_captures,
+    check_trick_total,
+    check_tricks_of_seat,
+    tricks_from_captures,
+)
+from tests.games.round_helpers import (
+    CONFLICT,
+    assert_redirects_to_scoreboard,
+    checked_cards,
+    database,
+    form_fields,
+    game_state,
+    new_game,
+    page_of,
+    quick_round,
+    refusal,
+    seat_errors,
+    seat_fields,
+    seat_section,
+    seat_text,
+    seats_with_errors,
+    send,
+    text_of,
+    top_errors,
+)
+
+#: The deck of a classic game of four (R2).
+DECK = table_setup(4, variant_named("classic")).deck
+
+#: A classic round of four that adds up (the first round of the whole-game test).
+GOOD_ROUND = [
+    {"marked": ["red-4"], "tricks": 4, "marked_captured": ["red-2", "red-5"]},
+    {"marked": ["blue-1"], "tricks": 4, "marked_captured": ["blue-0", "blue-2", "blue-8"]},
+    {"marked": ["green-7"], "tricks": 3, "marked_captured": []},
+    {"marked": ["yellow-0"], "tricks": 3, "marked_captured": ["yellow-11"]},
+]
+
+
+def with_changes(seats: list[dict[str, Any]], **changes: dict[str, Any]) -> list[dict[str, Any]]:
+    """``seats`` with some seats' fields changed: ``with_changes(GOOD_ROUND, s1={...})``."""
+    changed = [dict(seat) for seat in seats]
+    for key, fields in changes.items():
+        changed[int(key[1:])].update(fields)
+    return changed
+
+
+def refused(app: Flask, client: FlaskClient, url: str, seats: list[dict[str, Any]]) -> str:
+    """Send a round the rules refuse; assert that nothing changed and answer the page."""
+    before = database(app)
+    response = quick_round(client, url, seats)
+    assert response.status_code == 422, response.get_data(as_text=True)[:2000]
+    assert database(app) == before
+    return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def classic(client: FlaskClient) -> str:
+    """A classic game of four, editable from the test client."""
+    return new_game(client, "classic")
+
+
+# --------------------------------------------------------------------------------------------
+# C3: tricks
+
+
+def test_tricks_that_do_not_add_up_are_refused_at_the_top_with_what_is_missing(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s2={"tricks": 1}))
+    expected = refusal(app, lambda: check_trick_total([4, 4, 1, 3], 14))
+    assert top_errors(page) == [expected]
+    assert "2 still to assign" in expected
+    assert seats_with_errors(page) == []
+    assert "Tricks assigned: 12 of 14 · 2 still to assign" in text_of(page)
+    assert form_fields(page)["s2-tricks"] == ["1"]  # the input is kept
+    assert sorted(checked_cards(page, "s1-marked_captured")) == ["blue-0", "blue-2", "blue-8"]
+
+
+def test_more_tricks_than_the_round_has_are_refused_next_to_that_player(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s1={"tricks": 15}))
+    expected = refusal(app, lambda: check_tricks_of_seat(1, 15, 14))
+    assert seat_errors(page, 1) == [expected]
+    assert expected.startswith("Ben ")
+    assert seats_with_errors(page) == [1]
+    assert not top_errors(page)
+
+
+def test_a_trick_count_that_is_no_number_is_refused_next_to_the_field(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s3={"tricks": "three"}))
+    assert 'value="three"' in seat_section(page, 3)
+    assert "round-errors--field" in seat_section(page, 3)
+    assert "round-errors--field" not in seat_section(page, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# C1: each card once, from the deck in use
+
+
+def test_a_card_named_by_two_players_is_refused_next_to_the_second(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    seats = with_changes(GOOD_ROUND, s2={"marked": ["red-7"], "marked_captured": ["red-2"]})
+    page = refused(app, client, url, seats)
+    twice = [(0, Card(Colour.RED, 2)), (2, Card(Colour.RED, 2))]
+    expected = refusal(app, lambda: check_cards_named_once(twice, DECK))
+    assert seat_errors(page, 2) == [expected]
+    assert "Ann" in expected and "Cleo" in expected and "red 2" in expected.lower()
+    assert seats_with_errors(page) == [2]
+    assert '<a href="#seat-2">Cleo</a>' in page  # a link down to the seat from the top
+    assert "card-chip--refused" in seat_section(page, 2)  # the chip itself is marked
+    assert "card-chip--refused" not in seat_section(page, 0)
+
+
+def test_a_card_outside_the_deck_in_use_is_refused_next_to_the_player(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s0={"marked_captured": ["red-15"]}))
+    outside = [(0, Card(Colour.RED, 15))]
+    expected = refusal(app, lambda: check_cards_named_once(outside, DECK))
+    assert seat_errors(page, 0) == [expected]
+    assert "Ann" in expected and "red 15" in expected
+
+
+def test_a_value_no_chip_sends_is_refused_next_to_the_field(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s1={"marked_captured": ["pink-3"]}))
+    assert "“pink-3” is not a card." in seat_section(page, 1)
+
+
+# --------------------------------------------------------------------------------------------
+# C2: indicators
+
+
+def test_a_player_without_an_indicator_is_refused_next_to_them(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = refused(app, client, url, with_changes(GOOD_ROUND, s3={"marked": []}))
+    expected = refusal(app, lambda: check_indicators(3, (), 1))
+    assert seat_errors(page, 3) == [expected]
+    assert expected.startswith("Dan ") and "(C2)" in expected
+
+
+def test_two_indicators_of_one_colour_are_refused_when_marking_two_colours(
+    app: Flask, client: FlaskClient
+) -> None:
+    code = new_game(client, "aggravated")
+    url = f"/g/{code}/rounds/mark"
+    page = page_of(client, url)
+    indicators = [["red-4", "blue-2"], ["green-0", "green-3"], ["brown-6", "red-7"]]
+    indicators.append(["blue-11", "yellow-1"])
+    before = database(app)
+    changes = [seat_fields(seat, marked=cards) for seat, cards in enumerate(indicators)]
+    response = send(client, url, page, changes, "")
+    assert response.status_code == 422
+    assert database(app) == before
+    refused_page = response.get_data(as_text=True)
+    same = (Card(Colour.GREEN, 0), Card(Colour.GREEN, 3))
+    expected = refusal(app, lambda: check_indicators(1, same, 2))
+    assert seat_errors(refused_page, 1) == [expected]
+    assert "Ben" in expected and "green 3" in expected
+    assert seats_with_errors(refused_page) == [1]
+    assert checked_cards(refused_page, "s3-marked") == ["blue-11", "yellow-1"]
+
+
+def test_an_indicator_given_twice_on_the_mark_page_names_the_second_player(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/mark"
+    page = page_of(client, url)
+    changes = [
+        seat_fields(seat, marked=["red-4" if seat in (0, 2) else f"blue-{seat}"])
+        for seat in range(4)
+    ]
+    before = database(app)
+    response = send(client, url, page, changes, "")
+    assert response.status_code == 422 and database(app) == before
+    twice = [(0, Card(Colour.RED, 4)), (2, Card(Colour.RED, 4))]
+    expected = refusal(app, lambda: check_cards_named_once(twice, DECK))
+    assert seat_errors(response.get_data(as_text=True), 2) == [expected]
+
+
+# --------------------------------------------------------------------------------------------
+# C4: marked-colour captures in quick entry
+
+
+def test_a_capture_of_another_colour_is_refused_in_quick_entry(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    seats = with_changes(GOOD_ROUND, s0={"marked_captured": ["red-2", "blue-3"]})
+    page = refused(app, client, url, seats)
+    listed = (Card(Colour.RED, 2), Card(Colour.BLUE, 3))
+    expected = refusal(app, lambda: check_marked_captures(0, (Colour.RED,), listed, 4, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert "Ann" in expected and "blue 3" in expected
+    assert seats_with_errors(page) == [0]
+
+
+def test_more_marked_captures_than_tricks_bring_are_refused(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    seats = with_changes(
+        GOOD_ROUND,
+        s0={"tricks": 1, "marked_captured": ["red-0", "red-1", "red-2", "red-3", "red-5"]},
+        s2={"tricks": 6},
+    )
+    page = refused(app, client, url, seats)
+    listed = tuple(Card(Colour.RED, value) for value in (0, 1, 2, 3, 5))
+    expected = refusal(app, lambda: check_marked_captures(0, (Colour.RED,), listed, 1, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert "Ann" in expected and "(C4)" in expected
+
+
+def test_full_entry_captures_that_are_no_whole_tricks_are_refused(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record?mode=full"
+    seats = [
+        {"marked": ["red-4"], "captured": ["red-2", "red-5", "blue-3"]},
+        {"marked": ["blue-1"], "captured": []},
+        {"marked": ["green-7"], "captured": []},
+        {"marked": ["yellow-0"], "captured": []},
+    ]
+    page = refused(app, client, url, seats)
+    expected = refusal(app, lambda: tricks_from_captures(0, 3, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert "Ann" in expected and "(C3)" in expected
+    assert "Cards entered: 3 · tricks: ?" in seat_text(page, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# C5: Hat Trick
+
+
+def test_hat_trick_counts_over_a_players_most_are_refused_next_to_the_player(
+    app: Flask, client: FlaskClient
+) -> None:
+    code = new_game(client, "hat-trick")
+    seats = [
+        {"red": 0, "blue": 0, "green": 0, "passed": 0},
+        {"red": 20, "blue": 20, "green": 17, "passed": 0},
+        {"red": 0, "blue": 0, "green": 0, "passed": 0},
+        {"red": 0, "blue": 0, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(0, 0), (57, 0), (0, 0), (0, 0)]
+    expected = refusal(app, lambda: check_hat_trick_holdings(holdings, 14, 4))
+    assert seat_errors(page, 1) == [expected]
+    assert "Ben" in expected and "57" in expected
+    assert seats_with_errors(page) == [1]
+
+
+def test_hat_trick_totals_that_miss_cards_are_refused_at_the_top(
+    app: Flask, client: FlaskClient
+) -> None:
+    code = new_game(client, "hat-trick")
+    seats = [
+        {"red": 9, "blue": 2, "green": 4, "passed": 1},
+        {"red": 3, "blue": 10, "green": 1, "passed": 0},
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},
+        {"red": 2, "blue": 4, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(15, 1), (14, 0), (16, 2), (6, 0)]
+    expected = refusal(app, lambda: check_hat_trick_holdings(holdings, 14, 4))
+    assert top_errors(page) == [expected]
+    assert "54" in expected and "56" in expected
+    assert seats_with_errors(page) == []
+    assert "Cards accounted for: 54 of 56 · 2 still unaccounted for" in text_of(page)
+    assert form_fields(page)["s3-passed"] == ["0"]
+
+
+def test_hat_trick_passes_over_one_a_trick_are_refused(app: Flask, client: FlaskClient) -> None:
+    code = new_game(client, "hat-trick")
+    seats = [
+        {"red": 0, "blue": 0, "green": 0, "passed": 15},
+        {"red": 10, "blue": 10, "green": 1, "passed": 0},
+        {"red": 5, "blue": 3, "green": 8, "passed": 0},
+        {"red": 2, "blue": 2, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(0, 15), (21, 0), (16, 0), (4, 0)]
+    expected = refusal(app, lambda: check_hat_trick_holdings(holdings, 14, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert "Ann" in expected and "15" in expected
+
+
+def test_hat_trick_full_entry_refuses_a_card_both_face_up_and_passed(
+    app: Flask, client: FlaskClient
+) -> None:
+    code = new_game(client, "hat-trick")
+    seats = [
+        {"captured": ["red-1"], "passed": []},
+        {"captured": [], "passed": ["red-1"]},
+        {"captured": [], "passed": []},
+        {"captured": [], "passed": []},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record?mode=full", seats)
+    twice = [(0, Card(Colour.RED, 1)), (1, Card(Colour.RED, 1))]
+    hat_trick_deck = table_setup(4, variant_named("hat-trick")).deck
+    expected = refusal(app, lambda: check_cards_named_once(twice, hat_trick_deck))
+    assert seat_errors(page, 1) == [expected]
+
+
+# --------------------------------------------------------------------------------------------
+# Counting without JavaScript, checking before saving
+
+
+def test_the_plus_button_without_javascript_counts_one_more_and_saves_nothing(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = page_of(client, url)
+    assert 'name="step" value="s1-tricks:+1"' in page
+    before = database(app)
+    changes = [seat_fields(1, tricks=4, marked=["blue-1"])]
+    fields = form_fields(page)
+    for change in changes:
+        fields.update(change)
+    fields["step"] = ["s1-tricks:+1"]
+    response = client.post(url, data=fields)
+    assert response.status_code == 200
+    assert database(app) == before
+    stepped = response.get_data(as_text=True)
+    assert form_fields(stepped)["s1-tricks"] == ["5"]
+    assert form_fields(stepped)["s1-marked"] == ["blue-1"]
+    assert "Tricks assigned: 5 of 14 · 9 still to assign" in text_of(stepped)
+    fields = form_fields(stepped)
+    fields["step"] = ["s1-tricks:-1"]
+    assert form_fields(client.post(url, data=fields).get_data(as_text=True))["s1-tricks"] == ["4"]
+
+
+def test_checking_a_round_shows_each_score_and_saves_nothing(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    before = database(app)
+    response = quick_round(client, url, GOOD_ROUND, action="check")
+    assert response.status_code == 200
+    assert database(app) == before
+    page = response.get_data(as_text=True)
+    assert "The round adds up." in text_of(page)
+    assert [text_of(f"<main>{seat_section(page, s)}</main>").split()[0:3] for s in (2, 3)] == [
+        ["Cleo", "+5", "Indicator"],
+        ["Dan", "0", "Indicator"],
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Two phones, and a phone without the edit key
+
+
+def test_a_stale_version_keeps_the_input_shows_the_game_now_and_saves_on_a_second_send(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/record"
+    page = page_of(client, url)  # this phone opens the page at version 1 ...
+    other = app.test_client()  # ... and another phone records a round meanwhile
+    with client.session_transaction() as session:
+        keys = dict(session[SESSION_KEYS])
+    with other.session_transaction() as session:
+        session[SESSION_KEYS] = keys
+    assert_redirects_to_scoreboard(quick_round(other, url, GOOD_ROUND), classic)
+    before = database(app)
+
+    mine = with_changes(GOOD_ROUND, s0={"tricks": 5}, s2={"tricks": 2})
+    response = quick_round(client, url, mine, page=page)
+    assert response.status_code == 409
+    assert database(app) == before
+    conflict = response.get_data(as_text=True)
+    words = text_of(conflict)
+    assert CONFLICT in words
+    assert "Nothing was saved." in words
+    assert "Now: 1 of 5 rounds scored." in words
+    assert "Ann +3 Ben +2 Cleo +5 Dan 0" in words  # the totals as they are now
+    assert "Record round 2" in words
+    kept = form_fields(conflict)
+    assert kept["s0-tricks"] == ["5"] and kept["s2-tricks"] == ["2"]
+    assert sorted(kept["s1-marked_captured"]) == ["blue-0", "blue-2", "blue-8"]
+    assert kept["version"] == [str(game_state(client, classic)["version"])]
+
+    kept["action"] = ["save"]
+    assert_redirects_to_scoreboard(client.post(url, data=kept), classic)
+    state = game_state(client, classic)
+    assert [r["scores"] for r in state["rounds"]] == [[3, 2, 5, 0], [7, 2, 1, 0]]  # Cleo: 8 - 7
+
+
+def test_a_stale_mark_page_keeps_the_indicators(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    url = f"/g/{classic}/rounds/mark"
+    page = page_of(client, url)
+    fields = form_fields(page)
+    fields["version"] = ["0"]
+    fields.update(seat_fields(0, marked=["red-4"]))
+    before = database(app)
+    response = client.post(url, data=fields)
+    assert response.status_code == 409 and database(app) == before
+    conflict = response.get_data(as_text=True)
+    assert CONFLICT in text_of(conflict)
+    assert form_fields(conflict)["s0-marked"] == ["red-4"]
+    assert form_fields(conflict)["version"] == ["1"]
+
+
+@pytest.mark.parametrize("path", ["rounds/mark", "rounds/record", "rounds/1"])
+def test_a_phone_without_the_edit_key_gets_403_and_changes_nothing(
+    app: Flask, client: FlaskClient, classic: str, path: str
+) -> None:
+    assert_redirects_to_scoreboard(
+        quick_round(client, f"/g/{classic}/rounds/record", GOOD_ROUND), classic
+    )
+    stranger = app.test_client()
+    before = database(app)
+    for response in (
+        stranger.get(f"/g/{classic}/{path}"),
+        stranger.post(f"/g/{classic}/{path}", data={"version": "2", "action": "save"}),
+    ):
+        assert response.status_code in (400, 403)
+    response = stranger.get(f"/g/{classic}/{path}")
+    assert response.status_code == 403
+    assert "This phone may only look at this game" in text_of(response.get_data(as_text=True))
+    assert "edit link" in text_of(response.get_data(as_text=True))
+    assert database(app) == before
+
+
+def test_a_post_without_edit_rights_but_with_a_valid_token_is_forbidden(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    page = page_of(client, f"/g/{classic}/rounds/record")
+    with client.session_transaction() as session:
+        session[SESSION_KEYS] = {}
+    before = database(app)
+    response = quick_round(client, f"/g/{classic}/rounds/record", GOOD_ROUND, page=page)
+    assert response.status_code == 403
+    assert database(app) == before
+
+
+def test_a_round_number_the_game_does_not_have_is_not_found(
+    client: FlaskClient, classic: str
+) -> None:
+    assert client.get(f"/g/{classic}/rounds/3").status_code == 404
+    assert client.get("/g/nosuchgame/rounds/record").status_code == 404
