@@ -40,9 +40,11 @@ def create_app(
     from companion.api import bp as api_bp
     from companion.games import bp as games_bp
     from companion.main import bp as main_bp
+    from companion.tools import bp as tools_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(tools_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
     return app

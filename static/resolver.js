@@ -1,0 +1,120 @@
+/* Table tools: small improvements over pages that work fully without JavaScript.
+ *
+ * 1. Forms marked data-autosubmit apply a changed setting at once (no "Apply" button).
+ * 2. The trick resolver sends each tap in the background and swaps in the new form, so the
+ *    page keeps its place, the pass toggle its state, and the result is announced by the
+ *    aria-live region. The server renders the answer exactly as it would for a normal post,
+ *    so the rules stay in one place. Any failure falls back to the normal form post.
+ */
+(function () {
+  "use strict";
+
+  function submitWith(form, submitter) {
+    if (typeof form.requestSubmit === "function") {
+      form.requestSubmit(submitter || undefined);
+    } else {
+      form.submit();
+    }
+  }
+
+  function applyButton(form) {
+    return form.querySelector('button[name="apply"]');
+  }
+
+  function enableAutosubmit(form) {
+    form.classList.add("js-autosubmit");
+    form.addEventListener("change", function (event) {
+      if (event.target instanceof HTMLSelectElement) {
+        submitWith(form, applyButton(form));
+      }
+    });
+  }
+
+  /* The form data a normal submit would send, including the button that was pressed. */
+  function formData(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) {
+      data.append(submitter.name, submitter.value);
+    }
+    return data;
+  }
+
+  function focusAfterSwap(form, name, value) {
+    var selector = 'button[name="' + name + '"]';
+    if (name === "add") {
+      selector += '[value="' + CSS.escape(value) + '"]';
+    }
+    var target = form.querySelector(selector);
+    if (target && !target.disabled) {
+      target.focus({ preventScroll: true });
+    }
+  }
+
+  /* While cards are tapped the page keeps its place (the bar at the bottom shows who is
+     winning); once the trick is complete its verdict and reason are brought into view. */
+  function revealVerdict(form) {
+    var panel = form.querySelector("#trick-panel[data-complete]");
+    if (panel && panel.getBoundingClientRect().top < 0) {
+      panel.scrollIntoView({ block: "start" });
+    }
+  }
+
+  function enhanceResolver(form) {
+    var queue = Promise.resolve();
+    var fallback = false;
+    var action = form.action.split("#")[0];
+
+    function send(submitter) {
+      var name = submitter ? submitter.name : "";
+      var value = submitter ? submitter.value : "";
+      var body = formData(form, submitter);
+      form.setAttribute("aria-busy", "true");
+      return fetch(action, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: { "X-Requested-With": "fetch" },
+      })
+        .then(function (response) {
+          if (response.status >= 500) {
+            throw new Error("server error " + response.status);
+          }
+          return response.text();
+        })
+        .then(function (html) {
+          var page = new DOMParser().parseFromString(html, "text/html");
+          var fresh = page.getElementById(form.id);
+          if (!fresh) {
+            throw new Error("no form in the answer");
+          }
+          var scroll = window.scrollY;
+          form.innerHTML = fresh.innerHTML;
+          window.scrollTo(0, scroll);
+          focusAfterSwap(form, name, value);
+          revealVerdict(form);
+        })
+        .catch(function () {
+          fallback = true;
+          submitWith(form, submitter);
+        })
+        .finally(function () {
+          form.removeAttribute("aria-busy");
+        });
+    }
+
+    form.addEventListener("submit", function (event) {
+      if (fallback || typeof window.fetch !== "function" || typeof DOMParser !== "function") {
+        return;
+      }
+      event.preventDefault();
+      var submitter = event.submitter || null;
+      /* Taps are sent one after another, each with the trick the previous one returned. */
+      queue = queue.then(function () {
+        return send(submitter);
+      });
+    });
+  }
+
+  document.querySelectorAll("form[data-autosubmit]").forEach(enableAutosubmit);
+  document.querySelectorAll("form[data-resolver]").forEach(enhanceResolver);
+})();
