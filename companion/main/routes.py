@@ -1,13 +1,47 @@
-"""The pages of the main area: for now, the home page."""
+"""The home page: start a game, go back to this phone's games in progress, open a tool."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from flask import Blueprint, render_template, session
+
+from companion.edit_rights import SESSION_KEYS
+from companion.messages import variant_label
+from companion.models import Game, db
+from companion.services import variant_of
 
 bp = Blueprint("main", __name__)
+
+#: The home page lists at most this many games in progress.
+GAMES_ON_HOME = 10
+
+
+def games_in_progress() -> list[Game]:
+    """The games this phone may edit that are not finished, newest first: only this
+    phone's own games, so the home page tells a stranger nothing about anyone else's."""
+    codes = list(session.get(SESSION_KEYS, {}))
+    if not codes:
+        return []
+    query = (
+        sa.select(Game)
+        .options(so.selectinload(Game.seats))
+        .where(Game.code.in_(codes), Game.status == "in_progress")
+        .order_by(Game.updated_at.desc())
+        .limit(GAMES_ON_HOME)
+    )
+    return list(db.session.scalars(query))
 
 
 @bp.route("/")
 def index() -> str:
-    """Show the welcome page."""
-    return render_template("home.html")
+    """Show the welcome page with this phone's games in progress and the tools."""
+    games = [
+        {
+            "game": game,
+            "names": [seat.player.name for seat in game.seats],
+            "variant": variant_label(variant_of(game)),
+        }
+        for game in games_in_progress()
+    ]
+    return render_template("home.html", games=games)
