@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -9,8 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import services
-from companion.rules import Card, Colour
+from companion.rules import PRESETS, Card, Colour, score_round, table_setup
+from companion.rules.scoring import DelayedEntry, FullEntry
 from tests.db_snapshot import snapshot
+from tests.rules.helpers import play_classic_round
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 FIVE = ["green", "brown", "red", "blue", "yellow"]
@@ -384,3 +387,58 @@ def test_a_save_that_loses_a_race_answers_409_and_changes_nothing(
     assert answer.json["version"] == game["version"] + 1
     state = client.get(f"/api/v1/games/{game['id']}").json
     assert len(state["rounds"]) == 1
+
+
+def entries_of_played_round(setup: Any, played: Any, quick: bool) -> list[Any]:
+    """A random legal round as the table would enter it, in full or in short."""
+    if not setup.cards_laid_out:
+        return [{"captured": [c.as_json() for c in cap]} for cap in played.captured]
+    entries = []
+    for indicators, tricks, captured in zip(
+        played.indicators, played.tricks, played.captured, strict=True
+    ):
+        marked = [c.as_json() for c in indicators]
+        colours = {c.colour for c in indicators}
+        if quick:
+            held = [c.as_json() for c in captured if c.colour in colours]
+            entries.append({"marked": marked, "tricks": tricks, "marked_captured": held})
+        else:
+            entries.append({"marked": marked, "captured": [c.as_json() for c in captured]})
+    return entries
+
+
+@pytest.mark.parametrize("preset", ["classic", "mild", "reverse", "aggravated", "hazy", "delayed"])
+def test_a_whole_game_of_every_preset_adds_up_its_random_rounds(
+    client: FlaskClient, preset: str
+) -> None:
+    players = 5
+    setup = table_setup(players, PRESETS[preset])
+    game = create(client, players=["Ann", "Ben", "Cleo", "Dan", "Eve"], variant=preset)
+    state, expected_totals = game, [0] * players
+    rng = random.Random(preset)
+    for number in range(1, 6):
+        played = play_classic_round(setup, rng)
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds",
+            json={
+                "version": state["version"],
+                "entries": entries_of_played_round(setup, played, quick=number % 2 == 1),
+            },
+            headers=auth(game["edit_key"]),
+        )
+        assert answer.status_code == 201, answer.json
+        state = answer.json
+        if setup.cards_laid_out:
+            full = [
+                FullEntry(ind, tuple(cap))
+                for ind, cap in zip(played.indicators, played.captured, strict=True)
+            ]
+        else:
+            full = [DelayedEntry(tuple(cap)) for cap in played.captured]
+        scores = score_round(setup, full).scores
+        assert state["rounds"][-1]["scores"] == scores
+        expected_totals = [a + b for a, b in zip(expected_totals, scores, strict=True)]
+    assert state["totals"] == expected_totals
+    assert state["status"] == "finished"
+    best = max(expected_totals)
+    assert state["winners"] == [s for s, t in enumerate(expected_totals) if t == best]
