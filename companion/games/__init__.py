@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from companion.games import game_pages, round_pages  # noqa: E402, F401  (routes register on bp)
+from companion.games import game_pages, live_pages, round_pages  # noqa: E402, F401  (routes)

@@ -34,7 +34,7 @@ from companion.games import bp
 from companion.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.games.queries import Scoreboard, scoreboard_of
 from companion.messages import render_message, signed_number
-from companion.models import Game, db
+from companion.models import Game, Round, db
 from companion.rules import RuleError
 from companion.rules.errors import PlayerCountError, UnknownVariantError
 
@@ -168,17 +168,23 @@ class EditActions:
     mark_url: str | None
     record_url: str | None
     corrections: list[tuple[int, str]]
+    live_url: str | None = None  # play the next round (or the marked one) live
+    continue_live_url: str | None = None  # the live round in progress
 
 
-def edit_actions(board: Scoreboard) -> EditActions:
+def edit_actions(board: Scoreboard, live: Round | None = None) -> EditActions:
     """Mark colours (when the variant lays indicators out and they are not marked yet),
-    record the next round, and correct any scored round of a game not abandoned."""
+    record the next round or play it live (or continue the ``live`` round in progress),
+    and correct any scored round of a game not abandoned."""
     next_round = board.next_round
-    mark_url = record_url = None
-    if next_round is not None:
+    mark_url = record_url = live_url = continue_live_url = None
+    if next_round is not None and live is not None:
+        continue_live_url = page_url("games.live_round", code=board.code, number=live.number)
+    elif next_round is not None:
         if next_round.lays_out_indicators and not next_round.colours_marked:
             mark_url = page_url("games.mark_colours", code=board.code)
         record_url = page_url("games.record_round", code=board.code)
+        live_url = page_url("games.start_live_round", code=board.code)
     corrections = []
     if board.status != "abandoned":
         for row in board.rows:
@@ -187,7 +193,7 @@ def edit_actions(board: Scoreboard) -> EditActions:
             )
             if url:
                 corrections.append((row.number, url))
-    return EditActions(mark_url, record_url, corrections)
+    return EditActions(mark_url, record_url, corrections, live_url, continue_live_url)
 
 
 def render_scoreboard(
@@ -196,11 +202,14 @@ def render_scoreboard(
     """The scoreboard page; an editable one holds the edit link, so it is never cached."""
     edit_key = device_edit_key(game) if editable else None
     board = scoreboard_of(game)
+    playing = services.playing_round(game)
+    live = playing if playing is not None and playing.mode == "live" else None
     page = render_template(
         "games/scoreboard.html",
         board=board,
         editable=edit_key is not None,
-        actions=edit_actions(board) if edit_key else None,
+        actions=edit_actions(board, live) if edit_key else None,
+        live_round=live,
         conflict=conflict,
         share_url=url_for("games.view", code=game.code, _external=True),
         edit_url=(

@@ -91,15 +91,44 @@ class LiveRound:
                     {"players": len(order), "count": len(plays)},
                 )
             )
-        self._check_not_out(plays, order)
+        self.check_partial_trick(plays)
         trick = self._resolve(plays, order)
         self.tricks.append(trick)
         return trick
 
+    def check_partial_trick(self, plays: Sequence[Play]) -> None:
+        """C1, C6, R19: the next trick so far, as each card is entered: each card in the deck
+        in use and still in its player's hand as far as the app knows, no card twice, no pass
+        outside Hat Trick, and in Hat Trick at most two colours with passes as R19 allows."""
+        order = self.seat_order()
+        if len(plays) > len(order):
+            raise TrickError(
+                Message(
+                    N_(
+                        "A trick holds one card per player: at most %(limit)s cards, not %(count)s."
+                    ),
+                    {"limit": len(order), "count": len(plays)},
+                )
+            )
+        self._check_not_out(plays, order)
+        if isinstance(self.setup.variant, HatTrickVariant):
+            check_hat_trick_plays(plays, self.setup.deck, self.setup.players)
+            return
+        passed = next((i for i, play in enumerate(plays) if play.passed), None)
+        if passed is not None:
+            raise HatTrickError(
+                Message(
+                    N_("%(player)s cannot pass: only Hat Trick has passes (R6, R19)."),
+                    {"player": order[passed]},
+                ),
+                seat=order[passed],
+            )
+        check_trick_cards([play.card for play in plays], self.setup.deck, self.setup.players)
+
     def _check_not_out(self, plays: Sequence[Play], order: Sequence[int]) -> None:
         out = self.cards_out()
         deck = self.setup.deck
-        for play, seat in zip(plays, order, strict=True):
+        for play, seat in zip(plays, order, strict=False):
             if play.card not in deck:
                 raise CardError(deck_message(play.card, deck, seat), seat=seat, card=play.card)
             if play.card in out:
@@ -116,25 +145,14 @@ class LiveRound:
                 )
 
     def _resolve(self, plays: Sequence[Play], order: Sequence[int]) -> PlayedTrick:
+        """R8, R9, R13, R20, R21: who takes a checked, complete trick and who leads next."""
         variant = self.setup.variant
         if isinstance(variant, HatTrickVariant):
-            check_hat_trick_plays(plays, self.setup.deck, self.setup.players)
             outcome = resolve_hat_trick(plays)
             winners = tuple(order[pile.winner] for pile in outcome.piles)
             return PlayedTrick(self.leader, tuple(plays), winners, order[outcome.next_leader])
-        if any(play.passed for play in plays):
-            seat = order[next(i for i, play in enumerate(plays) if play.passed)]
-            raise HatTrickError(
-                Message(
-                    N_("%(player)s cannot pass: only Hat Trick has passes (R6, R19)."),
-                    {"player": seat},
-                ),
-                seat=seat,
-            )
-        cards = [play.card for play in plays]
-        check_trick_cards(cards, self.setup.deck, self.setup.players)
         assert isinstance(variant, ClassicVariant)
-        winner = order[trick_winner(cards, variant.scoring).winner]
+        winner = order[trick_winner([play.card for play in plays], variant.scoring).winner]
         return PlayedTrick(self.leader, tuple(plays), (winner,), winner)
 
     def undo_trick(self) -> PlayedTrick:
