@@ -123,19 +123,17 @@ def check_names(names: Sequence[str], variant: Variant) -> list[str]:
     seen: dict[str, int] = {}
     for seat, name in enumerate(cleaned):
         if not name:
-            raise ServiceError(N_("%(player)s has no name."), player=seat)
+            raise ServiceError(N_("Every player needs a name."))
         if len(name) > MAX_NAME_LENGTH:
             raise ServiceError(
-                N_("The name at %(player)s is longer than %(most)s characters."),
-                player=seat,
+                N_("A name has at most %(most)s characters: %(name)s is longer."),
+                name=f"{name[:MAX_NAME_LENGTH]}…",
                 most=MAX_NAME_LENGTH,
             )
         if name_key(name) in seen:
             raise ServiceError(
-                N_("%(name)s sits at %(other)s and at %(player)s: each player takes one seat."),
-                name=repr(name),
-                other=seen[name_key(name)],
-                player=seat,
+                N_("%(name)s is entered twice: each player takes one seat."),
+                name=name,
             )
         seen[name_key(name)] = seat
     return cleaned

@@ -155,8 +155,8 @@ def check_marked_captures(
         raise MarkedCaptureError(
             Message(
                 N_(
-                    "%(player)s lists %(count)s marked-colour captures up to %(card)s, but "
-                    "%(tricks)s trick(s) won hold at most %(most)s cards (C4)."
+                    "%(player)s lists %(count)s marked-colour captures, but %(tricks)s trick(s) "
+                    "won hold at most %(most)s cards: %(card)s is one too many (C4)."
                 ),
                 {
                     "player": seat,

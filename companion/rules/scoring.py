@@ -388,12 +388,23 @@ def _hat_trick_holding(seat: int, entry: Entry) -> HatTrickCounts:
     """A seat's face-up cards per colour and its pass cards, counted or given (C1, C5)."""
     if isinstance(entry, HatTrickQuickEntry):
         for colour, count in entry.counts.items():
-            if colour not in HAT_TRICK_COLOURS or count < 0:
+            if colour not in HAT_TRICK_COLOURS:
                 raise HatTrickError(
                     Message(
                         N_(
-                            "%(player)s cannot hold %(count)s face-up %(colour)s cards: Hat Trick "
-                            "uses red, blue and green, never fewer than none (R17, C5)."
+                            "%(player)s cannot hold %(colour)s cards: Hat Trick is played with "
+                            "red, blue and green only (R17)."
+                        ),
+                        {"player": seat, "colour": colour},
+                    ),
+                    seat=seat,
+                )
+            if count < 0:
+                raise HatTrickError(
+                    Message(
+                        N_(
+                            "%(player)s cannot hold %(count)s %(colour)s cards: a count is never "
+                            "below zero (C5)."
                         ),
                         {"player": seat, "count": count, "colour": colour},
                     ),

@@ -268,8 +268,8 @@ def test_a_refused_round_saves_nothing(
     [
         ({"players": ["Ann", "Ben"], "variant": "classic"}, "3 to 8"),
         ({"players": ["Ann", "Ben", "Cleo"], "variant": "hat-trick"}, "4 to 7"),
-        ({"players": ["Ann", "ann", "Cleo"], "variant": "classic"}, "seat 0 and at seat 1"),
-        ({"players": ["Ann", "Ben", ""], "variant": "classic"}, "no name"),
+        ({"players": ["Ann", "ann", "Cleo"], "variant": "classic"}, "entered twice"),
+        ({"players": ["Ann", "Ben", ""], "variant": "classic"}, "needs a name"),
         ({"players": ["A" * 41, "Ben", "Cleo"], "variant": "classic"}, "40 characters"),
         ({"players": NAMES, "variant": "classic", "rounds": 11}, "rounds"),
         ({"players": NAMES, "variant": "classic", "rounds": 0}, "rounds"),
