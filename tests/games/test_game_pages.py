@@ -889,3 +889,14 @@ def test_a_game_made_by_the_api_opens_on_its_pages(client: FlaskClient) -> None:
     words = text_of(page_of(client, state["share_url"].removeprefix("http://localhost")))
     assert "Mild · 0 of 5 rounds scored" in words
     assert "Ben deals; Cleo leads the first trick." in words
+
+
+def test_the_scoreboard_links_the_games_table_tools(client: FlaskClient) -> None:
+    answer = client.post(
+        "/api/v1/games", json={"players": ["Ann", "Ben", "Cleo"], "variant": "mild"}
+    )
+    code = answer.json["id"]
+    for url in (f"/g/{code}", f"/g/{code}/view"):
+        page = client.get(url).get_data(as_text=True)
+        assert f'href="/g/{code}/setup"' in page
+        assert f'href="/g/{code}/resolve"' in page
