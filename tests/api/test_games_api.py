@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import services
+from companion.api.rules_routes import read_entries
+from companion.models import db
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
 from companion.rules.scoring import DelayedEntry, FullEntry
 from tests.db_snapshot import snapshot
@@ -363,30 +368,79 @@ def test_a_whole_hat_trick_game_with_passes(client: FlaskClient) -> None:
     assert state["variant"] == {"game": "hat-trick"}
 
 
-def test_a_save_that_loses_a_race_answers_409_and_changes_nothing(
+def blocked_on_a_lock() -> bool:
+    """Whether another PostgreSQL session waits for a row lock right now."""
+    if db.engine.dialect.name != "postgresql":
+        return False
+    with db.engine.connect() as connection:
+        query = sa.text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        return bool(connection.scalar(query))
+
+
+def wait_until(condition: Any, attempts: int = 2000) -> None:
+    """Poll ``condition`` (bounded) while another thread gets where the test needs it."""
+    for _ in range(attempts):
+        if condition():
+            return
+        time.sleep(0.005)
+    raise AssertionError("the other phone never got there")
+
+
+def test_two_phones_saving_at_once_one_wins_and_nothing_is_lost(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Both phones read version 1; the other phone commits between our check and our write."""
+    """Both phones base a round on version 1; the other phone saves while ours is between
+    its version check and its write. On SQLite the other phone's write goes first and ours
+    is refused (the version moved under it); on PostgreSQL our row lock holds the other
+    phone back until we commit, and then it is refused. Either way exactly one round is
+    stored and the loser is told the game changed."""
     game = create(client)
     original = services.record_round
+    other: dict[str, object] = {}
 
-    def other_phone_first(stored: Any, version: int, entries: Any) -> Any:
-        with app.app_context():  # a second session, as another worker would have
-            other = services.get_game(game["id"])
-            original(other, version, entries)
-            services.db.session.commit()
+    def other_phone() -> None:
+        with app.app_context():
+            try:
+                stored = services.get_game(game["id"], for_update=True)
+                entries = read_entries(round_entries(1), services.setup_of(stored))
+                original(stored, game["version"], entries)
+                other["result"] = "saved"
+                services.db.session.commit()
+            except services.StaleVersion as refused:
+                other["result"] = refused.current
+            except Exception as error:  # noqa: BLE001 - reported by the assertion below
+                other["result"] = error
+            finally:
+                services.db.session.remove()
+
+    def racing(stored: Any, version: int, entries: Any) -> Any:
+        thread = threading.Thread(target=other_phone)
+        thread.start()
+        other["thread"] = thread
+        wait_until(lambda: not thread.is_alive() or blocked_on_a_lock())
         return original(stored, version, entries)
 
-    monkeypatch.setattr(services, "record_round", other_phone_first)
+    monkeypatch.setattr(services, "record_round", racing)
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": round_entries(0)},
         headers=auth(game["edit_key"]),
     )
-    assert answer.status_code == 409, answer.json
-    assert answer.json["version"] == game["version"] + 1
-    state = client.get(f"/api/v1/games/{game['id']}").json
-    assert len(state["rounds"]) == 1
+    thread = other["thread"]
+    assert isinstance(thread, threading.Thread)
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    with app.app_context():
+        postgres = db.engine.dialect.name == "postgresql"
+    if postgres:
+        assert answer.status_code == 201, answer.json
+        assert other["result"] == game["version"] + 1  # refused: the version had moved
+    else:
+        assert answer.status_code == 409, answer.json
+        assert answer.json["version"] == game["version"] + 1
+        assert other["result"] == "saved"
+    rounds = client.get(f"/api/v1/games/{game['id']}").json["rounds"]
+    assert len(rounds) == 1
 
 
 def entries_of_played_round(setup: Any, played: Any, quick: bool) -> list[Any]:
