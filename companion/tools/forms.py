@@ -15,6 +15,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, SelectChoice, SelectField, StringField, SubmitField
 
+from companion.games.game_forms import COLOUR_COUNT_CHOICES, REVEAL_CHOICES, SCORING_CHOICES
 from companion.messages import PRESET_NAMES
 from companion.rules import PRESETS, Variant, variant_from_settings, variant_named
 
@@ -30,19 +31,6 @@ SETUP_VARIANT_CHOICES = [
     SelectChoice(CUSTOM, _l("Custom settings")),
 ]
 
-SCORING_CHOICES = [
-    SelectChoice("classic", _l("Classic: cursed cards cost their value")),
-    SelectChoice("mild", _l("Mild: cursed cards cost 5 each")),
-    SelectChoice("reverse", _l("Reverse: a lucky colour scores its values")),
-]
-
-COLOUR_COUNT_CHOICES = [SelectChoice("1", _l("1 colour")), SelectChoice("2", _l("2 colours"))]
-
-REVEAL_CHOICES = [
-    SelectChoice("open", _l("Open: indicators shown at once")),
-    SelectChoice("hazy", _l("Hazy: hidden until the round is scored")),
-    SelectChoice("delayed", _l("Delayed: chosen when the round ends")),
-]
 
 #: Who takes a trick depends only on the trump order (R8 or R13) or on the game (R19-R21),
 #: so the resolver offers three choices, named by the presets that play them.
