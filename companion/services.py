@@ -270,6 +270,13 @@ def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> 
     The checks C1 and C2 run now, so the table learns of a wrong indicator at once.
     """
     check_version(game, version)
+    round_ = _marked_round(game, marked, "quick")
+    _after_change(game)
+    return round_
+
+
+def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: str) -> Round:
+    """The next round, opened with checked indicator cards (C1, C2)."""
     setup = setup_of(game)
     if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
         raise ServiceError(N_("Colours are marked only in classic-family games that lay them out."))
@@ -282,9 +289,8 @@ def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> 
     )
     for seat, cards in enumerate(marked):
         check_indicators(seat, cards, setup.variant.colours)
-    round_ = _next_round(game, "quick")
+    round_ = _next_round(game, mode)
     round_.entries = [{"marked": [card.as_json() for card in cards]} for cards in marked]
-    _after_change(game)
     return round_
 
 
@@ -486,7 +492,7 @@ def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] |
     if not lays_out and marked:
         raise ServiceError(N_("This variant lays out no indicator cards."))
     if lays_out and marked is not None:
-        round_ = mark_colours(game, version, marked)
+        round_ = _marked_round(game, marked, "live")
     else:
         round_ = _next_round(game, "live")
         round_.entries = [{} for _ in range(setup.players)]

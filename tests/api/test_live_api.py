@@ -123,6 +123,7 @@ def open_classic(client: FlaskClient) -> tuple[dict[str, Any], dict[str, Any]]:
         headers=auth(game),
     )
     assert answer.status_code == 201, answer.json
+    assert answer.json["version"] == game["version"] + 1  # one change, one version
     return game, answer.json
 
 
