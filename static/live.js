@@ -1,7 +1,9 @@
 // Live round, improved when JavaScript runs (the page works without this file): a tapped
 // card, an undo or a pass is sent in the background and the page is redrawn in place, so
-// the cards do not jump back to the top after every tap. One tap is sent at a time; if the
-// server cannot be reached, the form is sent the ordinary way.
+// the cards do not jump back to the top after every tap. Taps are sent one at a time, in the
+// order they were made: a tap made while another is on its way waits for it and is then sent
+// from the redrawn page (with the game's new version). If the server cannot be reached, the
+// form is sent the ordinary way.
 (function () {
   "use strict";
 
@@ -49,21 +51,48 @@
     }
   }
 
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!isLiveForm(form)) {
+  var queue = [];
+
+  function stillThere(tap) {
+    // The tapped button on the page as it is now (it was redrawn since the tap), if it can
+    // still be tapped: a card played in the meantime is not sent again.
+    if (document.contains(tap.form)) {
+      return tap;
+    }
+    var forms = main.querySelectorAll("form[data-live-form]");
+    for (var i = 0; i < forms.length; i += 1) {
+      var form = forms[i];
+      if (form.getAttribute("action") !== tap.action) {
+        continue;
+      }
+      if (!tap.name) {
+        return { form: form, submitter: null, action: tap.action };
+      }
+      var buttons = form.querySelectorAll("button[name]");
+      for (var j = 0; j < buttons.length; j += 1) {
+        var button = buttons[j];
+        if (button.name === tap.name && button.value === tap.value && !button.disabled) {
+          return { form: form, submitter: button, action: tap.action };
+        }
+      }
+    }
+    return null;
+  }
+
+  function sendNext() {
+    if (busy || !queue.length) {
       return;
     }
-    event.preventDefault();
-    if (busy) {
+    var tap = stillThere(queue.shift());
+    if (!tap) {
+      sendNext();
       return;
     }
     busy = true;
     main.setAttribute("aria-busy", "true");
-    var submitter = event.submitter || null;
-    fetch(form.action, {
+    fetch(tap.form.action, {
       method: "POST",
-      body: payload(form, submitter),
+      body: payload(tap.form, tap.submitter),
       credentials: "same-origin",
       headers: { Accept: "text/html" },
     })
@@ -73,11 +102,33 @@
         });
       })
       .catch(function () {
-        sendTheOrdinaryWay(form, submitter);
+        queue = [];
+        sendTheOrdinaryWay(tap.form, tap.submitter);
       })
       .then(function () {
         busy = false;
         main.removeAttribute("aria-busy");
+        sendNext();
       });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!isLiveForm(form)) {
+      return;
+    }
+    event.preventDefault();
+    var submitter = event.submitter || null;
+    if (submitter && submitter.classList) {
+      submitter.classList.add("live-chip--pending");
+    }
+    queue.push({
+      form: form,
+      submitter: submitter,
+      action: form.getAttribute("action"),
+      name: submitter ? submitter.name : "",
+      value: submitter ? submitter.value : "",
+    });
+    sendNext();
   });
 })();
