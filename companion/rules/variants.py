@@ -8,6 +8,7 @@ one new registered class; nothing else branches on its name.
 
 from __future__ import annotations
 
+import abc
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ class TrumpOrder(enum.Enum):
     LOWEST = "lowest"
 
 
-class Scoring:
+class Scoring(abc.ABC):
     """How a classic-family round is scored and which trump wins a trick.
 
     ``marked_card`` scores one card of a player's marked colour (indicator included);
@@ -39,9 +40,9 @@ class Scoring:
     #: The ruling the scoring follows, for reasons and help texts.
     ruling: ClassVar[str]
 
+    @abc.abstractmethod
     def marked_card(self, card: Card) -> int:
         """Score of one card of the player's marked colour(s)."""
-        raise NotImplementedError
 
     def score(self, marked_cards: Sequence[Card], other_cards: int) -> int:
         """A player's round score from their marked-colour cards and the count of the rest."""
