@@ -243,6 +243,16 @@ def playing_round(game: Game) -> Round | None:
     return last if last is not None and last.status == "playing" else None
 
 
+def round_at_table(game: Game) -> int | None:
+    """The number of the round being played, or of the next one to deal (R3, R23);
+    ``None`` once the game is over or no planned round is left."""
+    if game.status != "in_progress":
+        return None
+    playing = playing_round(game)
+    number = playing.number if playing is not None else len(game.rounds) + 1
+    return number if number <= game.rounds_planned else None
+
+
 def _next_round(game: Game, mode: str) -> Round:
     """A new round after the last, led by the seat R3 names; refused past the planned count."""
     check_open(game)

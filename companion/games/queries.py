@@ -196,18 +196,15 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
 
 def next_round_of(game: Game) -> NextRound | None:
     """The round being played, or the next one to play; ``None`` once the game is over."""
-    if game.status != "in_progress":
-        return None
-    playing = services.playing_round(game)
-    number = playing.number if playing is not None else len(game.rounds) + 1
-    if number > game.rounds_planned:
+    number = services.round_at_table(game)
+    if number is None:
         return None
     players = len(game.seats)
     return NextRound(
         number=number,
         dealer=round_dealer(number, game.first_leader, players),
         leader=round_leader(number, game.first_leader, players),
-        colours_marked=playing is not None,
+        colours_marked=services.playing_round(game) is not None,
         lays_out_indicators=services.setup_of(game).cards_laid_out > 0,
     )
 

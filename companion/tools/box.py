@@ -80,11 +80,8 @@ def round_at_table(game: Game) -> RoundAtTable | None:
 
     Round n is the one being played, else the number of rounds recorded + 1 (R3, R23).
     """
-    if game.status != "in_progress":
-        return None
-    playing = services.playing_round(game)
-    number = playing.number if playing is not None else len(game.rounds) + 1
-    if number > game.rounds_planned:
+    number = services.round_at_table(game)
+    if number is None:
         return None
     players = len(game.seats)
     return RoundAtTable(
