@@ -79,6 +79,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     version: so.Mapped[int] = so.mapped_column(default=1)
+    #: A game played with a wrong rule stays in the history but out of the statistics.
+    excluded: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
 
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
