@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from companion import database, i18n
+from companion import cli, database, i18n
 from companion.config import configure
 
 csrf = CSRFProtect()
@@ -36,15 +36,18 @@ def create_app(
     csrf.init_app(app)
     i18n.init_app(app)
     database.init_app(app)
+    cli.init_app(app)
 
     from companion.api import bp as api_bp
     from companion.games import bp as games_bp
+    from companion.history import bp as history_bp
     from companion.main import bp as main_bp
     from companion.tools import bp as tools_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(history_bp)
     app.register_blueprint(tools_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
     return app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, redirect, request
+from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale
 from werkzeug.wrappers import Response
@@ -28,6 +28,8 @@ bp = Blueprint("i18n", __name__)
 def select_locale() -> str:
     """Pick the locale: the ``lang`` cookie if supported, else Accept-Language, else English."""
     languages: list[str] = current_app.config["LANGUAGES"]
+    if not has_request_context():  # a command-line command speaks the default language
+        return str(current_app.config.get("BABEL_DEFAULT_LOCALE", "en"))
     chosen = request.cookies.get(LANGUAGE_COOKIE)
     if chosen in languages:
         return chosen

@@ -90,12 +90,20 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
     __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (
+        # The history lists games in progress first, newest first, and statistics count
+        # finished games; its variant filter matches the three settings (migration 0004).
+        sa.Index("ix_games_status_created_at", "status", "created_at"),
+        sa.Index("ix_games_variant", "game", "scoring", "colours", "reveal"),
+    )
 
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]
     """A player's place at a game's table; position 0 is the first seat, clockwise (R3)."""
 
     __tablename__ = "seats"
+    #: A player's games, found without reading the seats table (statistics, migration 0004).
+    __table_args__ = (sa.Index("ix_seats_player_id_game_id", "player_id", "game_id"),)
 
     game_id: so.Mapped[int] = so.mapped_column(
         sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
@@ -116,7 +124,11 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     """
 
     __tablename__ = "rounds"
-    __table_args__ = (sa.UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "number"),
+        #: Totals add up a game's scored rounds only (statistics, migration 0004).
+        sa.Index("ix_rounds_game_id_status", "game_id", "status"),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))

@@ -566,3 +566,12 @@ def undo_live_trick(game: Game, number: int, version: int) -> Round:
         round_.results = []
     _after_change(game)
     return round_
+
+
+def exclude_game(game: Game, version: int, excluded: bool) -> None:
+    """Leave a game out of the statistics (played with a wrong rule), or count it again;
+    it stays in the history either way. A version-checked change: the version moves on."""
+    check_version(game, version)
+    game.excluded = excluded
+    game.updated_at = utcnow()  # the games row changes, so its version moves on flush
+    db.session.flush()

@@ -4,4 +4,9 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from companion.api import errors, games_routes, rules_routes  # noqa: E402, F401  (routes register on bp)
+from companion.api import (  # noqa: E402, F401  (routes register on bp)
+    errors,
+    games_routes,
+    rules_routes,
+    stats_routes,
+)

@@ -12,7 +12,7 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
-from companion import services
+from companion import backup, services
 from companion.api import bp, parse
 from companion.api.parse import ApiError
 from companion.api.rules_routes import read_entries, request_body
@@ -156,3 +156,11 @@ def undo_trick(code: str, number: int) -> ResponseReturnValue:
     services.undo_live_trick(game, number, version)
     db.session.commit()
     return game_state(game)
+
+
+@bp.get("/games/<code>/export")
+def export_game(code: str) -> ResponseReturnValue:
+    """The game as a backup document with this one game, which the import command reads
+    back; public like the game's state."""
+    game = backup.game_for_export(code)
+    return backup.document([backup.game_document(game, public=True)])

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from companion.games import game_pages, live_pages, round_pages  # noqa: E402, F401  (routes)
+from companion.games import export_pages, game_pages, live_pages, round_pages  # noqa: E402, F401  (routes)

@@ -29,6 +29,7 @@ from werkzeug.exceptions import Forbidden, HTTPException
 from werkzeug.routing import BuildError
 
 from companion import services
+from companion.charts import cumulative_chart
 from companion.edit_rights import can_edit, device_edit_key, remember_edit_key
 from companion.games import bp
 from companion.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
@@ -69,7 +70,12 @@ def qr_svg(url: str) -> Markup:
 @bp.context_processor
 def game_template_helpers() -> dict[str, Any]:
     """Give the game templates their helpers."""
-    return {"page_url": page_url, "signed": signed_number, "qr_svg": qr_svg}
+    return {
+        "page_url": page_url,
+        "signed": signed_number,
+        "qr_svg": qr_svg,
+        "cumulative_chart": cumulative_chart,
+    }
 
 
 def require_edit_rights(game: Game) -> None:

@@ -100,11 +100,18 @@ class Scoreboard:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     next_round: NextRound | None
+    #: Left out of the statistics (played with a wrong rule); still in the history.
+    excluded: bool = False
 
     @property
     def scored_rounds(self) -> int:
         """How many rounds have their scores in."""
         return sum(1 for row in self.rows if row.is_scored)
+
+    @property
+    def scored_totals(self) -> list[list[int]]:
+        """Each seat's running total after every scored round, for the cumulative chart."""
+        return [[cell.total or 0 for cell in row.cells] for row in self.rows if row.is_scored]
 
     @property
     def winner_names(self) -> list[str]:
@@ -239,4 +246,5 @@ def scoreboard_of(game: Game) -> Scoreboard:
         totals=tuple(totals.totals),
         winners=tuple(totals.winners),
         next_round=next_round_of(game),
+        excluded=game.excluded,
     )

@@ -1,0 +1,171 @@
+"""The whole history out and back: export, import into an empty database, export again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.models import Game, Player, db
+from tests.backup.history import build_history
+from tests.db_snapshot import snapshot
+
+
+def export(app: Flask, path: Path) -> dict[str, Any]:
+    """Run ``flask export`` on ``app``; answers the document written."""
+    result = app.test_cli_runner().invoke(args=["export", str(path)])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def import_file(app: Flask, path: Path) -> Any:
+    return app.test_cli_runner().invoke(args=["import", str(path)])
+
+
+def without_time_of_export(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key != "exported_at"}
+
+
+def test_export_import_into_an_empty_database_and_export_again_gives_the_same_data(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    games = build_history(client, app)
+    first = export(app, tmp_path / "first.json")
+    assert first["format"] == "sticheln-companion" and first["version"] == 1
+    assert sorted(game["code"] for game in first["games"]) == sorted(
+        game["id"] for game in games.values()
+    )
+
+    result = import_file(second_app, tmp_path / "first.json")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("/edit/") == len(games)
+
+    second = export(second_app, tmp_path / "second.json")
+    assert without_time_of_export(second) == without_time_of_export(first)
+
+
+def test_the_restored_games_show_the_same_state_through_the_api(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    games = build_history(client, app)
+    export(app, tmp_path / "backup.json")
+    assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
+    restored = second_app.test_client()
+    for game in games.values():
+        before = client.get(f"/api/v1/games/{game['id']}").json
+        after = restored.get(f"/api/v1/games/{game['id']}").json
+        assert before is not None and after is not None
+        for key in ("players", "variant", "rounds", "totals", "winners", "status"):
+            assert after[key] == before[key], key
+
+
+def test_the_printed_edit_key_gives_edit_rights_to_a_restored_game(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    games = build_history(client, app)
+    export(app, tmp_path / "backup.json")
+    result = import_file(second_app, tmp_path / "backup.json")
+    code = games["hazy"]["id"]
+    line = next(line for line in result.output.splitlines() if f"/g/{code}/edit/" in line)
+    link = line[line.index("/g/") :].strip()
+    restored = second_app.test_client()
+    answer = restored.get(link)
+    assert answer.status_code == 302
+    assert answer.headers["Location"] == f"/g/{code}"
+    page = restored.get(f"/g/{code}").get_data(as_text=True)
+    assert "Continue live round" in page  # this phone may edit now
+    # the old key opens nothing on the restored game: keys are never exported
+    old = restored.get(f"/g/{code}/edit/{games['hazy']['edit_key']}")
+    assert old.status_code == 403
+
+
+def test_importing_the_same_backup_again_adds_nothing(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    games = build_history(client, app)
+    export(app, tmp_path / "backup.json")
+    with app.app_context():
+        before = snapshot()
+    result = import_file(app, tmp_path / "backup.json")
+    assert result.exit_code == 0, result.output
+    assert "/edit/" not in result.output
+    assert result.output.count("already here, unchanged") == len(games)
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_a_second_import_into_the_restored_database_adds_nothing(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    build_history(client, app)
+    export(app, tmp_path / "backup.json")
+    assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
+    with second_app.app_context():
+        before = snapshot()
+        games = db.session.scalar(sa.select(sa.func.count()).select_from(Game))
+    assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
+    with second_app.app_context():
+        assert snapshot() == before
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Game)) == games
+
+
+def test_import_into_an_existing_database_matches_players_by_name_whatever_the_case(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    build_history(client, app)
+    export(app, tmp_path / "backup.json")
+    restored = second_app.test_client()
+    answer = restored.post(
+        "/api/v1/games", json={"players": ["ANN", "BEN", "Xavier"], "variant": "classic"}
+    )
+    assert answer.status_code == 201
+    assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
+    with second_app.app_context():
+        names = sorted(db.session.scalars(sa.select(Player.name)))
+    with app.app_context():
+        original = sorted(db.session.scalars(sa.select(Player.name)))
+    # Ann and Ben are the players already here (as "ANN" and "BEN"), not new ones
+    expected = [*(name for name in original if name not in ("Ann", "Ben")), "ANN", "BEN", "Xavier"]
+    assert names == sorted(expected)
+
+
+def test_a_changed_game_with_a_known_code_is_reported_and_skipped(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    games = build_history(client, app)
+    data = export(app, tmp_path / "backup.json")
+    changed = next(g for g in data["games"] if g["code"] == games["delayed"]["id"])
+    changed["excluded"] = True
+    (tmp_path / "changed.json").write_text(json.dumps(data), encoding="utf-8")
+    with app.app_context():
+        before = snapshot()
+    result = import_file(app, tmp_path / "changed.json")
+    assert result.exit_code == 0, result.output
+    assert f"Skipped {games['delayed']['id']}: a game with this code is already here" in (
+        result.output
+    )
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_export_to_standard_output(app: Flask, client: FlaskClient) -> None:
+    games = build_history(client, app)
+    result = app.test_cli_runner().invoke(args=["export", "-"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert len(data["games"]) == len(games)
+    assert "Games exported: 5." in result.stderr
+
+
+def test_an_empty_history_exports_and_imports(
+    app: Flask, second_app: Flask, tmp_path: Path
+) -> None:
+    data = export(app, tmp_path / "empty.json")
+    assert data["games"] == []
+    result = import_file(second_app, tmp_path / "empty.json")
+    assert result.exit_code == 0, result.output

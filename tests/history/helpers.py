@@ -1,0 +1,231 @@
+"""Building histories through the JSON API, and reading the history pages as a phone would.
+
+The fixed history (``build_fixed_history``) is small enough to compute every statistic by
+hand; the expected numbers are written out next to the games in test_statistics.py.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import services
+from companion.models import Game, db
+
+
+def card(colour: str, value: int) -> dict[str, Any]:
+    return {"colour": colour, "value": value}
+
+
+def quick(indicator: str, tricks: int, captured: list[str] | None = None) -> dict[str, Any]:
+    """A quick entry: "red 1" as the indicator, the trick count, the marked cards captured."""
+    colour, value = indicator.split()
+    marked = [card(c, int(v)) for c, v in (name.split() for name in captured or [])]
+    return {"marked": [card(colour, int(value))], "tricks": tricks, "marked_captured": marked}
+
+
+def auth(game: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['edit_key']}"}
+
+
+def create_game(
+    client: FlaskClient,
+    names: list[str],
+    variant: Any = "classic",
+    rounds: int = 1,
+    first_leader: int = 0,
+) -> dict[str, Any]:
+    """A new game through the API; the answer keeps its edit key."""
+    answer = client.post(
+        "/api/v1/games",
+        json={"players": names, "variant": variant, "rounds": rounds, "first_leader": first_leader},
+    )
+    assert answer.status_code == 201, answer.json
+    game: dict[str, Any] = answer.json
+    return game
+
+
+def record(client: FlaskClient, game: dict[str, Any], entries: list[Any]) -> dict[str, Any]:
+    """Record the next round; ``game`` follows the new version."""
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": entries},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    game.update(answer.json)
+    return game
+
+
+def correct(
+    client: FlaskClient, game: dict[str, Any], number: int, entries: list[Any]
+) -> dict[str, Any]:
+    """Correct round ``number``; ``game`` follows the new version."""
+    answer = client.put(
+        f"/api/v1/games/{game['id']}/rounds/{number}",
+        json={"version": game["version"], "entries": entries},
+        headers=auth(game),
+    )
+    assert answer.status_code == 200, answer.json
+    game.update(answer.json)
+    return game
+
+
+def set_created(app: Flask, code: str, when: datetime) -> None:
+    """Date a game (the history sorts and filters by it)."""
+    with app.app_context():
+        db.session.execute(sa.update(Game).where(Game.code == code).values(created_at=when))
+        db.session.commit()
+
+
+def exclude(app: Flask, code: str, excluded: bool = True) -> None:
+    """Leave a game out of the statistics through the service, as the scoreboard does."""
+    with app.app_context():
+        game = services.get_game(code, for_update=True)
+        services.exclude_game(game, game.version, excluded)
+        db.session.commit()
+
+
+def when(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, 12, 0, tzinfo=UTC)
+
+
+# The live round of game 3 (Ann, Ben, Dan; all mark yellow): every trick is of one colour,
+# so the highest card takes it (R8). Cards in play order from the trick's leader.
+LIVE_INDICATORS = [[card("yellow", 0)], [card("yellow", 1)], [card("yellow", 2)]]
+LIVE_TRICKS: list[tuple[int, list[tuple[str, int]]]] = [
+    (0, [("green", 8), ("green", 0), ("green", 1)]),  # Ann
+    (0, [("green", 7), ("green", 2), ("green", 3)]),  # Ann
+    (0, [("green", 6), ("green", 4), ("green", 5)]),  # Ann
+    (0, [("brown", 8), ("brown", 0), ("brown", 1)]),  # Ann
+    (0, [("brown", 7), ("brown", 2), ("brown", 3)]),  # Ann
+    (0, [("brown", 6), ("brown", 4), ("brown", 5)]),  # Ann
+    (0, [("red", 0), ("red", 8), ("red", 1)]),  # Ben
+    (1, [("red", 7), ("red", 2), ("red", 3)]),  # Ben
+    (1, [("red", 6), ("red", 4), ("red", 5)]),  # Ben
+    (1, [("blue", 8), ("blue", 0), ("blue", 1)]),  # Ben
+    (1, [("blue", 7), ("blue", 2), ("blue", 3)]),  # Ben
+    (1, [("blue", 4), ("blue", 6), ("blue", 5)]),  # Dan
+    (2, [("yellow", 8), ("yellow", 3), ("yellow", 4)]),  # Dan
+    (2, [("yellow", 7), ("yellow", 5), ("yellow", 6)]),  # Dan
+]
+
+
+def play_live_round(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Play the live round above as the next round of ``game`` (Ann, Ben, Dan, leader Ann)."""
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"], "marked": LIVE_INDICATORS},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    game.update(answer.json)
+    number = len(game["rounds"])
+    for leader, cards in LIVE_TRICKS:
+        assert game["rounds"][-1]["next_leader"] == leader
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/rounds/{number}/tricks",
+            json={"version": game["version"], "cards": [card(c, v) for c, v in cards]},
+            headers=auth(game),
+        )
+        assert answer.status_code == 201, answer.json
+        game.update(answer.json)
+    assert game["rounds"][-1]["status"] == "scored"
+    return game
+
+
+@dataclass
+class FixedHistory:
+    """The codes of the four games of the fixed history."""
+
+    first: str  # Ann, Ben, Cleo: 2 rounds, Ann wins
+    shared: str  # Ann, Ben, Cleo: 1 round, Ann and Ben share the win
+    live: str  # Ann, Ben, Dan: 1 of 2 rounds, played live; in progress
+    excluded: str  # Ann, Ben, Cleo: 1 round, Cleo wins; excluded from statistics
+    keys: dict[str, str]  # each game's edit key, by code
+
+
+def build_fixed_history(client: FlaskClient, app: Flask) -> FixedHistory:
+    """Four games of classic Sticheln with three players (deck 0-8, 14 tricks, R2)."""
+    first = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
+    # scores 14, 13, 9 then 12, 12, 10: totals 26, 25, 19
+    record(client, first, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+    record(
+        client,
+        first,
+        [quick("yellow 0", 4), quick("red 0", 6, ["red 5"]), quick("red 2", 4)],
+    )
+    assert first["totals"] == [26, 25, 19] and first["winners"] == [0]
+
+    shared = create_game(client, ["Ann", "Ben", "Cleo"])
+    record(client, shared, [quick("red 0", 5), quick("blue 0", 5), quick("green 1", 4)])
+    assert shared["totals"] == [15, 15, 11] and shared["winners"] == [0, 1]
+
+    live = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
+    play_live_round(client, live)
+    assert live["totals"] == [18, 14, -32] and live["status"] == "in_progress"
+
+    excluded = create_game(client, ["Ann", "Ben", "Cleo"])
+    greens = [f"green {value}" for value in range(1, 9)]
+    record(client, excluded, [quick("red 8", 0), quick("red 7", 0), quick("green 0", 14, greens)])
+    assert excluded["totals"] == [-8, -7, -2] and excluded["winners"] == [2]
+
+    for code, day in (
+        (first["id"], when(2025, 1, 10)),
+        (shared["id"], when(2025, 2, 15)),
+        (live["id"], when(2025, 3, 20)),
+        (excluded["id"], when(2025, 3, 25)),
+    ):
+        set_created(app, code, day)
+    exclude(app, excluded["id"])
+    keys = {game["id"]: game["edit_key"] for game in (first, shared, live, excluded)}
+    return FixedHistory(first["id"], shared["id"], live["id"], excluded["id"], keys)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading pages
+
+
+def csrf_token(page: str) -> str:
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert match, "the page has no CSRF token"
+    return match.group(1)
+
+
+def text_of(page: str) -> str:
+    """The visible words of the page's main part (tags dropped, spaces collapsed)."""
+    body = page[page.index("<main") : page.index("</main>")]
+    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def stat_values(page: str) -> dict[str, str]:
+    """The player page's summary: each statistic's label and value."""
+    pairs = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page)
+    return {html.unescape(label): html.unescape(value) for label, value in pairs}
+
+
+def history_items(page: str) -> list[str]:
+    """The text of each game in the history list, in order."""
+    items = re.findall(
+        r'<li class="history-game[^"]*">(.*?)</li>\s*(?=<li class="history-game|</ol>)', page, re.S
+    )
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in items]
+
+
+def history_codes(page: str) -> list[str]:
+    """The game codes of the history list, in order (from each game's date link)."""
+    return re.findall(r'<a class="history-game__date" href="/g/([^"]+)">', page)
+
+
+def give_edit_rights(client: FlaskClient, game: dict[str, Any]) -> None:
+    """Open the game's edit link on this client, as another phone at the table would."""
+    answer = client.get(f"/g/{game['id']}/edit/{game['edit_key']}")
+    assert answer.status_code == 302
