@@ -38,3 +38,46 @@ def test_every_migration_can_be_undone(app: Flask) -> None:
         downgrade(revision="base")
         assert set(sa.inspect(db.engine).get_table_names()) <= {"alembic_version"}
         drop_everything()
+
+
+def test_upgrading_keeps_every_game_seat_and_round(app: Flask) -> None:
+    """No data lost: a database at the first migration, with a whole game in it, keeps all
+    of it through every later migration (SQLite batch migrations copy tables)."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0001")
+        rows = {
+            "players": "INSERT INTO players (id, name, key, created_at) VALUES "
+            "(1, 'Ann', 'ann', '2026-01-01'), (2, 'Ben', 'ben', '2026-01-01'), "
+            "(3, 'Cleo', 'cleo', '2026-01-01')",
+            "games": "INSERT INTO games (id, code, edit_key_hash, game, scoring, colours, reveal, "
+            "rounds_planned, first_leader, status, created_at, updated_at, version) VALUES "
+            "(1, 'abc', 'h', 'classic', 'classic', 1, 'open', 5, 0, 'in_progress', "
+            "'2026-01-01', '2026-01-01', 2)",
+            "seats": "INSERT INTO seats (game_id, position, player_id) VALUES "
+            "(1, 0, 1), (1, 1, 2), (1, 2, 3)",
+            "rounds": "INSERT INTO rounds (id, game_id, number, leader, mode, status, entries, "
+            "created_at, updated_at) VALUES (1, 1, 1, 0, 'quick', 'scored', '[]', "
+            "'2026-01-01', '2026-01-01')",
+            "round_results": "INSERT INTO round_results (round_id, seat, player_id, score, "
+            "tricks, colours) VALUES (1, 0, 1, 5, 6, 'red'), (1, 1, 2, 15, 5, 'blue'), "
+            "(1, 2, 3, -1, 3, 'green')",
+        }
+        with db.engine.begin() as connection:
+            for statement in rows.values():
+                connection.execute(sa.text(statement))
+        upgrade()
+        with db.engine.connect() as connection:
+            counts = {
+                table: connection.scalar(sa.text(f"SELECT count(*) FROM {table}")) for table in rows
+            }
+            excluded = connection.scalar(sa.text("SELECT excluded FROM games"))
+        assert counts == {
+            "players": 3,
+            "games": 1,
+            "seats": 3,
+            "rounds": 1,
+            "round_results": 3,
+        }
+        assert not excluded
+        drop_everything()
