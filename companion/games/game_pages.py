@@ -31,6 +31,7 @@ from werkzeug.routing import BuildError
 from companion import services
 from companion.charts import cumulative_chart
 from companion.edit_rights import can_edit, device_edit_key, remember_edit_key
+from companion.error_pages import back_to_game, error_page, home
 from companion.games import bp
 from companion.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.games.queries import Scoreboard, scoreboard_of
@@ -368,9 +369,5 @@ def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
 
 def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
     """A friendly error page, with a way back to the game if there is one."""
-    code = (request.view_args or {}).get("code")
-    back = None
-    if status != 404 and code:
-        back = url_for("games.scoreboard", code=code)
-    page = render_template("games/error.html", title=title, message=message, back=back)
-    return page, status
+    links = [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
+    return error_page(status, title, message, links)

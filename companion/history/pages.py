@@ -23,6 +23,7 @@ from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 from companion import services, stats
 from companion.charts import score_history_chart
 from companion.edit_rights import SESSION_KEYS, can_edit
+from companion.error_pages import back_to_game, error_page, home
 from companion.games.game_pages import game_template_helpers, render_scoreboard
 from companion.games.queries import ColourChip
 from companion.history import bp
@@ -404,7 +405,5 @@ def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
 
 def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
     """A friendly error page with the way back (to the game, when there is one)."""
-    code = (request.view_args or {}).get("code")
-    back = url_for("games.scoreboard", code=code) if code and status != 404 else None
-    page = render_template("history/error.html", title=title, message=message, back=back)
-    return page, status
+    links = [*back_to_game(status), (url_for("history.games"), gettext("History")), home()]
+    return error_page(status, title, message, links)

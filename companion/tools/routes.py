@@ -16,7 +16,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from wtforms import Field
 
-from companion import services
+from companion import error_pages, services
 from companion.messages import render_message, variant_label
 from companion.models import Game, db
 from companion.rules import Play, RuleError, TableSetup, table_setup
@@ -259,4 +259,9 @@ def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
 
 def error_page(status: int, title: str, message: str) -> ResponseReturnValue:
     """A short page saying what went wrong, with ways back to the tools."""
-    return render_template("tools/error.html", title=title, message=message), status
+    links = [
+        error_pages.home(),
+        (url_for("tools.table_setup"), gettext("Table setup")),
+        (url_for("tools.resolver"), gettext("Who takes the trick?")),
+    ]
+    return error_pages.error_page(status, title, message, links)
