@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from companion import cli, database, i18n
+from companion import cli, database, i18n, security
 from companion.config import configure
 
 csrf = CSRFProtect()
@@ -37,11 +37,14 @@ def create_app(
     i18n.init_app(app)
     database.init_app(app)
     cli.init_app(app)
+    security.init_app(app)
 
     from companion.api import bp as api_bp
     from companion.games import bp as games_bp
     from companion.history import bp as history_bp
     from companion.main import bp as main_bp
+    from companion.pwa import bp as pwa_bp
+    from companion.rulebook import bp as rulebook_bp
     from companion.tools import bp as tools_bp
 
     app.register_blueprint(main_bp)
@@ -49,5 +52,7 @@ def create_app(
     app.register_blueprint(games_bp)
     app.register_blueprint(history_bp)
     app.register_blueprint(tools_bp)
+    app.register_blueprint(pwa_bp)
+    app.register_blueprint(rulebook_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
     return app

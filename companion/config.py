@@ -24,6 +24,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
     return {
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "PROXY_COUNT": 0,
         "LANGUAGES": list(LANGUAGES),
         "BABEL_DEFAULT_LOCALE": "en",
         "BABEL_TRANSLATION_DIRECTORIES": "translations",
@@ -43,12 +46,14 @@ def normalize_database_url(url: str) -> str:
 
 
 def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Return the settings given by the ``SECRET_KEY`` and ``DATABASE_URL`` variables."""
+    """Return the settings given by ``SECRET_KEY``, ``DATABASE_URL`` and ``PROXY_COUNT``."""
     config: dict[str, Any] = {}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
     if environ.get("DATABASE_URL"):
         config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(environ["DATABASE_URL"])
+    if environ.get("PROXY_COUNT", "").isdigit():
+        config["PROXY_COUNT"] = int(environ["PROXY_COUNT"])
     return config
 
 

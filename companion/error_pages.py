@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 
 #: A way out of an error page: its address and its translated label.
 Link = tuple[str, str]
@@ -26,3 +28,30 @@ def back_to_game(status: int) -> list[Link]:
 def home() -> Link:
     """The home page, always a way out."""
     return (url_for("main.index"), gettext("Home"))
+
+
+def http_error_page(error: HTTPException) -> ResponseReturnValue:
+    """Any other refused page (an unknown address, a wrong method): our own page in the
+    player's language instead of the server's bare English one."""
+    status = error.code or 500
+    if status == 404:
+        title, message = gettext("Page not found"), gettext("There is no such page.")
+    elif status == 405:
+        title = gettext("Please try again")
+        message = gettext("This page cannot be used that way; nothing was saved.")
+    elif status == 413:
+        title = gettext("Please try again")
+        message = gettext("What was sent is too large; nothing was saved.")
+    elif isinstance(error, CSRFError):
+        title = gettext("Please try again")
+        message = gettext(
+            "This form has expired or did not come from this page; nothing was saved. "
+            "Please check it and send it again."
+        )
+    elif status >= 500:
+        title = gettext("Something went wrong")
+        message = gettext("The server could not answer; nothing was saved. Please try again.")
+    else:
+        title = gettext("Please try again")
+        message = gettext("The request could not be understood; nothing was saved.")
+    return error_page(status, title, message, [home()])

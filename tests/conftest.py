@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
@@ -18,6 +19,22 @@ TEST_CONFIG = {
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": True,
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist on PostgreSQL, give each worker a database of its own on the same
+    server, so that parallel tests never drop each other's tables."""
+    shared, worker = os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not shared or not worker:
+        return
+    url = sa.engine.make_url(shared)
+    name = f"{url.database}_{worker}"
+    server = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    server.dispose()
+    os.environ["TEST_DATABASE_URL"] = url.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(autouse=True)

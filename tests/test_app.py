@@ -85,7 +85,7 @@ def test_stylesheet_is_served_with_dark_mode_and_touch_sized_targets(
     css = response.get_data(as_text=True)
     response.close()
     assert response.mimetype == "text/css"
-    assert "@media (prefers-color-scheme: dark)" in css
+    assert "@media screen and (prefers-color-scheme: dark)" in css
     assert "--touch: 44px;" in css
     assert "@import" not in css and "@font-face" not in css
 
@@ -102,11 +102,28 @@ def test_request_bodies_are_limited_to_64_kib(app: Flask) -> None:
     assert client.post("/echo", data={"name": "x" * 60_000}).json == {"name": "x" * 60_000}
     too_large = client.post("/echo", data={"name": "x" * (64 * 1024)})
     assert too_large.status_code == 413
-    assert "Request Entity Too Large" in too_large.get_data(as_text=True)
+    assert "What was sent is too large; nothing was saved." in too_large.get_data(as_text=True)
 
 
 def test_csrf_protection_refuses_a_form_post_without_token(app: Flask) -> None:
     client = add_echo_route(app)
     refused = client.post("/echo", data={"name": "Ann"})
     assert refused.status_code == 400
-    assert "The CSRF token is missing." in refused.get_data(as_text=True)
+    assert "This form has expired or did not come from this page" in refused.get_data(as_text=True)
+
+
+def test_an_unknown_page_answers_the_error_page_in_the_players_language(
+    client: FlaskClient,
+) -> None:
+    missing = client.get("/no-such-page", headers={"Accept-Language": "de"})
+    assert missing.status_code == 404
+    page = missing.get_data(as_text=True)
+    assert '<html lang="de">' in page
+    assert 'name="viewport"' in page
+    assert "Seite nicht gefunden" in page
+
+
+def test_a_wrong_method_on_a_page_answers_the_error_page(client: FlaskClient) -> None:
+    refused = client.post("/")
+    assert refused.status_code == 405
+    assert "This page cannot be used that way; nothing was saved." in refused.get_data(as_text=True)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask import Response, jsonify, request
+from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from companion.api import bp
 from companion.api.parse import ApiError
+from companion.error_pages import http_error_page
 from companion.models import Game, db
 from companion.rules import RuleError
 from companion.rules.errors import UnknownColourError, UnknownVariantError
@@ -68,10 +70,10 @@ def is_api_request() -> bool:
 
 
 @bp.app_errorhandler(HTTPException)
-def refuse_http(error: HTTPException) -> tuple[Response, int] | HTTPException:
-    """404, 405, 413 and the like as JSON for API paths; pages keep their own handling."""
+def refuse_http(error: HTTPException) -> ResponseReturnValue:
+    """404, 405, 413 and the like as JSON for API paths; other pages get the error page."""
     if not is_api_request():
-        return error
+        return http_error_page(error)
     status = error.code or 500
     template = HTTP_MESSAGES.get(status, error.description or "The request was refused.")
     return error_response(template.format(method=request.method), status)

@@ -239,7 +239,7 @@ def test_chart_colours_are_css_variables_with_dark_mode_values() -> None:
     section = css[css.index("Charts (inline SVG") :]
     root_block = re.search(r":root\s*\{([^}]*)\}", section)
     dark_block = re.search(
-        r"@media \(prefers-color-scheme: dark\)\s*\{\s*:root\s*\{([^}]*)\}", section
+        r"@media screen and \(prefers-color-scheme: dark\)\s*\{\s*:root\s*\{([^}]*)\}", section
     )
     assert root_block and dark_block
     for number in range(1, 9):

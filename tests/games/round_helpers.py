@@ -170,6 +170,7 @@ def quick_round(
 def text_of(page: str) -> str:
     """The visible words of a page's main part (tags dropped, spaces collapsed)."""
     body = page[page.index("<main") : page.index("</main>")]
+    body = re.sub(r"</?a\b[^>]*>", "", body)  # a link is no word break
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 

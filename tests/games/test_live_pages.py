@@ -208,7 +208,8 @@ def section(live: str, name: str) -> str:
     match = re.search(rf'<section class="{name}[" ].*?</section>', live, re.S)
     if not match:
         return ""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(0))).split())
+    html = re.sub(r"</?a\b[^>]*>", "", match.group(0))  # a link is no word break
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def refusal_of(live: str) -> str:

@@ -162,7 +162,7 @@ def test_round_pages_load_their_script_from_this_app_only(client: FlaskClient) -
     for url in (f"/g/{code}/rounds/record", f"/g/{code}/rounds/record?mode=full"):
         page = page_of(client, url)
         scripts = re.findall(r"<script([^>]*)>", page)
-        assert scripts == [' src="/static/rounds.js" defer']
+        assert scripts == [' src="/static/app.js" defer', ' src="/static/rounds.js" defer']
         assert "http" not in "".join(re.findall(r'(?:src|href)="([^"]*)"', page)).replace(
             "http://localhost/", ""
         )

@@ -20,6 +20,7 @@ def page_text(response: TestResponse) -> str:
 def text_of(page: str) -> str:
     """The visible words inside <main>: tags dropped, entities decoded, spaces collapsed."""
     body = page[page.index("<main") : page.index("</main>")]
+    body = re.sub(r"</?a\b[^>]*>", "", body)  # a link is no word break
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 

@@ -1,0 +1,86 @@
+"""Route for the rules page, and the filter that links ruling numbers to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, render_template
+
+from companion.messages import PRESET_NAMES
+from companion.rulebook.citations import link_rulings
+from companion.rules import PRESETS, ClassicVariant, HatTrickVariant, Variant, table_setup
+
+bp = Blueprint("rulebook", __name__)
+bp.add_app_template_filter(link_rulings, "link_rulings")
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """One line of a "cards per player count" table (R2, R17)."""
+
+    players: int
+    colours: int
+    low: int
+    high: int
+    cards: int
+    hand: int
+    left_out: int
+    tricks: int
+
+
+@dataclass(frozen=True)
+class PresetRow:
+    """One named variant and its three settings (RULES.md section 5)."""
+
+    name: str
+    scoring: str
+    colours: int
+    reveal: str
+
+
+def deck_rows(variant: Variant, players: range) -> list[DeckRow]:
+    """The deck, hand and tricks for each player count, as the rules compute them."""
+    rows = []
+    for count in players:
+        setup = table_setup(count, variant)
+        deck = setup.deck
+        rows.append(
+            DeckRow(
+                count,
+                len(deck.colours),
+                deck.min_value,
+                deck.max_value,
+                deck.size,
+                setup.hand_size,
+                setup.left_out,
+                setup.tricks_per_round,
+            )
+        )
+    return rows
+
+
+def preset_rows() -> list[PresetRow]:
+    """The named variants of the classic game, in the order RULES.md lists them."""
+    return [
+        PresetRow(
+            str(PRESET_NAMES[name]), variant.scoring.name, variant.colours, variant.reveal.value
+        )
+        for name, variant in PRESETS.items()
+        if isinstance(variant, ClassicVariant)
+    ]
+
+
+@bp.route("/rules")
+def rules() -> str:
+    """Show the rules of Sticheln, each ruling under its own anchor."""
+    classic, hat_trick = PRESETS["classic"], HatTrickVariant()
+    return render_template(
+        "rulebook/rules.html",
+        classic_decks=deck_rows(
+            classic, range(ClassicVariant.min_players, ClassicVariant.max_players + 1)
+        ),
+        hat_trick_decks=deck_rows(
+            hat_trick, range(HatTrickVariant.min_players, HatTrickVariant.max_players + 1)
+        ),
+        presets=preset_rows(),
+    )

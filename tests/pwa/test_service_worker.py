@@ -1,0 +1,146 @@
+"""The service worker, its list of files to keep and their cache version, and the offline page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def worker(client: FlaskClient) -> str:
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+def version(client: FlaskClient) -> str:
+    match = re.search(r'var CACHE = CACHE_PREFIX \+ "([0-9a-f]+)";', worker(client))
+    assert match
+    return match.group(1)
+
+
+def precached(client: FlaskClient) -> list[str]:
+    match = re.search(r"var PRECACHE = (\[.*?\]);", worker(client))
+    assert match
+    return re.findall(r'"([^"]+)"', match.group(1))
+
+
+@pytest.fixture
+def static_folder(app: Flask, tmp_path: Path) -> Path:
+    """A static folder of its own for one test, with a stylesheet and a script."""
+    folder = tmp_path / "static"
+    (folder / "icons").mkdir(parents=True)
+    (folder / "style.css").write_text("body { color: black; }\n")
+    (folder / "icons" / "icon.svg").write_text("<svg></svg>\n")
+    app.static_folder = str(folder)
+    return folder
+
+
+def test_the_worker_is_served_from_the_site_root_as_javascript_never_cached(
+    client: FlaskClient,
+) -> None:
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_worker_keeps_every_static_file_and_the_offline_page(client: FlaskClient) -> None:
+    urls = precached(client)
+    assert "/offline" in urls
+    assert "/manifest.webmanifest" in urls
+    files = [path for path in (ROOT / "static").rglob("*") if path.is_file()]
+    assert files
+    for path in files:
+        if not path.name.startswith("."):
+            assert f"/static/{path.relative_to(ROOT / 'static').as_posix()}" in urls, path
+    pages = [url for url in urls if not url.startswith("/static/")]
+    assert pages == ["/offline", "/manifest.webmanifest"], "no other page is ever kept"
+
+
+def test_every_file_the_worker_keeps_answers(client: FlaskClient) -> None:
+    for url in precached(client):
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        answer.close()
+
+
+def test_the_worker_lists_the_files_of_the_static_folder_it_is_given(
+    client: FlaskClient, static_folder: Path
+) -> None:
+    (static_folder / ".gitkeep").write_text("")
+    assert precached(client) == [
+        "/offline",
+        "/manifest.webmanifest",
+        "/static/icons/icon.svg",
+        "/static/style.css",
+    ]
+
+
+def test_the_cache_version_changes_when_a_static_file_changes(
+    client: FlaskClient, static_folder: Path
+) -> None:
+    before = version(client)
+    assert version(client) == before, "the same files give the same version"
+    (static_folder / "style.css").write_text("body { color: navy; }\n")
+    changed = version(client)
+    assert changed != before
+    (static_folder / "new.js").write_text("")
+    assert version(client) not in (before, changed)
+
+
+def test_the_cache_version_does_not_change_with_hidden_files(
+    client: FlaskClient, static_folder: Path
+) -> None:
+    before = version(client)
+    (static_folder / ".DS_Store").write_bytes(b"litter")
+    assert version(client) == before
+
+
+def test_the_worker_leaves_the_api_other_sites_and_other_methods_alone(
+    client: FlaskClient,
+) -> None:
+    source = worker(client)
+    assert 'var API_PREFIX = "/api/";' in source
+    assert 'request.method !== "GET"' in source
+    assert "url.origin !== self.location.origin" in source
+
+
+def test_the_worker_never_stores_a_page(client: FlaskClient) -> None:
+    source = worker(client)
+    assert "cache.put" not in source
+    assert source.count("cache.addAll(") == 1
+
+
+def test_the_worker_deletes_the_caches_of_older_versions(client: FlaskClient) -> None:
+    source = worker(client)
+    assert 'addEventListener("activate"' in source
+    assert "caches.delete(name)" in source
+
+
+def test_the_app_script_registers_the_worker_only_where_browsers_support_it() -> None:
+    script = (ROOT / "static" / "app.js").read_text()
+    assert '"serviceWorker" in navigator' in script
+    assert 'navigator.serviceWorker.register("/sw.js")' in script
+
+
+def test_the_offline_page_tells_that_nothing_is_lost_and_offers_to_try_again(
+    client: FlaskClient,
+) -> None:
+    answer = client.get("/offline")
+    assert answer.status_code == 200
+    page = answer.get_data(as_text=True)
+    assert "<h1>This phone seems to be offline</h1>" in page
+    assert "kept on the server, so nothing is lost" in page
+    assert '<a class="button button--primary" href="/">Try again</a>' in page
+
+
+def test_the_offline_page_has_no_inline_script(client: FlaskClient) -> None:
+    page = client.get("/offline").get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", page)
+    assert not re.search(r"\son[a-z]+=", page)
