@@ -3,8 +3,9 @@
 
     python3 manage.py setup           create .venv, install the project, compile translations
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
-    python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest on SQLite and again on
-                                      a throwaway PostgreSQL server (ARGS go to pytest)
+    python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest on SQLite (browser tests
+                                      included, in headless Chromium) and again on a throwaway
+                                      PostgreSQL server (ARGS go to pytest)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -36,6 +37,10 @@ PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
 DATABASE_FREE_TESTS = ["tests/rules"]
+#: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
+BROWSER_TESTS = ["tests/browser"]
+#: The browser the browser tests drive (Debian's package; never ``playwright install``).
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 class StepFailed(Exception):
@@ -135,21 +140,32 @@ def test(args: list[str]) -> None:
         run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
     else:
         step("mypy companion/rules: no Python files yet, skipped")
+    if not ensure_chromium():
+        step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
     pytest("pytest on SQLite", args)
     postgres = ensure_postgres()
     if postgres is None:
         step("pytest on PostgreSQL: no PostgreSQL server here, skipped (CI never skips)")
         return
     with throwaway_postgres(postgres) as url:
-        ignore = [f"--ignore={path}" for path in DATABASE_FREE_TESTS]
+        ignore = [f"--ignore={path}" for path in DATABASE_FREE_TESTS + BROWSER_TESTS]
         pytest("pytest on PostgreSQL", [*ignore, *args], {"TEST_DATABASE_URL": url})
+
+
+def parallel_workers() -> list[str]:
+    """pytest-xdist options: one worker per core (at most 4), a test file per worker at a
+    time so that a file's expensive fixtures (a browser, a server) start once."""
+    workers = min(os.cpu_count() or 1, 4)
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
 def pytest(name: str, args: list[str], env: dict[str, str] | None = None) -> None:
     """One pytest pass; collecting no test at all is a failure too."""
     step(name)
     code = subprocess.run(
-        [str(BIN / "pytest"), *args], cwd=ROOT, env={**os.environ, **(env or {})}
+        [str(BIN / "pytest"), *parallel_workers(), *args],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
     ).returncode
     if code == PYTEST_NO_TESTS_COLLECTED:
         raise StepFailed(f"step '{name}' collected no tests (exit code 5)")
@@ -190,6 +206,20 @@ def ensure_postgres() -> Path | None:
         if found is None:
             raise StepFailed("postgresql was installed but its programs are not where expected")
     return found
+
+
+def ensure_chromium() -> bool:
+    """Debian's Chromium for the browser tests, installed if missing where we can (as root,
+    and always in CI, where a missing browser is a failure). False if it is absent outside
+    CI: the browser tests then skip themselves, saying why."""
+    if CHROMIUM.exists():
+        return True
+    if not in_ci() and (os.geteuid() != 0 or not shutil.which("apt-get")):
+        return False
+    apt_install("chromium")
+    if not CHROMIUM.exists():
+        raise StepFailed(f"chromium was installed but {CHROMIUM} is not there")
+    return True
 
 
 def free_port() -> int:

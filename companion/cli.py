@@ -3,22 +3,26 @@
     flask --app companion export FILE    (FILE "-" writes to standard output)
     flask --app companion import FILE    (FILE "-" reads standard input)
 
+    flask --app companion demo-data --games N [--seed S]   (N realistic finished games)
+
 The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
 the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import IO
 
 import click
+import sqlalchemy as sa
 from flask import Flask
 from flask.cli import with_appcontext
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from companion import backup
-from companion.models import db
+from companion.models import Game, db
 
 
 @click.command("export")
@@ -80,7 +84,56 @@ def import_command(file: IO[bytes]) -> None:
     )
 
 
+@click.command("demo-data")
+@click.option(
+    "--games", "count", type=click.IntRange(1, 1_000_000), required=True, help="How many games."
+)
+@click.option("--seed", type=int, default=None, help="Same seed, same games (codes included).")
+@click.option(
+    "--end",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="The games span the two years before this day (default: today, UTC).",
+)
+@click.option("--add", is_flag=True, help="Add to a database that already holds games.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes playing the games (default: one per core from 300 games on).",
+)
+@with_appcontext
+def demo_data_command(
+    count: int, seed: int | None, end: datetime | None, add: bool, workers: int | None
+) -> None:
+    """Fill the database with GAMES realistic finished games, dealt, played and scored
+    through the rules (see companion/demo)."""
+    from companion import demo
+
+    held = db.session.scalar(sa.select(sa.func.count()).select_from(Game)) or 0
+    db.session.rollback()
+    if held and not add:
+        raise click.ClickException(
+            f"This database already holds {held} games; demo games would mix with them in "
+            "the history and the statistics. Pass --add to add them anyway (players with "
+            "the same names are then shared)."
+        )
+
+    def progress(done: int) -> None:
+        if count > demo.BATCH_SIZE:
+            click.echo(f"{done} of {count} games stored", err=True)
+
+    summary = demo.add_demo_games(
+        count, seed=seed, end=end.date() if end else None, workers=workers, progress=progress
+    )
+    click.echo(
+        f"Added {summary.games} games, {summary.rounds} rounds, {summary.players} players "
+        f"({summary.new_players} new) in {summary.seconds:.1f} s."
+    )
+
+
 def init_app(app: Flask) -> None:
     """Register the commands on ``app``'s ``flask`` command."""
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
+    app.cli.add_command(demo_data_command)

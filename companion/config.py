@@ -25,6 +25,11 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # The session (edit keys, an unfinished live trick) is written only when it changes:
+        # refreshing it on every response let a late reply, such as a static file fetched
+        # by the service worker, put back an older cookie over a newer one.
+        "SESSION_REFRESH_EACH_REQUEST": False,
+        "PERMANENT_SESSION_LIFETIME": 400 * 24 * 60 * 60,
         "SESSION_COOKIE_HTTPONLY": True,
         "PROXY_COUNT": 0,
         "LANGUAGES": list(LANGUAGES),

@@ -86,3 +86,11 @@ def test_behind_a_proxy_the_forwarded_scheme_makes_the_cookie_secure(tmp_path: P
     assert "Secure" in cookie
     with app.app_context():
         db.engine.dispose()
+
+
+def test_a_response_that_does_not_change_the_session_sets_no_cookie(client: FlaskClient) -> None:
+    session_cookie(client, "http://localhost")
+    for path in ("/static/style.css", "/", "/offline", "/manifest.webmanifest"):
+        with client.get(path) as response:
+            cookies = response.headers.getlist("Set-Cookie")
+        assert not [value for value in cookies if "session=" in value], path

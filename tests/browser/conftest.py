@@ -1,0 +1,199 @@
+"""Fixtures of the browser tests: the app served on a loopback port, driven by Debian's
+Chromium (see support.py).
+
+Where Chromium is missing the tests are skipped with the reason, except in CI (``CI=true``),
+where that is a failure: ``python3 manage.py test`` installs it from Debian's packages first.
+
+One server and one browser serve the whole session. The journeys get a fresh phone (browser
+context) per test; the page checks, which only look, share a phone per colour scheme. Every
+phone records every request it makes, so that a test can check that nothing leaves the app's
+own host.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from tests.browser.support import (
+    CHROMIUM,
+    TIMEOUT_MS,
+    LiveServer,
+    Phone,
+    PhoneFactory,
+    Site,
+    in_ci,
+    missing_browser_reason,
+    open_phone,
+    record_rounds,
+    start_game,
+)
+
+
+def require_browser() -> None:
+    """Skip the test (outside CI) or fail it (in CI) when the browser cannot run here."""
+    reason = missing_browser_reason()
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(f"CI=true, and the browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+# --------------------------------------------------------------------------------------------
+# The app, served on a free loopback port
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app on SQLite in a temporary instance folder, served until the session ends."""
+    require_browser()
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, *args: Any, **kwargs: Any) -> None:
+            """Keep the test output free of one line per request."""
+
+    from companion import create_app
+    from companion.models import db
+
+    instance = tmp_path_factory.mktemp("browser-instance")
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'browser.sqlite3'}",
+        },
+        instance_path=str(instance),
+    )
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        with app.app_context():
+            db.engine.dispose()
+
+
+# --------------------------------------------------------------------------------------------
+# The browser and the phones
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, for the whole session."""
+    require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(browser: Any, live_server: LiveServer) -> Iterator[PhoneFactory]:
+    """Open phones (browser contexts); each is closed at the end of the test."""
+    phones: list[Phone] = []
+
+    def new(**options: Any) -> Phone:
+        phones.append(open_phone(browser, live_server.url, **options))
+        return phones[-1]
+
+    yield new
+    for phone in phones:
+        phone.context.close()
+
+
+@pytest.fixture
+def phone(new_phone: PhoneFactory) -> Phone:
+    """A fresh phone in the light colour scheme and English."""
+    return new_phone()
+
+
+@pytest.fixture(scope="session")
+def shared_phones(browser: Any, live_server: LiveServer) -> Iterator[PhoneFactory]:
+    """Phones kept for the whole session, one per set of options (the first call with a
+    ``key`` opens it): the page checks only look, so one phone can look at every page, and
+    opening a context per page costs more than the page. Each call forgets the requests
+    recorded so far."""
+    phones: dict[str, Phone] = {}
+
+    def shared(key: str, **options: Any) -> Phone:
+        if key not in phones:
+            phones[key] = open_phone(browser, live_server.url, **options)
+        phones[key].requests.clear()
+        return phones[key]
+
+    yield shared
+    for phone in phones.values():
+        phone.context.close()
+
+
+# --------------------------------------------------------------------------------------------
+# axe-core
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's axe.min.js, as shipped inside the axe-playwright-python package."""
+    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# The games every page check looks at, set up once through the JSON API
+
+
+@pytest.fixture(scope="session")
+def site(live_server: LiveServer, browser: Any) -> Site:
+    """Three games: one in progress with two rounds scored ("main"), one finished, and one
+    in a live round with a trick played and the next trick begun on this phone ("live")."""
+    from playwright.sync_api import expect
+
+    from tests.browser.scenario import FIVE_ROUNDS, card
+
+    main, main_key, version = start_game(live_server, ["Ann", "Ben", "Cleo"], 5)
+    record_rounds(live_server, main, main_key, version, FIVE_ROUNDS[:2])
+
+    finished_names = ["Ann", "Bartholomäus", "Zsuzsanna"]
+    finished, finished_key, version = start_game(live_server, finished_names, 3)
+    record_rounds(live_server, finished, finished_key, version, FIVE_ROUNDS[2:])
+
+    live, live_key, version = start_game(live_server, ["Anna-Lena", "Jean-Baptiste", "Gergely"], 5)
+    marked = [[card(text).as_json()] for text in ("red 4", "blue 0", "green 1")]
+    state = live_server.api(
+        "POST",
+        f"/api/v1/games/{live}/rounds/live",
+        {"version": version, "marked": marked},
+        live_key,
+    )
+    trick = [card(text).as_json() for text in ("yellow 3", "green 3", "blue 7")]
+    live_server.api(
+        "POST",
+        f"/api/v1/games/{live}/rounds/1/tricks",
+        {"version": state["version"], "cards": trick},
+        live_key,
+    )
+
+    setup_phone = open_phone(browser, live_server.url)
+    page = setup_phone.page
+    for code, key in ((main, main_key), (finished, finished_key), (live, live_key)):
+        page.goto(f"/g/{code}/edit/{key}")
+    # Seat 2 took trick 1 (blue 7 is the highest trump) and leads trick 2: one card of it is
+    # entered on this phone, so the live page shows a trick under way.
+    page.goto(f"/g/{live}/rounds/1/live")
+    page.get_by_role("button", name="yellow 8", exact=True).click()
+    expect(page.locator(".live-turn")).to_have_text("Next to play: Anna-Lena.")
+    stored = setup_phone.context.storage_state()
+    setup_phone.context.close()
+    return Site(live_server.url, {"main": main, "finished": finished, "live": live}, stored)

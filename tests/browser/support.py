@@ -1,0 +1,134 @@
+"""What the browser tests share: the phone they browse with, the app they browse, the games
+they look at. The fixtures that make them are in conftest.py.
+
+Playwright (the pip package, which brings its own node driver) drives Debian's Chromium at
+``/usr/bin/chromium``; ``playwright install`` is never run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "screen": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+    # The pages get a strict Content-Security-Policy (script-src 'self'); axe-core is
+    # injected by the test, so the test contexts bypass it.
+    "bypass_csp": True,
+    # The service worker installs in the background after the first page and re-fetches
+    # every static file then, which races with the test's next page; it has its own test.
+    "service_workers": "block",
+}
+#: The WCAG 2.1 A and AA rules of axe-core.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: Playwright's default timeout is 30 s; a page of this app answers in well under one.
+TIMEOUT_MS = 10_000
+
+
+def in_ci() -> bool:
+    """CI sets CI=true; there nothing may be skipped."""
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def missing_browser_reason() -> str | None:
+    """Why the browser tests cannot run here, or None if they can."""
+    if not CHROMIUM.exists():
+        return (
+            f"{CHROMIUM} is missing: install Debian's chromium package "
+            "(python3 manage.py test does so when it runs as root)"
+        )
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing: run .venv/bin/pip install -e '.[dev]'"
+    return None
+
+
+@dataclass
+class LiveServer:
+    """The app served in a thread of the test process."""
+
+    url: str  # http://127.0.0.1:<port>, no trailing slash
+
+    def api(self, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
+        """Call the JSON API; answer the decoded body (an error status raises)."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if key:
+            request.add_header("Authorization", f"Bearer {key}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+
+@dataclass
+class Phone:
+    """A browser context set up as a phone, with every URL it requested."""
+
+    context: Any
+    page: Any
+    base_url: str
+    requests: list[str] = field(default_factory=list)
+
+    def goto(self, path: str) -> Any:
+        """Open ``path`` of the app; answer the response."""
+        return self.page.goto(self.base_url + path)
+
+    def foreign_requests(self) -> list[str]:
+        """Requests that went anywhere but the app's own host."""
+        own = (self.base_url + "/", "data:", "blob:", "about:")
+        return [url for url in self.requests if not url.startswith(own)]
+
+
+PhoneFactory = Callable[..., Phone]
+
+
+def open_phone(browser: Any, base_url: str, **options: Any) -> Phone:
+    """A new context set up as a phone (``options`` override PHONE), recording requests."""
+    context = browser.new_context(**{**PHONE, "base_url": base_url, **options})
+    context.set_default_timeout(TIMEOUT_MS)
+    phone = Phone(context, None, base_url)
+    context.on("request", lambda request: phone.requests.append(request.url))
+    phone.page = context.new_page()
+    return phone
+
+
+@dataclass
+class Site:
+    """Games in several states, and a phone's cookies that may edit them all."""
+
+    base_url: str
+    codes: dict[str, str]  # main, finished, live
+    state: dict[str, Any]  # Playwright storage state: the session holding the edit keys
+
+    def path(self, template: str) -> str:
+        """``/g/{main}/setup`` with the game codes filled in."""
+        return template.format(**self.codes)
+
+
+def start_game(server: LiveServer, names: list[str], rounds: int) -> tuple[str, str, int]:
+    """A classic game through the API: its code, edit key and version."""
+    game = server.api(
+        "POST",
+        "/api/v1/games",
+        {"players": names, "variant": "classic", "rounds": rounds, "first_leader": 0},
+    )
+    return game["id"], game["edit_key"], game["version"]
+
+
+def record_rounds(server: LiveServer, code: str, key: str, version: int, rounds: Any) -> int:
+    """Record quick rounds through the API; answer the game's version afterwards."""
+    for played in rounds:
+        body = {"version": version, "entries": [seat.as_json() for seat in played]}
+        version = server.api("POST", f"/api/v1/games/{code}/rounds", body, key)["version"]
+    return version
