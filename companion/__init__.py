@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from companion import cli, database, i18n, security
+from companion import assets, cli, compression, database, i18n, security
 from companion.config import configure
 
 csrf = CSRFProtect()
@@ -38,6 +38,8 @@ def create_app(
     database.init_app(app)
     cli.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
+    compression.init_app(app)
 
     from companion.api import bp as api_bp
     from companion.games import bp as games_bp

@@ -382,6 +382,20 @@ def delete_game(game: Game, version: int) -> None:
     db.session.flush()
 
 
+def rotate_edit_key(game: Game, version: int) -> str:
+    """Replace the game's edit key and answer the new one (the only time it is known in
+    clear): the old key, its edit link and every phone holding it no longer open the game.
+    This is how edit rights given to the wrong phone are taken back. A version-checked
+    change: the version moves on, so other phones' scoreboards refresh and drop their
+    edit controls."""
+    check_version(game, version)
+    key = new_edit_key()
+    game.edit_key_hash = hash_edit_key(key)
+    game.updated_at = utcnow()
+    db.session.flush()
+    return key
+
+
 @dataclass(frozen=True)
 class Totals:
     """Running totals per round and the winners once the game is over (R11)."""

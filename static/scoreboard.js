@@ -1,21 +1,166 @@
-// Scoreboard, improved when JavaScript runs: a "Copy" button beside each shared link.
-// Without JavaScript (or without clipboard access) the links can still be copied by hand.
+// Scoreboard and share page, improved when JavaScript runs; both work without this file.
+//
+// - Share page: a "Copy" button beside each shared link (without JavaScript or clipboard
+//   access the links can still be copied by hand).
+// - Scoreboard: it follows the game by itself. Every few seconds it asks the server whether
+//   the page changed, sending the page's ETag (If-None-Match); the server answers an empty
+//   304 while nothing changed, and the new page when another phone recorded something. The
+//   page's <main> is then swapped for the new one, the scroll position kept, and "Scores
+//   updated" announced to screen readers. It pauses while the tab is hidden.
 (function () {
   "use strict";
 
-  if (!navigator.clipboard) {
-    return;
-  }
-  document.querySelectorAll("a.copy-source[data-copy]").forEach(function (link) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "button button--small";
-    button.textContent = link.dataset.copy;
-    button.addEventListener("click", function () {
-      navigator.clipboard.writeText(link.href).then(function () {
-        button.textContent = link.dataset.copied;
+  var POLL_MS = 4000;
+
+  function addCopyButtons(root) {
+    if (!navigator.clipboard) {
+      return;
+    }
+    root.querySelectorAll("a.copy-source[data-copy]").forEach(function (link) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button button--small";
+      button.textContent = link.dataset.copy;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(link.href).then(function () {
+          button.textContent = link.dataset.copied;
+        });
       });
+      link.insertAdjacentElement("afterend", button);
     });
-    link.insertAdjacentElement("afterend", button);
-  });
+  }
+
+  function followTheGame(main) {
+    var timer = null;
+    var busy = false;
+    var gone = false;
+    var status = document.createElement("p");
+    status.className = "visually-hidden";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    main.parentNode.insertBefore(status, main.nextSibling);
+
+    function marker() {
+      return main.querySelector(".board-updates[data-poll]");
+    }
+
+    function announce(text) {
+      status.textContent = "";
+      window.setTimeout(function () {
+        status.textContent = text;
+      }, 100);
+    }
+
+    function scrollPositions() {
+      return Array.prototype.map.call(main.querySelectorAll(".table-scroll"), function (box) {
+        return box.scrollLeft;
+      });
+    }
+
+    function swap(page) {
+      var fresh = page.getElementById(main.id);
+      var freshMarker = fresh && fresh.querySelector(".board-updates[data-poll]");
+      if (!freshMarker) {
+        return false; // not a scoreboard (an error page, say): keep the one we have
+      }
+      var old = marker();
+      var changed = !old || old.dataset.version !== freshMarker.dataset.version;
+      var x = window.scrollX;
+      var y = window.scrollY;
+      var sideways = scrollPositions();
+      var focusedId = document.activeElement && main.contains(document.activeElement)
+        ? document.activeElement.id
+        : "";
+      main.innerHTML = fresh.innerHTML;
+      main.querySelectorAll(".table-scroll").forEach(function (box, index) {
+        if (index < sideways.length) {
+          box.scrollLeft = sideways[index];
+        }
+      });
+      window.scrollTo(x, y);
+      if (focusedId && document.getElementById(focusedId)) {
+        document.getElementById(focusedId).focus({ preventScroll: true });
+      }
+      if (page.title) {
+        document.title = page.title;
+      }
+      if (changed) {
+        announce(freshMarker.dataset.updated);
+      }
+      return true;
+    }
+
+    function poll() {
+      var current = marker();
+      if (busy || gone || !current || document.hidden) {
+        return;
+      }
+      busy = true;
+      var headers = {};
+      if (current.dataset.etag) {
+        headers["If-None-Match"] = current.dataset.etag;
+      }
+      // The page's own ETag is sent by hand, so the browser's cache stays out of the way.
+      fetch(current.dataset.poll, { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (response.status === 404) {
+            gone = true; // the game was deleted: nothing more to follow
+            stop();
+            return null;
+          }
+          if (response.status !== 200) {
+            return null; // 304: nothing changed; anything else: try again later
+          }
+          var tag = response.headers.get("ETag");
+          if (tag && tag === current.dataset.etag) {
+            return null;
+          }
+          return response.text().then(function (text) {
+            swap(new DOMParser().parseFromString(text, "text/html"));
+          });
+        })
+        .then(null, function () {
+          return null; // offline for a moment: the next poll tries again
+        })
+        .then(function () {
+          busy = false;
+        });
+    }
+
+    function start() {
+      if (timer === null && !gone) {
+        timer = window.setInterval(poll, POLL_MS);
+      }
+    }
+
+    function stop() {
+      if (timer !== null) {
+        window.clearInterval(timer);
+        timer = null;
+      }
+    }
+
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) {
+        stop();
+      } else {
+        poll();
+        start();
+      }
+    });
+    if (!document.hidden) {
+      start();
+    }
+  }
+
+  addCopyButtons(document);
+  var main = document.getElementById("content");
+  if (
+    main &&
+    main.querySelector(".board-updates[data-poll]") &&
+    window.fetch &&
+    window.DOMParser
+  ) {
+    followTheGame(main);
+  }
 })();

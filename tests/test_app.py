@@ -9,6 +9,7 @@ from flask import Flask, request
 from flask.testing import FlaskClient
 
 from companion import create_app
+from tests.assets.helpers import static_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,7 +50,7 @@ def test_layout_is_built_for_phones(client: FlaskClient) -> None:
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert '<a class="brand" href="/">Sticheln companion</a>' in page
     assert '<main id="content">' in page
-    assert '<link rel="stylesheet" href="/static/style.css">' in page
+    assert f'<link rel="stylesheet" href="{static_url("style.css")}">' in page
 
 
 def test_footer_switches_to_each_language_by_its_own_name(client: FlaskClient) -> None:

@@ -158,6 +158,19 @@ def undo_trick(code: str, number: int) -> ResponseReturnValue:
     return game_state(game)
 
 
+@bp.post("/games/<code>/edit-key")
+def rotate_edit_key(code: str) -> ResponseReturnValue:
+    """Make a new edit key (Bearer: the current one): the old key and every phone holding it
+    lose the right to change the game. The answer holds the new key, shown this once."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    key = services.rotate_edit_key(game, version)
+    answer = {"edit_key": key, "version": game.version}
+    db.session.commit()
+    return answer, 200, {"Cache-Control": "no-store"}
+
+
 @bp.get("/games/<code>/export")
 def export_game(code: str) -> ResponseReturnValue:
     """The game as a backup document with this one game, which the import command reads

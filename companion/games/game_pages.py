@@ -4,14 +4,25 @@ Every change goes through ``companion.services`` and follows post/redirect/get. 
 changes a game needs this device to hold the game's edit key (``companion.edit_rights``)
 and the version the player saw: if another phone changed the game meanwhile, nothing is
 overwritten and the current scoreboard is shown with a warning.
+
+The scoreboards answer conditional GETs: their ETag comes from the game's version and
+whatever else changes the page (view or edit variant, language, this phone's edit rights),
+read with one cheap query, so the phones that poll a scoreboard (static/scoreboard.js) get
+an empty ``304 Not Modified`` until something changes, without the page being rendered.
+The share page (QR codes, the edit link, a new edit link) is in ``share_pages``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import segno
+import sqlalchemy as sa
 from flask import (
     abort,
     current_app,
@@ -19,24 +30,26 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
-from flask_wtf.csrf import CSRFError
+from flask_babel import get_locale, gettext
+from flask_wtf.csrf import CSRFError, generate_csrf
 from markupsafe import Markup
 from werkzeug.exceptions import Forbidden, HTTPException
+from werkzeug.http import quote_etag
 from werkzeug.routing import BuildError
 
 from companion import services
 from companion.charts import cumulative_chart
-from companion.edit_rights import can_edit, device_edit_key, remember_edit_key
+from companion.edit_rights import SESSION_KEYS, can_edit, device_edit_key, remember_edit_key
 from companion.error_pages import back_to_game, error_page, home
 from companion.games import bp
 from companion.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.games.queries import Scoreboard, scoreboard_of
 from companion.messages import render_message, signed_number
-from companion.models import Game, Round, db
+from companion.models import Game, Player, Round, Seat, db
 from companion.rules import RuleError
 from companion.rules.errors import PlayerCountError, UnknownVariantError
 
@@ -44,6 +57,11 @@ from companion.rules.errors import PlayerCountError, UnknownVariantError
 CONFIRM_ACTIONS = {"games.abandon_game": "abandon", "games.delete_game": "delete"}
 #: Where a refusal of ``services.create_game`` is shown on the new-game form.
 CREATE_ERROR_FIELDS = {PlayerCountError: "players", UnknownVariantError: "variant"}
+#: Templates whose source shapes a scoreboard page: a deployment with other templates gets
+#: other ETags, so no phone keeps showing a page of the old ones.
+SCOREBOARD_TEMPLATES = ("base.html", "games/scoreboard.html", "games/game_macros.html")
+#: Static files a scoreboard links: their URLs may change with their content.
+SCOREBOARD_STATIC = ("style.css", "app.js", "scoreboard.js")
 
 
 # --------------------------------------------------------------------------------------------
@@ -79,8 +97,30 @@ def game_template_helpers() -> dict[str, Any]:
     }
 
 
+def held_key(code: str) -> str | None:
+    """The edit key this device keeps for the game ``code``, whether or not it still opens
+    the game (a key that no longer does was replaced by a new edit link)."""
+    keys = session.get(SESSION_KEYS)
+    key = keys.get(code) if isinstance(keys, dict) else None
+    return key if isinstance(key, str) else None
+
+
+def edit_rights_lost(game: Game) -> bool:
+    """Whether this device had edit rights to ``game`` until a new edit link was made."""
+    return held_key(game.code) is not None and not can_edit(game)
+
+
 def require_edit_rights(game: Game) -> None:
     """Refuse (403) a change from a device that does not hold the game's edit key."""
+    if edit_rights_lost(game):
+        abort(
+            403,
+            description=gettext(
+                "This phone may only look at this game: a new edit link was made, and the "
+                "old one no longer works. Ask the phone that keeps the score for the new "
+                "edit link."
+            ),
+        )
     if not can_edit(game):
         abort(
             403,
@@ -157,14 +197,99 @@ def add_form_error(form: NewGameForm, field: str, message: str) -> None:
 @bp.get("/g/<code>")
 def scoreboard(code: str) -> ResponseReturnValue:
     """The scoreboard, with edit controls on a device holding the edit key."""
+    tag = scoreboard_etag(code, view=False)
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        return not_modified(tag, view=False)
     game = services.get_game(code)
-    return render_scoreboard(game, editable=can_edit(game))
+    return render_scoreboard(game, editable=can_edit(game), etag=tag)
 
 
 @bp.get("/g/<code>/view")
 def view(code: str) -> ResponseReturnValue:
     """The read-only scoreboard that the share link opens: no control, no edit key."""
-    return render_scoreboard(services.get_game(code), editable=False)
+    tag = scoreboard_etag(code, view=True)
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        return not_modified(tag, view=True)
+    return render_scoreboard(services.get_game(code), editable=False, view=True, etag=tag)
+
+
+def scoreboard_etag(code: str, view: bool) -> str | None:
+    """The strong ETag (unquoted) of a scoreboard page as this request would render it, or
+    ``None`` when there is no such game; one query, no rendering.
+
+    The page shows the game (its version moves on with every change of the games row:
+    rounds, tricks, status, exclusion, a new edit key) and the players' names (a rename or a
+    merge changes no game), in this request's language, as the read-only view or as this
+    device's scoreboard, with or without edit controls. A page with edit controls holds a
+    CSRF token, which expires: its tag also changes with the session's token and every half
+    of the token's lifetime, so a revalidated page never carries an expired token.
+    """
+    rows = db.session.execute(
+        sa.select(Game.version, Game.edit_key_hash, Player.name)
+        .outerjoin(Seat, Seat.game_id == Game.id)
+        .outerjoin(Player, Player.id == Seat.player_id)
+        .where(Game.code == code)
+        .order_by(Seat.position)
+    ).all()
+    if not rows:
+        return None
+    held = None if view else held_key(code)
+    opens = held is not None and hmac.compare_digest(
+        rows[0].edit_key_hash, services.hash_edit_key(held)
+    )
+    parts: list[object] = [
+        templates_digest(),
+        [url_for("static", filename=name) for name in SCOREBOARD_STATIC],
+        "view" if view else "board",
+        rows[0].version,
+        [row.name for row in rows],
+        str(get_locale()),
+        request.query_string.decode("latin-1"),  # the language switcher links back to it
+        opens,
+        held is not None and not opens,
+    ]
+    if opens:
+        generate_csrf()  # as the page would: the session's token is then the page's
+        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        parts += [csrf_period(), hash_of(str(session.get(field, "")))]
+    return hash_of(json.dumps(parts))[:32]
+
+
+def hash_of(text: str) -> str:
+    """A hex digest of ``text``."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def templates_digest() -> str:
+    """A digest of the scoreboard's templates, computed once per app."""
+    digest: str | None = current_app.extensions.get("scoreboard_templates")
+    if digest is None:
+        env = current_app.jinja_env
+        assert env.loader is not None
+        sources = [env.loader.get_source(env, name)[0] for name in SCOREBOARD_TEMPLATES]
+        digest = hash_of("\0".join(sources))[:16]
+        current_app.extensions["scoreboard_templates"] = digest
+    return digest
+
+
+def csrf_period() -> int:
+    """Which half of the CSRF token's lifetime it is now (0 when tokens never expire)."""
+    limit = current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600)
+    return int(time.time() // max(int(limit) // 2, 1)) if limit else 0
+
+
+def cache_control(view: bool) -> str:
+    """Browsers keep a scoreboard but ask each time whether it changed (the ETag makes that
+    cheap); a device's own scoreboard depends on its cookie, so it is private."""
+    return "no-cache" if view else "private, no-cache"
+
+
+def not_modified(tag: str, view: bool) -> ResponseReturnValue:
+    """``304 Not Modified``: the page the device holds is still the right one."""
+    response = current_app.response_class(status=304)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = cache_control(view)
+    return response
 
 
 @dataclass(frozen=True)
@@ -204,31 +329,40 @@ def edit_actions(board: Scoreboard, live: Round | None = None) -> EditActions:
 
 
 def render_scoreboard(
-    game: Game, editable: bool, conflict: bool = False, status: int = 200
+    game: Game,
+    editable: bool,
+    conflict: bool = False,
+    status: int = 200,
+    view: bool = False,
+    etag: str | None = None,
 ) -> ResponseReturnValue:
-    """The scoreboard page; an editable one holds the edit link, so it is never cached."""
-    edit_key = device_edit_key(game) if editable else None
+    """The scoreboard page (``view``: the read-only one at the share link). It holds no
+    secret (the edit link is on the share page), so browsers may keep it and revalidate it
+    with its ETag; a refusal's page (``status`` other than 200) is never kept."""
+    editable = editable and device_edit_key(game) is not None
     board = scoreboard_of(game)
     playing = services.playing_round(game)
     live = playing if playing is not None and playing.mode == "live" else None
+    if etag is None:
+        etag = scoreboard_etag(game.code, view)
     page = render_template(
         "games/scoreboard.html",
         board=board,
-        editable=edit_key is not None,
-        actions=edit_actions(board, live) if edit_key else None,
+        editable=editable,
+        actions=edit_actions(board, live) if editable else None,
         live_round=live,
         conflict=conflict,
-        share_url=url_for("games.view", code=game.code, _external=True),
-        edit_url=(
-            url_for("games.grant_edit", code=game.code, key=edit_key, _external=True)
-            if edit_key
-            else None
-        ),
+        rights_lost=not view and edit_rights_lost(game),
+        poll_url=url_for("games.view" if view else "games.scoreboard", code=game.code),
+        etag=quote_etag(etag) if etag else "",
+        share_page_url=url_for("games.share", code=game.code),
     )
     response = make_response(page, status)
-    if edit_key:
+    if status == 200 and etag:
+        response.set_etag(etag)
+        response.headers["Cache-Control"] = cache_control(view)
+    else:
         response.headers["Cache-Control"] = "no-store"
-        response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
@@ -240,8 +374,9 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
         abort(
             403,
             description=gettext(
-                "This edit link does not open this game. Ask the phone that keeps the score "
-                "for the game's edit link again."
+                "This edit link does not open this game. It may be incomplete, or a new edit "
+                "link was made since. Ask the phone that keeps the score for the game's edit "
+                "link again."
             ),
         )
     remember_edit_key(game, key)
@@ -358,6 +493,12 @@ def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
         form = NewGameForm()
         form.csrf_token.errors = [message]
         return render_new_game(form), 400
+    if request.endpoint == "games.share":
+        game = game_in_request()
+        if game is not None:
+            form = ConfirmForm()
+            form.csrf_token.errors = [message]
+            return share_pages.render_share(game, form, status=400)
     confirming = CONFIRM_ACTIONS.get(request.endpoint or "")
     game = game_in_request() if confirming else None
     if confirming and game is not None and can_edit(game):
@@ -371,3 +512,6 @@ def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
     """A friendly error page, with a way back to the game if there is one."""
     links = [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
     return error_page(status, title, message, links)
+
+
+from companion.games import share_pages  # noqa: E402  (its routes; it uses the helpers above)

@@ -2,9 +2,9 @@
 
 - ``/manifest.webmanifest`` describes the app (name, colours, icons) in the visitor's language.
 - ``/sw.js`` is the service worker, served from the site root so that it covers every page. It
-  is rendered from templates/pwa/sw.js with the list of files to keep at hand (every file in the
-  static folder, the offline page and the manifest) and a cache version that changes with their
-  contents.
+  is rendered from templates/pwa/sw.js with the files to keep at hand (every static file, under
+  the fingerprinted name ``url_for`` gives it, see companion/assets.py; the offline page; the
+  manifest) and a cache version that changes with their contents.
 - ``/offline`` is the page the worker shows when a page cannot be fetched.
 - ``/favicon.ico`` answers the browsers that ask for it without reading the page's links.
 """

@@ -1,5 +1,7 @@
 // The service worker, served at /sw.js by companion/pwa/routes.py, which fills in the cache
 // version and the list of files to keep (every static file, the offline page and the manifest).
+// Static files are listed under their fingerprinted names (/static/style.3f2a91c0.css), the
+// names the pages link: a name changes with the file's content, so a kept copy is never stale.
 //
 // - Static files: from the cache first, from the network when missing.
 // - The manifest: from the network (it speaks the visitor's language), else from the cache.

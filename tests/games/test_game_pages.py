@@ -280,7 +280,7 @@ def test_new_game_page_offers_eight_seats_every_variant_and_known_names(
     assert "The rulebook says: the youngest player." in words
     assert len(re.findall(r"<option[^>]*>Seat \d</option>", page)) == 8
     assert 'name="csrf_token"' in page
-    assert "<script>" not in page and "new_game.js" in page  # no inline script
+    assert "<script>" not in page and 'src="/static/new_game.' in page  # no inline script
 
 
 PRESET_GAMES = [
@@ -505,17 +505,18 @@ def test_markup_in_names_is_shown_as_text(app: Flask, client: FlaskClient) -> No
 # Scoreboard and read-only view
 
 
-def test_the_creating_phone_sees_edit_controls_and_the_edit_link(client: FlaskClient) -> None:
+def test_the_creating_phone_sees_edit_controls_and_a_link_to_the_share_page(
+    client: FlaskClient,
+) -> None:
     code = start_game(client)
     key = edit_key_of(client, code)
     response = client.get(f"/g/{code}")
     page = response.get_data(as_text=True)
-    assert f'href="http://localhost/g/{code}/edit/{key}"' in page
-    assert f'href="http://localhost/g/{code}/view"' in page
+    assert key not in page  # the edit link is on the share page only
+    assert f'href="/g/{code}/share"' in page and "Share with other phones" in page
     assert f'href="/g/{code}/abandon"' in page and f'href="/g/{code}/delete"' in page
-    assert page.count("<svg") == 2  # QR codes of both links, inline
-    assert response.headers["Cache-Control"] == "no-store"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert "<svg" not in page  # no chart before the first round, and no QR code
+    assert response.headers["Cache-Control"] == "private, no-cache"
 
 
 def test_the_read_only_view_shows_no_control_and_no_edit_key(client: FlaskClient) -> None:
@@ -532,7 +533,7 @@ def test_the_read_only_view_shows_no_control_and_no_edit_key(client: FlaskClient
         assert "Mark colours" not in page and "Record round" not in page
         words = text_of(page)
         assert "Ann Ben Cleo Dan" in " ".join(re.findall(r'seat__name">([^<]+)<', page))
-        assert f"http://localhost/g/{code}/view" in words
+        assert f'href="/g/{code}/share"' in page and "Share with other phones" in words
         assert "Dan deals; Ann leads the first trick." in words
 
 
@@ -716,8 +717,8 @@ def test_the_edit_link_gives_another_phone_the_right_to_change_the_game(
 
     response = other.get(f"/g/{code}/edit/{key}")
     assert response.status_code == 302 and response.headers["Location"] == f"/g/{code}"
-    page = page_of(other, f"/g/{code}")
-    assert f"/g/{code}/edit/{key}" in page and f'href="/g/{code}/abandon"' in page
+    assert f'href="/g/{code}/abandon"' in page_of(other, f"/g/{code}")
+    assert f"/g/{code}/edit/{key}" in page_of(other, f"/g/{code}/share")
     assert other.get(f"/g/{code}/abandon").status_code == 200
 
 

@@ -33,6 +33,7 @@ from companion.rules import (
 )
 from companion.rules.checks import check_indicators
 from companion.rules.tricks import trick_winner
+from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
     database,
     refusal,
@@ -762,7 +763,7 @@ def test_the_live_page_keeps_the_screen_awake_with_its_own_static_scripts(
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", live, re.S)
     assert scripts and all(body.strip() == "" and "src=" in attrs for attrs, body in scripts)
     sources = [re.search(r'src="([^"]+)"', attrs).group(1) for attrs, _ in scripts]  # type: ignore[union-attr]
-    assert "/static/wake_lock.js" in sources and "/static/live.js" in sources
+    assert static_url("wake_lock.js") in sources and static_url("live.js") in sources
     assert all(source.startswith("/static/") for source in sources)  # nothing from other hosts
     wake = client.get("/static/wake_lock.js")
     assert wake.status_code == 200 and b"navigator.wakeLock" in wake.data

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from companion import services
 from companion.models import db
+from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
     assert_redirects_to_scoreboard,
     database,
@@ -162,7 +163,10 @@ def test_round_pages_load_their_script_from_this_app_only(client: FlaskClient) -
     for url in (f"/g/{code}/rounds/record", f"/g/{code}/rounds/record?mode=full"):
         page = page_of(client, url)
         scripts = re.findall(r"<script([^>]*)>", page)
-        assert scripts == [' src="/static/app.js" defer', ' src="/static/rounds.js" defer']
+        assert scripts == [
+            f' src="{static_url("app.js")}" defer',
+            f' src="{static_url("rounds.js")}" defer',
+        ]
         assert "http" not in "".join(re.findall(r'(?:src|href)="([^"]*)"', page)).replace(
             "http://localhost/", ""
         )

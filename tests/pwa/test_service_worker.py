@@ -9,6 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.assets.helpers import static_url
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -58,7 +60,7 @@ def test_the_worker_keeps_every_static_file_and_the_offline_page(client: FlaskCl
     assert files
     for path in files:
         if not path.name.startswith("."):
-            assert f"/static/{path.relative_to(ROOT / 'static').as_posix()}" in urls, path
+            assert static_url(path.relative_to(ROOT / "static").as_posix()) in urls, path
     pages = [url for url in urls if not url.startswith("/static/")]
     assert pages == ["/offline", "/manifest.webmanifest"], "no other page is ever kept"
 
@@ -77,8 +79,8 @@ def test_the_worker_lists_the_files_of_the_static_folder_it_is_given(
     assert precached(client) == [
         "/offline",
         "/manifest.webmanifest",
-        "/static/icons/icon.svg",
-        "/static/style.css",
+        static_url("icons/icon.svg", static_folder),
+        static_url("style.css", static_folder),
     ]
 
 

@@ -1,0 +1,1023 @@
+#!/usr/bin/env python3
+"""Measure the companion the way a table uses it, and check the performance budgets.
+
+    python3 scripts/benchmark.py                        # SQLite, 10,000 games of history
+    python3 scripts/benchmark.py --database postgres    # a throwaway PostgreSQL cluster
+    python3 scripts/benchmark.py --games 2000 --duration 3   # quicker, rougher
+
+Run it after ``python3 manage.py setup`` (it re-runs itself with .venv's Python). It builds
+two throwaway databases (never the one in instance/):
+
+- **large**: ``flask demo-data --games 10000`` (a two-year history of a club), then an
+  8-player game with 5 of its 10 rounds scored, through the JSON API;
+- **small**: ``flask demo-data --games 20``, then the same 8-player game with 1 round scored.
+
+It serves each with gunicorn on the loopback interface (``-w 2``, as deployed: sync workers),
+and measures, with threads of ``http.client`` connections, the throughput and the median and
+95th-percentile latency of the pages and API calls below, each also as a ratio to
+``GET /api/v1/setup`` (a request that touches no database) measured in the same run. The
+endpoints take turns (``--rounds``), so that a machine busy with something else slows them
+all alike. Then, in this process (the app's test client on the same databases), it counts
+the SQL statements of each request, weighs each page with the stylesheets and scripts it
+loads (plain and gzipped), and checks that unchanged scoreboards and static files answer 304.
+
+Budgets (the exit status is 1 when one fails):
+
+- the read-only scoreboard serves at least 0.5x the requests per second of GET /api/v1/setup,
+  the editing scoreboard at least 0.25x;
+- history page 1, page 200 and a frequent player's page: median latency with 10,000 games at
+  most 1.5x the same page with 20 games (page 200 is compared with the last page there is);
+- at most 5 SQL statements per request, the same with 10,000 games as with 20 (and for a game
+  of 5 rounds as for one of 1);
+- the scoreboard weighs at most 40,000 bytes, HTML, stylesheets and scripts, uncompressed;
+- an unchanged scoreboard and every static file answer 304 to If-None-Match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / "bin"
+
+HOST = "127.0.0.1"
+#: The budgets (see the docstring).
+VIEW_THROUGHPUT_RATIO = 0.5
+EDIT_THROUGHPUT_RATIO = 0.25
+HISTORY_LATENCY_RATIO = 1.5
+MOST_STATEMENTS = 5
+SCOREBOARD_BYTES = 40_000
+
+NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
+#: Each seat's indicator colour in the 8-player game (deck of R2: six colours, 0-18).
+COLOURS = ["red", "blue", "green", "yellow", "brown", "violet", "red", "blue"]
+#: Tricks per seat in an 8-player round (13 tricks), turned by one seat every round.
+TRICKS = [2, 2, 2, 2, 2, 1, 1, 1]
+
+BROWSER_HEADERS = {"Accept-Language": "en", "User-Agent": "sticheln-benchmark"}
+
+
+def in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def reexec_in_venv() -> None:
+    """Run again with .venv's Python, which has Flask, SQLAlchemy and gunicorn."""
+    python = BIN / "python"
+    if not python.exists():
+        sys.exit("No .venv here: run `python3 manage.py setup` first.")
+    os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
+
+
+# --------------------------------------------------------------------------------------------
+# Options
+
+
+def parse_options(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Measure the companion and check its performance budgets."
+    )
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--games", type=int, default=10_000, help="history of the large database")
+    parser.add_argument("--small-games", type=int, default=20, help="history of the small one")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the demo data")
+    parser.add_argument(
+        "--duration", type=float, default=6.0, help="seconds of load per endpoint, in all"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="turns the endpoints take")
+    parser.add_argument("--concurrency", type=int, default=4, help="client threads")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="gunicorn threads per worker (>1: gthread)"
+    )
+    parser.add_argument(
+        "--identity", action="store_true", help="ask for uncompressed answers (no gzip)"
+    )
+    parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
+    return parser.parse_args(argv)
+
+
+def step(text: str) -> None:
+    print(f"==> {text}", flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Databases
+
+
+@contextlib.contextmanager
+def databases(kind: str, folder: Path) -> Iterator[tuple[str, str]]:
+    """The URLs of two empty databases, large and small, removed afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'large.sqlite3'}", f"sqlite:///{folder / 'small.sqlite3'}"
+        return
+    sys.path.insert(0, str(ROOT))
+    import sqlalchemy as sa
+
+    import manage  # the throwaway cluster of `manage.py test`
+
+    postgres = manage.ensure_postgres()
+    if postgres is None:
+        sys.exit("No PostgreSQL server here (and it cannot be installed): use --database sqlite.")
+    with manage.throwaway_postgres(postgres) as url:
+        server = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        with server.connect() as connection:
+            for name in ("bench_large", "bench_small"):
+                connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        server.dispose()
+        base = sa.engine.make_url(url)
+        yield tuple(  # type: ignore[misc]
+            base.set(database=name).render_as_string(hide_password=False)
+            for name in ("bench_large", "bench_small")
+        )
+
+
+def flask_command(url: str, secret: str, *args: str) -> None:
+    """Run a ``flask --app companion`` command on the database at ``url``."""
+    environment = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret}
+    result = subprocess.run(
+        [str(BIN / "flask"), "--app", "companion", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        sys.exit(f"flask {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+    if result.stdout.strip():
+        print("    " + result.stdout.strip().splitlines()[-1], flush=True)
+
+
+def fill(url: str, secret: str, games: int, seed: int) -> None:
+    """Create the schema and a history of ``games`` demo games."""
+    flask_command(url, secret, "db", "upgrade")
+    flask_command(url, secret, "demo-data", "--games", str(games), "--seed", str(seed))
+
+
+# --------------------------------------------------------------------------------------------
+# Servers
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]:
+    """Serve the app on the database at ``url``; yield its port; stop it afterwards."""
+    port = free_port()
+    command = [
+        str(BIN / "gunicorn"),
+        "-w",
+        str(workers),
+        "--threads",
+        str(threads),
+        "-b",
+        f"{HOST}:{port}",
+        "--log-level",
+        "warning",
+        "companion:create_app()",
+    ]
+    environment = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret}
+    process = subprocess.Popen(command, cwd=ROOT, env=environment, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                sys.exit(f"gunicorn exited with status {process.returncode}")
+            try:
+                if request(port, "GET", "/api/v1/setup?players=4").status == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                sys.exit("gunicorn did not answer within 60 s")
+            time.sleep(0.2)
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> Answer:
+    """One request on a connection of its own."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        data, sent = encode(body, headers)
+        connection.request(method, path, body=data, headers=sent)
+        response = connection.getresponse()
+        return Answer(response.status, response.msg, response.read())
+    finally:
+        connection.close()
+
+
+def encode(body: Any, headers: dict[str, str] | None) -> tuple[bytes | None, dict[str, str]]:
+    sent = {**BROWSER_HEADERS, **(headers or {})}
+    if body is None:
+        return None, sent
+    sent["Content-Type"] = "application/json"
+    return json.dumps(body).encode(), sent
+
+
+# --------------------------------------------------------------------------------------------
+# The game at the table
+
+
+def card(colour: str, value: int) -> dict[str, Any]:
+    return {"colour": colour, "value": value}
+
+
+def round_entries(number: int) -> list[dict[str, Any]]:
+    """A quick entry per seat of an 8-player classic round."""
+    turn = number % len(TRICKS)
+    tricks = TRICKS[turn:] + TRICKS[:turn]
+    return [
+        {
+            "marked": [card(colour, 10 + seat)],
+            "tricks": tricks[seat],
+            "marked_captured": [card(colour, seat)] if seat % 3 == 0 else [],
+        }
+        for seat, colour in enumerate(COLOURS)
+    ]
+
+
+@dataclass
+class Table:
+    """The 8-player game: its code, edit link and a session cookie holding its edit key."""
+
+    code: str
+    edit_path: str
+    cookie: str
+
+
+def play_table_game(port: int, rounds: int) -> Table:
+    """An 8-player game of 10 rounds with ``rounds`` scored, through the API; then the edit
+    link opened, as the phone that keeps the score would."""
+    answer = request(
+        port,
+        "POST",
+        "/api/v1/games",
+        {"players": NAMES, "variant": "classic", "rounds": 10, "first_leader": 0},
+    )
+    if answer.status != 201:
+        sys.exit(f"could not create the game: {answer.status} {answer.body[:300]!r}")
+    game = json.loads(answer.body)
+    code, key = game["id"], game["edit_key"]
+    version = game["version"]
+    for number in range(rounds):
+        answer = request(
+            port,
+            "POST",
+            f"/api/v1/games/{code}/rounds",
+            {"version": version, "entries": round_entries(number)},
+            {"Authorization": f"Bearer {key}"},
+        )
+        if answer.status != 201:
+            sys.exit(f"could not record round {number + 1}: {answer.body[:300]!r}")
+        version = json.loads(answer.body)["version"]
+    edit_path = f"/g/{code}/edit/{key}"
+    answer = request(port, "GET", edit_path)
+    cookie = session_cookie(answer)
+    if answer.status != 302 or cookie is None:
+        sys.exit(f"the edit link gave no session: {answer.status}")
+    # The scoreboard puts a CSRF token in the session the first time: keep it, as a browser
+    # would, so that every later request sends the same session.
+    for _ in range(3):
+        answer = request(port, "GET", f"/g/{code}", headers={"Cookie": cookie})
+        renewed = session_cookie(answer)
+        if renewed is None or renewed == cookie:
+            break
+        cookie = renewed
+    return Table(code, edit_path, cookie)
+
+
+def session_cookie(answer: Answer) -> str | None:
+    """The ``session=...`` pair an answer sets, if it sets one."""
+    cookies = [c.split(";", 1)[0] for c in answer.headers.get_all("Set-Cookie") or []]
+    session = [c for c in cookies if c.startswith("session=")]
+    return session[-1] if session else None
+
+
+# --------------------------------------------------------------------------------------------
+# Load
+
+
+@dataclass(frozen=True)
+class Target:
+    """One request to measure."""
+
+    name: str
+    method: str
+    path: str
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    status: int = 200
+
+
+@dataclass
+class Sample:
+    """What the load on one target gave."""
+
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    errors: int = 0
+    last_error: str = ""
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.latencies) * 1000 if self.latencies else float("nan")
+
+    @property
+    def p95_ms(self) -> float:
+        if len(self.latencies) < 2:
+            return self.median_ms
+        return statistics.quantiles(self.latencies, n=20, method="inclusive")[18] * 1000
+
+
+def load(port: int, target: Target, seconds: float, concurrency: int, sample: Sample) -> None:
+    """Send ``target`` from ``concurrency`` threads for ``seconds``, each thread on its own
+    keep-alive connection (re-opened when the server closes it); add to ``sample``."""
+    data, headers = encode(target.body, target.headers)
+    lock = threading.Lock()
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    def client() -> None:
+        connection = http.client.HTTPConnection(HOST, port, timeout=60)
+        mine: list[float] = []
+        errors, last_error = 0, ""
+        while time.perf_counter() < deadline:
+            began = time.perf_counter()
+            try:
+                connection.request(target.method, target.path, body=data, headers=headers)
+                response = connection.getresponse()
+                response.read()
+            except (http.client.HTTPException, OSError) as error:
+                connection.close()  # a closed keep-alive connection: open a new one
+                errors, last_error = errors + 1, repr(error)
+                continue
+            mine.append(time.perf_counter() - began)
+            if response.status != target.status:
+                errors, last_error = errors + 1, f"status {response.status}"
+        connection.close()
+        with lock:
+            sample.latencies.extend(mine)
+            sample.errors += errors
+            sample.last_error = last_error or sample.last_error
+
+    threads = [threading.Thread(target=client) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    sample.seconds += time.perf_counter() - start
+
+
+def measure(
+    targets: list[tuple[str, int, Target]], options: argparse.Namespace
+) -> dict[str, Sample]:
+    """Load every target (keyed, with its server's port) for ``options.duration`` seconds in
+    all, in ``options.rounds`` turns, after a short warm-up of each."""
+    samples = {key: Sample() for key, _, _ in targets}
+    for _key, port, target in targets:
+        load(port, target, 0.3, options.concurrency, Sample())
+    slot = options.duration / options.rounds
+    for turn in range(options.rounds):
+        step(f"load, turn {turn + 1} of {options.rounds} ({slot:.1f} s per endpoint)")
+        for key, port, target in targets:
+            load(port, target, slot, options.concurrency, samples[key])
+    return samples
+
+
+# --------------------------------------------------------------------------------------------
+# In this process: SQL statements, page weights, conditional requests
+
+
+def make_app(url: str, secret: str, folder: Path) -> Any:
+    from companion import create_app
+
+    instance = folder / f"instance-{secrets.token_hex(4)}"
+    instance.mkdir()
+    return create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret}, str(instance))
+
+
+def frequent_player(app: Any) -> str:
+    """The player seated in the most games."""
+    import sqlalchemy as sa
+
+    from companion.models import Player, Seat, db
+
+    with app.app_context():
+        query = (
+            sa.select(Player.name)
+            .join(Seat, Seat.player_id == Player.id)
+            .group_by(Player.id, Player.name)
+            .order_by(sa.func.count().desc(), Player.name)
+            .limit(1)
+        )
+        return str(db.session.scalar(query))
+
+
+def games_of(app: Any, name: str) -> int:
+    import sqlalchemy as sa
+
+    from companion.models import Player, Seat, db
+
+    with app.app_context():
+        query = sa.select(sa.func.count()).select_from(Seat).join(Player).where(Player.name == name)
+        return int(db.session.scalar(query) or 0)
+
+
+def statement_counts(app: Any, table: Table, targets: list[Target]) -> dict[str, int]:
+    """The SQL statements each target costs, served once by the test client."""
+    import sqlalchemy as sa
+
+    from companion.models import db
+
+    client = app.test_client()
+    client.get(table.edit_path)  # this client's session now holds the edit key
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    counts = {}
+    for target in targets:
+        headers = {k: v for k, v in target.headers.items() if k != "Cookie"}
+
+        def send(target: Target = target, headers: dict[str, str] = headers) -> Any:
+            answer = client.open(
+                target.path, method=target.method, json=target.body, headers=headers
+            )
+            answer.get_data()
+            answer.close()
+            return answer
+
+        send()  # a first request may read what later ones find in memory
+        statements.clear()
+        sa.event.listen(engine, "before_cursor_execute", count)
+        try:
+            answer = send()
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", count)
+        if answer.status_code != target.status:
+            sys.exit(f"{target.name}: status {answer.status_code} in-process")
+        counts[target.name] = len(statements)
+    return counts
+
+
+@dataclass
+class Weight:
+    """A page and what it loads, in bytes."""
+
+    html: int
+    css: int
+    js: int
+    gzipped: int
+    assets: list[str]
+    page: str = ""
+    sources: dict[str, str] = field(default_factory=dict)  #: each asset's text, by URL
+
+    @property
+    def total(self) -> int:
+        return self.html + self.css + self.js
+
+
+ASSET = re.compile(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"')
+
+
+def weigh(port: int, target: Target) -> Weight:
+    """The page and every stylesheet and script it loads, plain, and the same gzipped."""
+    plain = request(
+        port, "GET", target.path, headers={**target.headers, "Accept-Encoding": "identity"}
+    )
+    packed = request(
+        port, "GET", target.path, headers={**target.headers, "Accept-Encoding": "gzip"}
+    )
+    page = plain.body.decode()
+    assets = ASSET.findall(page)
+    weight = Weight(len(plain.body), 0, 0, len(packed.body), assets, page)
+    for url in assets:
+        body = request(port, "GET", url, headers={"Accept-Encoding": "identity"}).body
+        weight.sources[url] = body.decode()
+        if url.endswith(".css"):
+            weight.css += len(body)
+        else:
+            weight.js += len(body)
+        weight.gzipped += len(request(port, "GET", url, headers={"Accept-Encoding": "gzip"}).body)
+    return weight
+
+
+# --------------------------------------------------------------------------------------------
+# What the stylesheet weighs, section by section, and what a page may use of it
+
+BANNER = re.compile(r"/\*\s*={10,}\s*\n\s*(?P<title>[^\n]*)")
+COMMENT = re.compile(r"/\*.*?\*/", re.S)
+FUNCTIONAL_PSEUDO = re.compile(r":(?:not|has|is|where)\((?:[^()]|\([^()]*\))*\)")
+PSEUDO = re.compile(r"::?[\w-]+(?:\([^)]*\))?")
+ATTRIBUTE = re.compile(r"\[[^\]]*\]")
+GROUPING_AT_RULES = ("@media", "@supports", "@layer", "@container")
+
+
+@dataclass
+class Rule:
+    """A style rule (or a non-grouping at-rule) and its size without comments."""
+
+    selector: str
+    size: int
+
+
+def css_rules(text: str) -> list[Rule]:
+    """The rules of comment-free CSS, those inside @media and the like included."""
+    rules, position = [], 0
+    while (brace := text.find("{", position)) >= 0:
+        depth, end = 0, brace
+        for end in range(brace, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        prelude = text[position:brace].strip()
+        if prelude.startswith(GROUPING_AT_RULES):
+            rules += css_rules(text[brace + 1 : end])
+        else:
+            rules.append(Rule(prelude, len(text[position : end + 1].strip().encode())))
+        position = end + 1
+    return rules
+
+
+@dataclass
+class PageFeatures:
+    """What selectors can match on a page: its classes (with those its scripts name), ids and
+    element names."""
+
+    classes: set[str]
+    ids: set[str]
+    tags: set[str]
+
+    @classmethod
+    def of(cls, page: str, scripts: list[str]) -> PageFeatures:
+        classes = {c for value in re.findall(r'class="([^"]*)"', page) for c in value.split()}
+        for script in scripts:  # classes a script may add: every word in a string literal
+            for literal in re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'", script):
+                classes |= set(re.findall(r"[\w-]+", " ".join(literal)))
+        ids = set(re.findall(r'id="([^"]*)"', page))
+        tags = {tag.lower() for tag in re.findall(r"<([a-zA-Z][\w-]*)", page)}
+        return cls(classes, ids, tags | {"html", "body"})
+
+    def may_match(self, selector: str) -> bool:
+        """Whether a selector may match on the page (pseudo-classes and attributes aside)."""
+        if selector.startswith("@"):
+            return True  # @keyframes, @font-face, @page: counted as used
+        for alternative in selector.split(","):
+            bare = ATTRIBUTE.sub("", PSEUDO.sub("", FUNCTIONAL_PSEUDO.sub("", alternative)))
+            if all(self.compound_matches(part) for part in re.split(r"[\s>+~]+", bare.strip())):
+                return True
+        return False
+
+    def compound_matches(self, compound: str) -> bool:
+        tag = re.match(r"[a-zA-Z][\w-]*", compound)
+        return (
+            (tag is None or tag.group().lower() in self.tags)
+            and all(c in self.classes for c in re.findall(r"\.([\w-]+)", compound))
+            and all(i in self.ids for i in re.findall(r"#([\w-]+)", compound))
+        )
+
+
+def stylesheet_use(css: str, pages: dict[str, PageFeatures]) -> list[list[str]]:
+    """Per section of the stylesheet (cut at its ``/* ====`` banners): its bytes, its bytes
+    without comments, and the bytes of the rules that may match on each page."""
+    starts = [(0, "(top: variables, base, header, footer)")]
+    starts += [(m.start(), m["title"].strip()) for m in BANNER.finditer(css)]
+    rows, totals = [], [0, 0] + [0] * len(pages)
+    for (start, title), (end, _) in zip(starts, [*starts[1:], (len(css), "")], strict=True):
+        text = css[start:end]
+        rules = css_rules(COMMENT.sub("", text))
+        sizes = [len(text.encode()), sum(rule.size for rule in rules)]
+        sizes += [
+            sum(rule.size for rule in rules if features.may_match(rule.selector))
+            for features in pages.values()
+        ]
+        totals = [a + b for a, b in zip(totals, sizes, strict=True)]
+        rows.append([title[:60], *(f"{size:,}" for size in sizes)])
+    rows.append(["all", *(f"{size:,}" for size in totals)])
+    return rows
+
+
+def revalidates(port: int, path: str, headers: dict[str, str]) -> tuple[int, int, str]:
+    """The status of a first GET, then of a GET with its ETag, and the ETag."""
+    first = request(port, "GET", path, headers=headers)
+    etag = first.headers.get("ETag") or ""
+    if not etag:
+        return first.status, 0, ""
+    again = request(port, "GET", path, headers={**headers, "If-None-Match": etag})
+    return first.status, again.status, etag
+
+
+# --------------------------------------------------------------------------------------------
+# Report
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+@dataclass
+class Budget:
+    name: str
+    passed: bool
+    detail: str
+
+
+def main(argv: list[str]) -> int:
+    options = parse_options(argv)
+    secret = secrets.token_hex(16)
+    encoding = {"Accept-Encoding": "identity" if options.identity else "gzip"}
+    folder = Path(tempfile.mkdtemp(prefix="sticheln-bench-"))
+    try:
+        with databases(options.database, folder) as (large_url, small_url):
+            return run(options, secret, encoding, folder, large_url, small_url)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(
+    options: argparse.Namespace,
+    secret: str,
+    encoding: dict[str, str],
+    folder: Path,
+    large_url: str,
+    small_url: str,
+) -> int:
+    started = time.monotonic()
+    step(f"large database: {options.games} demo games ({options.database})")
+    fill(large_url, secret, options.games, options.seed)
+    step(f"small database: {options.small_games} demo games")
+    fill(small_url, secret, options.small_games, options.seed)
+    large_app = make_app(large_url, secret, folder)
+    small_app = make_app(small_url, secret, folder)
+    large_player, small_player = frequent_player(large_app), frequent_player(small_app)
+
+    step(f"gunicorn -w {options.workers} on both databases")
+    with (
+        gunicorn(large_url, secret, options.workers, options.threads) as large,
+        gunicorn(small_url, secret, options.workers, options.threads) as small,
+    ):
+        large_table = play_table_game(large, rounds=5)
+        small_table = play_table_game(small, rounds=1)
+        print(
+            f"    the 8-player game: /g/{large_table.code} (5 rounds scored); frequent player: "
+            f"{large_player} ({games_of(large_app, large_player)} games; with "
+            f"{options.small_games} games: {small_player}, {games_of(small_app, small_player)})",
+            flush=True,
+        )
+
+        def targets_for(table_: Table, player: str, last_page: int) -> list[Target]:
+            cookie = {**encoding, "Cookie": table_.cookie}
+            return [
+                Target("GET /api/v1/setup", "GET", "/api/v1/setup?players=4", headers=encoding),
+                Target("scoreboard, read-only", "GET", f"/g/{table_.code}/view", headers=encoding),
+                Target("scoreboard, editing", "GET", f"/g/{table_.code}", headers=cookie),
+                Target("home", "GET", "/", headers=cookie),
+                Target("history page 1", "GET", "/history", headers=encoding),
+                Target(
+                    "history page 200",
+                    "GET",
+                    f"/history?page={last_page}",
+                    headers=encoding,
+                ),
+                Target(
+                    "player page",
+                    "GET",
+                    "/players/" + urllib.parse.quote(player),
+                    headers=encoding,
+                ),
+                Target(
+                    "POST /api/v1/tricks/resolve",
+                    "POST",
+                    "/api/v1/tricks/resolve",
+                    {
+                        "variant": "classic",
+                        "players": 4,
+                        "cards": [card("yellow", 3), card("green", 3), card("blue", 9)]
+                        + [card("red", 0)],
+                    },
+                    headers=encoding,
+                ),
+                Target(
+                    "POST /api/v1/rounds/score",
+                    "POST",
+                    "/api/v1/rounds/score",
+                    {
+                        "variant": "classic",
+                        "players": 4,
+                        "entries": [
+                            {"marked": [card("red", 1)], "tricks": 4, "marked_captured": []},
+                            {"marked": [card("blue", 2)], "tricks": 3, "marked_captured": []},
+                            {"marked": [card("green", 3)], "tricks": 4, "marked_captured": []},
+                            {"marked": [card("yellow", 0)], "tricks": 3, "marked_captured": []},
+                        ],
+                    },
+                    headers=encoding,
+                ),
+            ]
+
+        # Page 200 of the large history is compared with page 1 of the small one: the
+        # deepest full page there is.
+        large_targets = targets_for(large_table, large_player, min(200, options.games // 20))
+        small_targets = targets_for(small_table, small_player, 1)
+        by_name = {t.name: t for t in large_targets}
+        plan = [(f"large {t.name}", large, t) for t in large_targets]
+        plan += [
+            (f"small {t.name}", small, t)
+            for t in small_targets
+            if t.name in ("history page 1", "player page")
+        ]
+        samples = measure(plan, options)
+        samples["small history page 200"] = samples["small history page 1"]
+
+        step("SQL statements per request (in-process, same databases)")
+        large_counts = statement_counts(large_app, large_table, large_targets)
+        small_counts = statement_counts(small_app, small_table, small_targets)
+
+        step("page weights and conditional requests")
+        pages = ["scoreboard, read-only", "scoreboard, editing", "home", "history page 1"]
+        pages += ["player page"]
+        weights = {name: weigh(large, by_name[name]) for name in pages}
+        conditional = {
+            name: revalidates(large, by_name[name].path, by_name[name].headers)
+            for name in ("scoreboard, read-only", "scoreboard, editing")
+        }
+        assets = sorted({url for w in weights.values() for url in w.assets})
+        for url in assets:
+            for accept in ("gzip", "identity"):
+                conditional[f"{url} ({accept})"] = revalidates(
+                    large, url, {"Accept-Encoding": accept}
+                )
+
+    return report(
+        options,
+        samples,
+        large_counts,
+        small_counts,
+        weights,
+        conditional,
+        [t.name for t in large_targets],
+        time.monotonic() - started,
+    )
+
+
+def report(
+    options: argparse.Namespace,
+    samples: dict[str, Sample],
+    large_counts: dict[str, int],
+    small_counts: dict[str, int],
+    weights: dict[str, Weight],
+    conditional: dict[str, tuple[int, int, str]],
+    names: list[str],
+    seconds: float,
+) -> int:
+    baseline = samples["large GET /api/v1/setup"].throughput
+    rows = []
+    for name in names:
+        sample = samples[f"large {name}"]
+        rows.append(
+            [
+                name,
+                f"{sample.throughput:.0f}",
+                f"{sample.median_ms:.1f}",
+                f"{sample.p95_ms:.1f}",
+                f"{sample.throughput / baseline:.2f}",
+                f"{large_counts[name]}",
+                f"{small_counts[name]}",
+                f"{sample.errors}",
+            ]
+        )
+    print()
+    print(
+        f"{options.database}, gunicorn -w {options.workers}, {options.concurrency} client "
+        f"threads, {options.duration:.0f} s per endpoint, "
+        f"{'identity' if options.identity else 'gzip'}; {options.games} games"
+    )
+    print(
+        table(
+            rows,
+            ["request", "req/s", "median ms", "p95 ms", "x setup", "SQL", "SQL small", "errors"],
+        )
+    )
+
+    compared = ["history page 1", "history page 200", "player page"]
+    ratio_rows = []
+    ratios = {}
+    for name in compared:
+        big, little = samples[f"large {name}"], samples[f"small {name}"]
+        ratios[name] = big.median_ms / little.median_ms
+        ratio_rows.append(
+            [name, f"{big.median_ms:.1f}", f"{little.median_ms:.1f}", f"{ratios[name]:.2f}"]
+        )
+    print()
+    print(
+        table(
+            ratio_rows,
+            [
+                "median latency",
+                f"{options.games} games ms",
+                f"{options.small_games} games ms",
+                "ratio",
+            ],
+        )
+    )
+
+    weight_rows = [
+        [
+            name,
+            f"{w.html:,}",
+            f"{w.css:,}",
+            f"{w.js:,}",
+            f"{w.total:,}",
+            f"{w.gzipped:,}",
+        ]
+        for name, w in weights.items()
+    ]
+    print()
+    print(table(weight_rows, ["page bytes", "HTML", "CSS", "JS", "total", "gzipped"]))
+
+    stylesheets = {url for w in weights.values() for url in w.assets if url.endswith(".css")}
+    for url in sorted(stylesheets):
+        users = {name: w for name, w in weights.items() if url in w.sources}
+        features = {
+            name: PageFeatures.of(w.page, [t for u, t in w.sources.items() if u.endswith(".js")])
+            for name, w in users.items()
+        }
+        css = next(iter(users.values())).sources[url]
+        print()
+        print(
+            table(
+                stylesheet_use(css, features),
+                [f"{url}: section", "bytes", "no comments", *(f"used: {n}" for n in users)],
+            )
+        )
+
+    print()
+    print(
+        table(
+            [
+                [name, str(first), str(again) if again else "no ETag", etag]
+                for name, (first, again, etag) in conditional.items()
+            ],
+            ["conditional GET", "first", "with ETag", "ETag"],
+        )
+    )
+
+    budgets = budgets_of(samples, baseline, ratios, large_counts, small_counts, weights)
+    budgets.append(
+        Budget(
+            "no request failed",
+            not any(s.errors for s in samples.values()),
+            ", ".join(f"{k}: {s.errors} ({s.last_error})" for k, s in samples.items() if s.errors)
+            or "none",
+        )
+    )
+    budgets += [
+        Budget(
+            f"{name} answers 304 when unchanged",
+            again == 304,
+            f"{first} then {again or 'no ETag'}",
+        )
+        for name, (first, again, _) in conditional.items()
+    ]
+    print()
+    for budget in budgets:
+        print(f"{'PASS' if budget.passed else 'FAIL'}  {budget.name}: {budget.detail}")
+    print(f"\n{seconds:.0f} s in all.")
+    if options.json:
+        options.json.write_text(
+            json.dumps(
+                {
+                    "samples": {
+                        k: {
+                            "requests": len(s.latencies),
+                            "throughput": s.throughput,
+                            "median_ms": s.median_ms,
+                            "p95_ms": s.p95_ms,
+                            "errors": s.errors,
+                        }
+                        for k, s in samples.items()
+                    },
+                    "statements": {"large": large_counts, "small": small_counts},
+                    "weights": {k: vars(w) for k, w in weights.items()},
+                    "conditional": conditional,
+                    "budgets": [vars(b) for b in budgets],
+                },
+                indent=2,
+            )
+        )
+    return 0 if all(b.passed for b in budgets) else 1
+
+
+def budgets_of(
+    samples: dict[str, Sample],
+    baseline: float,
+    ratios: dict[str, float],
+    large_counts: dict[str, int],
+    small_counts: dict[str, int],
+    weights: dict[str, Weight],
+) -> list[Budget]:
+    budgets = []
+    for name, least in (
+        ("scoreboard, read-only", VIEW_THROUGHPUT_RATIO),
+        ("scoreboard, editing", EDIT_THROUGHPUT_RATIO),
+    ):
+        ratio = samples[f"large {name}"].throughput / baseline
+        budgets.append(
+            Budget(
+                f"{name} throughput >= {least}x GET /api/v1/setup",
+                ratio >= least,
+                f"{ratio:.2f}x",
+            )
+        )
+    for name, ratio in ratios.items():
+        budgets.append(
+            Budget(
+                f"{name}: median with the large history <= {HISTORY_LATENCY_RATIO}x the small",
+                ratio <= HISTORY_LATENCY_RATIO,
+                f"{ratio:.2f}x",
+            )
+        )
+    for name, count in large_counts.items():
+        budgets.append(
+            Budget(
+                f"{name}: <= {MOST_STATEMENTS} SQL statements, whatever the size",
+                count <= MOST_STATEMENTS and count == small_counts[name],
+                f"{count} (small database: {small_counts[name]})",
+            )
+        )
+    for name in ("scoreboard, read-only", "scoreboard, editing"):
+        weight = weights[name]
+        budgets.append(
+            Budget(
+                f"{name} weighs <= {SCOREBOARD_BYTES:,} bytes with its CSS and JS",
+                weight.total <= SCOREBOARD_BYTES,
+                f"{weight.total:,} (HTML {weight.html:,}, CSS {weight.css:,}, JS {weight.js:,})",
+            )
+        )
+    return budgets
+
+
+if __name__ == "__main__":
+    if not in_venv():
+        reexec_in_venv()
+    sys.exit(main(sys.argv[1:]))

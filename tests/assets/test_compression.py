@@ -1,0 +1,187 @@
+"""Text responses are gzipped for clients that accept it, and conditional GET still works."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from flask import Flask, Response, make_response, request
+from flask.testing import FlaskClient
+
+from companion import compression
+from tests.assets.helpers import STATIC, static_url
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+IDENTITY = {"Accept-Encoding": "identity"}
+
+
+def get(client: FlaskClient, url: str, **headers: str):  # type: ignore[no-untyped-def]
+    """A GET of ``url``, read whole and closed."""
+    answer = client.get(url, headers=headers)
+    answer.get_data()
+    answer.close()
+    return answer
+
+
+def add_tagged_route(app: Flask) -> FlaskClient:
+    """Give ``app`` a page with an ETag that answers 304 itself when the client has it, as a
+    view that saves its own rendering does."""
+
+    def tagged() -> Response:
+        if request.if_none_match.contains("page-v1"):
+            answer = make_response("", 304)
+            answer.set_etag("page-v1")
+            return answer
+        answer = make_response("<p>" + "The same words again. " * 100 + "</p>")
+        answer.set_etag("page-v1")
+        return answer
+
+    app.add_url_rule("/tagged", "tagged", tagged)
+    return app.test_client()
+
+
+def test_a_page_is_gzipped_for_a_client_that_accepts_it(client: FlaskClient) -> None:
+    plain = get(client, "/rules", **IDENTITY)
+    packed = get(client, "/rules", **GZIP)
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert int(packed.headers["Content-Length"]) == len(packed.data) < len(plain.data) / 3
+    for answer in (plain, packed):
+        assert "Accept-Encoding" in answer.headers["Vary"]
+
+
+@pytest.mark.parametrize("accept", ["", "identity", "gzip;q=0, deflate", "br"])
+def test_a_client_that_does_not_accept_gzip_gets_the_plain_page(
+    client: FlaskClient, accept: str
+) -> None:
+    answer = get(client, "/rules", **{"Accept-Encoding": accept})
+    assert "Content-Encoding" not in answer.headers
+    assert b"<h1>" in answer.data
+
+
+def test_a_small_response_is_not_worth_compressing(client: FlaskClient) -> None:
+    answer = get(client, "/api/v1/setup?players=4", **GZIP)
+    assert len(answer.data) < compression.MIN_SIZE
+    assert "Content-Encoding" not in answer.headers
+    assert answer.json["hand_size"] == 15
+    assert "Accept-Encoding" in answer.headers["Vary"], "a larger answer would be compressed"
+
+
+def test_json_answers_are_gzipped_like_pages(client: FlaskClient) -> None:
+    answer = get(client, "/manifest.webmanifest", **GZIP)
+    body = gzip.decompress(answer.data) if "Content-Encoding" in answer.headers else answer.data
+    assert json.loads(body)["short_name"] == "Sticheln"
+    answer = get(client, "/sw.js", **GZIP)
+    assert answer.headers["Content-Encoding"] == "gzip"
+    assert b"caches.open(CACHE)" in gzip.decompress(answer.data)
+
+
+def test_a_head_request_is_answered_plain(client: FlaskClient) -> None:
+    answer = client.head("/rules", headers=GZIP)
+    assert "Content-Encoding" not in answer.headers
+
+
+def test_a_streamed_response_is_left_alone(app: Flask) -> None:
+    def stream() -> Response:
+        return Response(iter(["x" * 2000]), mimetype="text/plain")
+
+    app.add_url_rule("/stream", "stream", stream)
+    answer = get(app.test_client(), "/stream", **GZIP)
+    assert "Content-Encoding" not in answer.headers
+    assert answer.data == b"x" * 2000
+
+
+def test_images_other_than_svg_are_never_gzipped(client: FlaskClient) -> None:
+    answer = get(client, static_url("icons/icon-512.png"), **GZIP)
+    assert "Content-Encoding" not in answer.headers
+    assert answer.data == (STATIC / "icons" / "icon-512.png").read_bytes()
+    assert "Accept-Encoding" not in answer.headers.get("Vary", "")
+
+
+# --------------------------------------------------------------------------------------------
+# Static files
+
+
+@pytest.mark.parametrize("name", ["style.css", "rounds.js", "icons/icon.svg"])
+def test_a_static_text_file_is_sent_gzipped_with_an_etag_of_its_own(
+    client: FlaskClient, name: str
+) -> None:
+    plain = get(client, static_url(name), **IDENTITY)
+    packed = get(client, static_url(name), **GZIP)
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data == (STATIC / name).read_bytes()
+    assert int(packed.headers["Content-Length"]) == len(packed.data)
+    assert packed.headers["ETag"] == plain.headers["ETag"][:-1] + '-gzip"'
+    assert packed.headers["Cache-Control"] == plain.headers["Cache-Control"]
+    for answer in (plain, packed):
+        assert "Accept-Encoding" in answer.headers["Vary"]
+
+
+def test_a_static_file_is_compressed_once_per_content(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    original = compression.gzip_bytes
+
+    def counting(data: bytes, level: int = compression.LEVEL) -> bytes:
+        calls.append(len(data))
+        return original(data, level)
+
+    monkeypatch.setattr(compression, "gzip_bytes", counting)
+    first = get(client, static_url("style.css"), **GZIP)
+    for url in (static_url("style.css"), "/static/style.css"):
+        assert get(client, url, **GZIP).data == first.data
+    assert calls == [(STATIC / "style.css").stat().st_size]
+
+
+def test_each_variant_of_a_static_file_answers_304_to_its_own_etag(client: FlaskClient) -> None:
+    for headers in (GZIP, IDENTITY):
+        first = get(client, "/static/style.css", **headers)
+        tag = first.headers["ETag"]
+        again = get(client, "/static/style.css", **headers, **{"If-None-Match": tag})
+        assert again.status_code == 304
+        assert again.headers["ETag"] == first.headers["ETag"]
+        assert again.data == b""
+
+
+# --------------------------------------------------------------------------------------------
+# ETags of pages
+
+
+def test_a_gzipped_page_has_its_etag_marked_and_answers_304_to_it(app: Flask) -> None:
+    client = add_tagged_route(app)
+    plain = get(client, "/tagged", **IDENTITY)
+    packed = get(client, "/tagged", **GZIP)
+    assert plain.headers["ETag"] == '"page-v1"'
+    assert packed.headers["ETag"] == '"page-v1-gzip"'
+    again = get(client, "/tagged", **GZIP, **{"If-None-Match": '"page-v1-gzip"'})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == '"page-v1-gzip"'
+    assert "Accept-Encoding" in again.headers["Vary"]
+    again = get(client, "/tagged", **IDENTITY, **{"If-None-Match": '"page-v1"'})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == '"page-v1"'
+
+
+def test_a_weak_etag_stays_weak_in_the_gzip_variant(app: Flask) -> None:
+    def weak() -> Response:
+        answer = make_response("<p>" + "words " * 200 + "</p>")
+        answer.set_etag("w1", weak=True)
+        return answer.make_conditional(request)
+
+    app.add_url_rule("/weak", "weak", weak)
+    client = app.test_client()
+    packed = get(client, "/weak", **GZIP)
+    assert packed.headers["ETag"] == 'W/"w1-gzip"'
+    again = get(client, "/weak", **GZIP, **{"If-None-Match": 'W/"w1-gzip"'})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == 'W/"w1-gzip"'
+
+
+def test_an_outdated_gzip_etag_gets_the_whole_page(app: Flask) -> None:
+    client = add_tagged_route(app)
+    answer = get(client, "/tagged", **GZIP, **{"If-None-Match": '"page-v0-gzip"'})
+    assert answer.status_code == 200
+    assert b"The same words again." in gzip.decompress(answer.data)

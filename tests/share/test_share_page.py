@@ -1,0 +1,90 @@
+"""The share page: the read-only link for every phone, the secret edit link only for a phone
+that may change the game; the scoreboards link to it instead of carrying QR codes."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.share.helpers import (
+    QR_SVG,
+    edit_url_on,
+    new_game,
+    page_of,
+    phone,
+    record_round,
+    text_of,
+)
+
+
+def test_a_phone_with_edit_rights_sees_both_links_each_with_its_qr_code_and_copy_button(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    code, key = game["id"], game["edit_key"]
+    response = phone(app, game).get(f"/g/{code}/share")
+    page = response.get_data(as_text=True)
+    words = text_of(page)
+
+    assert response.status_code == 200
+    assert page.count(QR_SVG) == 2
+    assert f'href="http://localhost/g/{code}/view"' in page
+    assert edit_url_on(page, code) == key
+    assert f"http://localhost/g/{code}/edit/{key}" in words  # as text too, to copy by hand
+    assert page.count('class="copy-source"') == 2 and 'data-copy="Copy"' in page
+    assert "Edit link: keep it secret" in words
+    assert "Anyone with this link can change the scores." in words
+    assert "Make a new edit link" in words
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_watching_phone_sees_only_the_read_only_link_and_one_qr_code(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    code, key = game["id"], game["edit_key"]
+    page = page_of(phone(app), f"/g/{code}/share")
+    words = text_of(page)
+
+    assert page.count(QR_SVG) == 1
+    assert f'href="http://localhost/g/{code}/view"' in page
+    assert key not in page and "/edit/" not in page
+    assert "change the scores" not in words and "Make a new edit link" not in words
+    assert 'name="csrf_token"' not in page
+    assert "Scan this code with another phone to follow the scoreboard." in words
+    assert f'href="/g/{code}/view">Back to the scoreboard' in page
+
+
+def test_the_editing_phone_goes_back_to_its_own_scoreboard(app: Flask, client: FlaskClient) -> None:
+    game = new_game(client)
+    page = page_of(phone(app, game), f"/g/{game['id']}/share")
+    assert f'href="/g/{game["id"]}">Back to the scoreboard' in page
+
+
+def test_the_scoreboards_link_to_the_share_page_and_carry_no_qr_code(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    code = game["id"]
+    assert record_round(client, game).status_code == 201  # so the page has a chart (an SVG)
+    editor = phone(app, game)
+    for who, path, button in [
+        (editor, f"/g/{code}", "button"),  # recording rounds stays the main action
+        (editor, f"/g/{code}/view", "button button--primary"),
+        (phone(app), f"/g/{code}", "button button--primary"),
+    ]:
+        page = page_of(who, path)
+        assert f'<a class="{button} share-button" href="/g/{code}/share">' in page
+        assert "Share with other phones" in text_of(page)
+        assert QR_SVG not in page and 'class="segno"' not in page
+        assert "Follow on other phones" not in page and "link-box" not in page
+        assert game["edit_key"] not in page and "/edit/" not in page
+        assert f'href="/g/{code}/export.json"' in page and f'href="/g/{code}/export.csv"' in page
+        assert '<svg class="chart' in page  # the chart is still there
+
+
+def test_the_share_page_of_an_unknown_game_is_a_clear_404(client: FlaskClient) -> None:
+    response = client.get("/g/nosuchgame/share")
+    assert response.status_code == 404
+    assert "There is no game at this address." in text_of(response.get_data(as_text=True))
