@@ -98,12 +98,12 @@ def read_asset(path: str, stat: os.stat_result) -> Asset:
 
 class Fingerprints:
     """The static files read so far, by path; the fingerprinted name of each link made, by
-    static folder and plain name; and the gzip variant of each content."""
+    static folder and plain name; and the gzip variant of each file's current content."""
 
     def __init__(self) -> None:
         self.assets: dict[str, Asset] = {}
         self.links: dict[tuple[str, str], tuple[Asset, str]] = {}
-        self.gzipped: dict[str, bytes] = {}
+        self.gzipped: dict[str, tuple[str, bytes]] = {}  #: by path: the digest, the bytes
 
     def link(self, folder: str, filename: str, recheck: bool) -> str | None:
         """The fingerprinted name of ``filename`` in ``folder``; ``None`` if no such file.
@@ -139,12 +139,14 @@ class Fingerprints:
         return asset
 
     def gzip_of(self, asset: Asset) -> bytes:
-        """The gzipped content, compressed once per content."""
+        """The gzipped content, compressed once per content (the variant of an older content
+        of the same file is dropped)."""
         assert asset.data is not None
-        compressed = self.gzipped.get(asset.digest)
-        if compressed is None:
-            compressed = compression.gzip_bytes(asset.data, compression.STATIC_LEVEL)
-            self.gzipped[asset.digest] = compressed
+        kept = self.gzipped.get(asset.path)
+        if kept is not None and kept[0] == asset.digest:
+            return kept[1]
+        compressed = compression.gzip_bytes(asset.data, compression.STATIC_LEVEL)
+        self.gzipped[asset.path] = (asset.digest, compressed)
         return compressed
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 from companion.models import (
     MAX_NAME_LENGTH,
@@ -140,19 +141,23 @@ def check_names(names: Sequence[str], variant: Variant) -> list[str]:
 
 
 def find_or_add_players(names: Sequence[str]) -> list[Player]:
-    """The players called ``names`` (matched case-insensitively), new ones added."""
+    """The players called ``names`` (matched case-insensitively), new ones added. Another
+    phone may add the same new name at the same moment: its row is then kept and used."""
     keys = [name_key(name) for name in names]
     known = {
         player.key: player
         for player in db.session.scalars(sa.select(Player).where(Player.key.in_(keys)))
     }
-    players = []
-    for name, key in zip(names, keys, strict=True):
-        if key not in known:
-            known[key] = Player(name=name, key=key)
-            db.session.add(known[key])
-        players.append(known[key])
-    return players
+    missing = [(name, key) for name, key in zip(names, keys, strict=True) if key not in known]
+    if missing:
+        insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+        rows = [{"name": name, "key": key, "created_at": utcnow()} for name, key in missing]
+        db.session.execute(
+            insert(Player).values(rows).on_conflict_do_nothing(index_elements=["key"])
+        )
+        added = sa.select(Player).where(Player.key.in_([key for _name, key in missing]))
+        known.update((player.key, player) for player in db.session.scalars(added))
+    return [known[key] for key in keys]
 
 
 def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:

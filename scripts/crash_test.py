@@ -240,7 +240,7 @@ def parse_range(text: str) -> tuple[int, int]:
 
 def main(argv: list[str]) -> int:
     """Run the crash test as the command line asks; answer the exit code."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--kills", type=int, default=3)
     parser.add_argument("--writers", type=int, default=6, help="threads writing at once")
@@ -248,6 +248,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.kills < 1 or args.writers < 1:
+        parser.error("--kills and --writers must be at least 1")
     try:
         with (
             loadkit.scratch_database(args.database) as (url, folder),

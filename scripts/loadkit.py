@@ -229,7 +229,8 @@ class Server:
         self.process = None
 
     def stop(self) -> None:
-        """Stop gracefully (SIGTERM), or kill after ten seconds."""
+        """Stop gracefully (SIGTERM: the master waits for its workers), or kill the group
+        after ten seconds."""
         if self.process is None:
             return
         with contextlib.suppress(ProcessLookupError):
@@ -238,31 +239,27 @@ class Server:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.kill()
-        else:
-            with contextlib.suppress(ProcessLookupError):  # a worker that outlived the master
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process = None
+        self.process = None
 
     def log(self) -> str:
         """Everything the server wrote (gunicorn's log and the app's tracebacks)."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def tracebacks(self) -> list[str]:
-        """The tracebacks in the log, each with the line before it (Flask's "Exception on
-        <path> [<method>]"): every one is a 500 or a crashed worker, to report."""
-        found: list[str] = []
-        current: list[str] = []
-        previous = ""
+        """The log records that hold a traceback: every one is a 500 or a crashed worker,
+        to report. A record starts with gunicorn's or Flask's ``[<time>]``; the lines that
+        follow belong to it (chained exceptions included)."""
+        records: list[list[str]] = []
         for line in self.log().splitlines():
-            if current:
-                current.append(line)
-                if not line.startswith((" ", "\t")):
-                    found.append("\n".join(current))
-                    current = []
-            elif line.startswith("Traceback"):
-                current = [previous, line]
-            previous = line
-        return found
+            if line.startswith("[") or not records:
+                records.append([line])
+            else:
+                records[-1].append(line)
+        return [
+            "\n".join(record)
+            for record in records
+            if any(line.startswith("Traceback") for line in record)
+        ]
 
 
 @contextlib.contextmanager
@@ -386,7 +383,7 @@ def random_round(setup: TableSetup, rng: random.Random) -> PlannedRound:
     out indicators of different colours from its hand (C2), and every trick of the other
     cards goes to a random seat (C3). The quick entries are scored by the rules here, so a
     refusal by the server would be a finding, never a bad test round."""
-    colours = setup.variant.colours  # type: ignore[union-attr]
+    colours = setup.cards_laid_out  # one indicator per marked colour (R4, R14)
     while True:
         hands = deal(setup, rng).hands
         indicators = []
@@ -397,8 +394,8 @@ def random_round(setup: TableSetup, rng: random.Random) -> PlannedRound:
             indicators.append(tuple(rng.sample(sorted(by_colour.values(), key=str), colours)))
         else:
             break
-    rest = [card for hand, marked in zip(hands, indicators, strict=True) for card in hand]
-    rest = [card for card in rest if not any(card in marked for marked in indicators)]
+    laid_out = {card for marked in indicators for card in marked}
+    rest = [card for hand in hands for card in hand if card not in laid_out]
     rng.shuffle(rest)
     players, tricks = setup.players, setup.tricks_per_round
     if len(rest) != players * tricks:
@@ -584,8 +581,12 @@ class Timings:
 
     def fail(self, kind: str, error: BaseException) -> None:
         """Note a request that got no answer at all."""
+        self.note(f"{kind}: {type(error).__name__}: {error}")
+
+    def note(self, error: str) -> None:
+        """Note an answer of the expected status that says something wrong."""
         with self.lock:
-            self.errors.append(f"{kind}: {type(error).__name__}: {error}")
+            self.errors.append(error)
 
     @property
     def requests(self) -> int:

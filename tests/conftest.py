@@ -21,20 +21,33 @@ TEST_CONFIG = {
 }
 
 
+def on_postgres_server(url: str, *statements: str) -> None:
+    """Run statements such as CREATE DATABASE, which need autocommit, on the server of ``url``."""
+    server = sa.create_engine(sa.engine.make_url(url), isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        for statement in statements:
+            connection.exec_driver_sql(statement)
+    server.dispose()
+
+
+def sibling_database(url: str, suffix: str) -> tuple[str, str]:
+    """The name and URL of another database on the same PostgreSQL server as ``url``."""
+    parsed = sa.engine.make_url(url)
+    name = f"{parsed.database}_{suffix}"
+    return name, parsed.set(database=name).render_as_string(hide_password=False)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist on PostgreSQL, give each worker a database of its own on the same
     server, so that parallel tests never drop each other's tables."""
     shared, worker = os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER")
     if not shared or not worker:
         return
-    url = sa.engine.make_url(shared)
-    name = f"{url.database}_{worker}"
-    server = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with server.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    server.dispose()
-    os.environ["TEST_DATABASE_URL"] = url.set(database=name).render_as_string(hide_password=False)
+    name, url = sibling_database(shared, worker)
+    on_postgres_server(
+        shared, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'
+    )
+    os.environ["TEST_DATABASE_URL"] = url
 
 
 @pytest.fixture(autouse=True)

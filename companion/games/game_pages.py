@@ -37,6 +37,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError, generate_csrf
 from markupsafe import Markup
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import Forbidden, HTTPException
 from werkzeug.http import quote_etag
 from werkzeug.routing import BuildError
@@ -433,7 +434,8 @@ def render_confirm(game: Game, form: ConfirmForm, action: str) -> ResponseReturn
 
 
 @bp.errorhandler(services.StaleVersion)
-def show_conflict(_error: services.StaleVersion) -> ResponseReturnValue:
+@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
+def show_conflict(_error: Exception) -> ResponseReturnValue:
     """Another phone changed the game: change nothing, show the current scoreboard."""
     db.session.rollback()
     game = game_in_request()

@@ -16,6 +16,7 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from sqlalchemy.orm.exc import StaleDataError
 from wtforms import Form
 
 from companion import csrf, services
@@ -571,9 +572,9 @@ def saved(game: Game, form: RoundForm, outcome: Outcome, attempt: Callable[[], o
         attempt()
         db.session.commit()
         return True
-    except services.StaleVersion as error:
-        db.session.rollback()
-        form.move_to_version(error.current)
+    except (services.StaleVersion, StaleDataError) as error:
+        db.session.rollback()  # on SQLite a lost race fails at flush (StaleDataError)
+        form.move_to_version(getattr(error, "current", None) or game.version)
         outcome.conflict = True
     except RuleError as error:
         db.session.rollback()

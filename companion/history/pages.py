@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, format_percent, get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 
 from companion import services, stats
@@ -327,7 +328,8 @@ def exclude_game(code: str) -> ResponseReturnValue:
 
 
 @bp.errorhandler(services.StaleVersion)
-def show_conflict(_error: services.StaleVersion) -> ResponseReturnValue:
+@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
+def show_conflict(_error: Exception) -> ResponseReturnValue:
     """Another phone changed the game first: nothing changed; show the game as it is now."""
     db.session.rollback()
     code = str((request.view_args or {}).get("code", ""))

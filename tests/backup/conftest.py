@@ -8,12 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 
 from companion import create_app
 from companion.models import db
-from tests.conftest import TEST_CONFIG
+from tests.conftest import TEST_CONFIG, on_postgres_server, sibling_database
 
 
 @pytest.fixture
@@ -24,17 +23,12 @@ def second_database_url(tmp_path: Path) -> Iterator[str]:
     if not shared:
         yield f"sqlite:///{tmp_path / 'second.sqlite3'}"
         return
-    url = sa.engine.make_url(shared)
-    name = f"{url.database}_restore_{uuid.uuid4().hex[:8]}"
-    server = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with server.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    name, url = sibling_database(shared, f"restore_{uuid.uuid4().hex[:8]}")
+    on_postgres_server(shared, f'CREATE DATABASE "{name}"')
     try:
-        yield url.set(database=name).render_as_string(hide_password=False)
+        yield url
     finally:
-        with server.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        server.dispose()
+        on_postgres_server(shared, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ def test_a_server_killed_during_a_burst_of_writes_loses_no_acknowledged_round(
     starts = server.starts
     cycle = crash_test.crash_cycle(server, writers=4, after=12, seed=3)
     assert server.starts == starts + 1, "the server was not started again after the kill"
+    assert cycle.errors == []
     assert cycle.writers_running == 4, "the kill came after the burst, not during it"
     assert cycle.acknowledged >= 12
-    assert cycle.errors == []
     assert cycle.lost == [] and cycle.duplicated == []
     assert cycle.integrity == [] and cycle.consistency.problems == []
     assert cycle.consistency.rounds >= cycle.acknowledged

@@ -1,0 +1,115 @@
+"""The other writes that phones can send at the same moment: confirming the same change on a
+game's page, and starting games whose new players share a name. Whatever the timing, no
+phone gets a server error, and each change happens once."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+import pytest
+
+from scripts import loadkit
+from scripts.loadkit import Client, Reply, Table
+
+PHONES = 8
+
+
+def confirm_page_phones(http: Client, table: Table, action: str) -> list[Reply]:
+    """``PHONES`` phones holding the edit key send the confirmation of ``action`` at once,
+    each based on the version the page showed."""
+    granted = http.get(f"/g/{table.code}/edit/{table.key}")
+    cookie = {"Cookie": f"session={granted.cookies['session']}"}
+    page = http.get(f"/g/{table.code}/{action}", cookie)
+    assert page.status == 200, page.text[:300]
+    session = page.cookies.get("session", granted.cookies["session"])
+    version = re.search(r'<input[^>]*name="version"[^>]*value="(\d+)"', page.text)
+    assert version is not None and int(version[1]) == table.version
+    form = {"csrf_token": loadkit.csrf_token(page.text), "version": version[1]}
+    send = partial(
+        http.request, "POST", f"/g/{table.code}/{action}", None, {"Cookie": f"session={session}"}
+    )
+    return loadkit.at_once([partial(send, form=form) for _ in range(PHONES)])
+
+
+def new_table(http: Client, label: str) -> Table:
+    """A game of four started through the API."""
+    reply, table = loadkit.create_game(http, loadkit.table_names(label, 4), "classic", 5)
+    assert table is not None, reply.text
+    return table
+
+
+def test_of_phones_abandoning_a_game_at_once_it_is_abandoned_once_and_none_gets_an_error(
+    http: Client,
+) -> None:
+    table = new_table(http, "abandon race")
+    statuses = sorted(reply.status for reply in confirm_page_phones(http, table, "abandon"))
+    assert set(statuses) <= {302, 409}, statuses
+    state = http.get(f"/api/v1/games/{table.code}").json()
+    assert (state["status"], state["version"]) == ("abandoned", table.version + 1)
+
+
+def test_of_phones_deleting_a_game_at_once_one_deletes_it_and_none_gets_an_error(
+    http: Client,
+) -> None:
+    table = new_table(http, "delete race")
+    replies = confirm_page_phones(http, table, "delete")
+    statuses = sorted(reply.status for reply in replies)
+    assert statuses[0] == 302 and set(statuses[1:]) <= {404, 409}, statuses
+    assert http.get(f"/api/v1/games/{table.code}").status == 404
+
+
+def test_of_phones_making_a_new_edit_link_at_once_one_is_made_and_none_gets_an_error(
+    http: Client,
+) -> None:
+    table = new_table(http, "share race")
+    statuses = sorted(reply.status for reply in confirm_page_phones(http, table, "share"))
+    assert statuses[0] == 302 and set(statuses[1:]) <= {403, 409}, statuses
+    assert http.get(f"/api/v1/games/{table.code}").json()["version"] == table.version + 1
+
+
+@pytest.mark.parametrize("through", ["api", "page"])
+def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_starts(
+    http: Client, through: str
+) -> None:
+    newcomer = f"Newcomer {through}"
+    others = [loadkit.table_names(f"same name {through} {index}", 3) for index in range(PHONES)]
+    if through == "api":
+        calls = [
+            partial(
+                http.request,
+                "POST",
+                "/api/v1/games",
+                {"players": [newcomer, *seats], "variant": "classic"},
+            )
+            for seats in others
+        ]
+        expected = 201
+    else:
+        page = http.get("/games/new")
+        cookie = {"Cookie": f"session={page.cookies['session']}"}
+        token = loadkit.csrf_token(page.text)
+        calls = [
+            partial(
+                http.request,
+                "POST",
+                "/games/new",
+                None,
+                cookie,
+                {
+                    "csrf_token": token,
+                    "variant": "classic",
+                    "rounds": "5",
+                    "first_leader": "0",
+                    **{f"player_{seat}": name for seat, name in enumerate([newcomer, *seats])},
+                },
+            )
+            for seats in others
+        ]
+        expected = 302
+    replies = loadkit.at_once(calls)
+    assert [reply.status for reply in replies] == [expected] * PHONES, [
+        reply.text[:200] for reply in replies if reply.status != expected
+    ]
+    player = http.get(f"/api/v1/players/{newcomer.replace(' ', '%20')}").json()
+    assert player["games"] == PHONES
