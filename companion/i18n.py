@@ -70,7 +70,10 @@ def set_language(code: str) -> ResponseReturnValue:
 
 
 def add_vary_headers(response: Response) -> Response:
-    """Tell caches that a page's language depends on the cookie and Accept-Language."""
+    """Tell caches that a page's language depends on the cookie and Accept-Language; static
+    files are the same in every language, and stay cacheable whatever the cookies."""
+    if request.endpoint == "static":
+        return response
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response

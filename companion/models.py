@@ -145,8 +145,13 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     )
 
     game: so.Mapped[Game] = so.relationship(back_populates="rounds")
+    # Loaded with the rounds in one more statement, so a scoreboard costs the same number of
+    # statements whatever the number of rounds.
     results: so.Mapped[list[RoundResult]] = so.relationship(
-        back_populates="round", order_by="RoundResult.seat", cascade="all, delete-orphan"
+        back_populates="round",
+        order_by="RoundResult.seat",
+        cascade="all, delete-orphan",
+        lazy="selectin",
     )
 
 

@@ -25,7 +25,7 @@ def games_in_progress() -> list[Game]:
         return []
     query = (
         sa.select(Game)
-        .options(so.selectinload(Game.seats))
+        .options(so.selectinload(Game.seats), so.selectinload(Game.rounds))
         .where(Game.code.in_(codes), Game.status == "in_progress")
         .order_by(Game.updated_at.desc())
         .limit(GAMES_ON_HOME)
