@@ -632,7 +632,7 @@ class PageFeatures:
 def stylesheet_use(css: str, pages: dict[str, PageFeatures]) -> list[list[str]]:
     """Per section of the stylesheet (cut at its ``/* ====`` banners): its bytes, its bytes
     without comments, and the bytes of the rules that may match on each page."""
-    starts = [(0, "(top: variables, base, header, footer)")]
+    starts = [(0, "(before the first banner: variables, base, ...)")]
     starts += [(m.start(), m["title"].strip()) for m in BANNER.finditer(css)]
     rows, totals = [], [0, 0] + [0] * len(pages)
     for (start, title), (end, _) in zip(starts, [*starts[1:], (len(css), "")], strict=True):
@@ -725,11 +725,23 @@ def run(
             flush=True,
         )
 
-        def targets_for(table_: Table, player: str, last_page: int) -> list[Target]:
+        def targets_for(port: int, table_: Table, player: str, last_page: int) -> list[Target]:
             cookie = {**encoding, "Cookie": table_.cookie}
+            view = f"/g/{table_.code}/view"
+            etag = request(port, "GET", view, headers=encoding).headers.get("ETag")
+            revalidation = [
+                Target(
+                    "scoreboard, read-only, 304",
+                    "GET",
+                    view,
+                    headers={**encoding, "If-None-Match": etag},
+                    status=304,
+                )
+            ]
             return [
                 Target("GET /api/v1/setup", "GET", "/api/v1/setup?players=4", headers=encoding),
-                Target("scoreboard, read-only", "GET", f"/g/{table_.code}/view", headers=encoding),
+                Target("scoreboard, read-only", "GET", view, headers=encoding),
+                *(revalidation if etag else []),
                 Target("scoreboard, editing", "GET", f"/g/{table_.code}", headers=cookie),
                 Target("home", "GET", "/", headers=cookie),
                 Target("history page 1", "GET", "/history", headers=encoding),
@@ -777,8 +789,8 @@ def run(
 
         # Page 200 of the large history is compared with page 1 of the small one: the
         # deepest full page there is.
-        large_targets = targets_for(large_table, large_player, min(200, options.games // 20))
-        small_targets = targets_for(small_table, small_player, 1)
+        large_targets = targets_for(large, large_table, large_player, min(200, options.games // 20))
+        small_targets = targets_for(small, small_table, small_player, 1)
         by_name = {t.name: t for t in large_targets}
         plan = [(f"large {t.name}", large, t) for t in large_targets]
         plan += [

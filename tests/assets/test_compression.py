@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+from pathlib import Path
 
 import pytest
 from flask import Flask, Response, make_response, request
@@ -185,3 +187,20 @@ def test_an_outdated_gzip_etag_gets_the_whole_page(app: Flask) -> None:
     answer = get(client, "/tagged", **GZIP, **{"If-None-Match": '"page-v0-gzip"'})
     assert answer.status_code == 200
     assert b"The same words again." in gzip.decompress(answer.data)
+
+
+def test_a_changed_static_file_is_sent_gzipped_as_it_is_now(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    folder = tmp_path / "static"
+    folder.mkdir()
+    style = folder / "style.css"
+    style.write_text("p { color: black; }\n" * 40)
+    app.static_folder = str(folder)
+    before = get(client, "/static/style.css", **GZIP)
+    style.write_text("p { color: navy; }\n" * 40)
+    os.utime(style, ns=(style.stat().st_mtime_ns + 10**9,) * 2)
+    after = get(client, "/static/style.css", **GZIP)
+    assert gzip.decompress(before.data) == b"p { color: black; }\n" * 40
+    assert gzip.decompress(after.data) == b"p { color: navy; }\n" * 40
+    assert after.headers["ETag"] != before.headers["ETag"]
