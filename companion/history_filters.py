@@ -120,7 +120,7 @@ def read_filters(params: Mapping[str, str], now: datetime) -> ReadFilters:
     if first is not None:
         start = datetime.combine(first, time(), tzinfo=UTC)
         since = max(since, start) if since is not None else start
-    if last is not None:
+    if last is not None and last < date.max:  # the last day there is has no day after it
         until = datetime.combine(last + timedelta(days=1), time(), tzinfo=UTC)
     filters = HistoryFilter(player=args.player or None, variant=variant, since=since, until=until)
     return ReadFilters(args, filters, problems)

@@ -39,8 +39,9 @@ def utcnow() -> datetime:
 
 
 def name_key(name: str) -> str:
-    """Players are matched by name case-insensitively (and without edge spaces)."""
-    return " ".join(name.split()).casefold()
+    """Players are matched by name case-insensitively (and without edge spaces). A NUL, which
+    no stored name holds, becomes U+FFFD so that a look-up never sends one to PostgreSQL."""
+    return " ".join(name.replace("\x00", "\ufffd").split()).casefold()
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

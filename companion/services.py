@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -117,6 +118,13 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def check_name_characters(name: str) -> None:
+    """Refuse control characters and lone surrogates: invisible on every page, and neither
+    PostgreSQL (a NUL byte) nor UTF-8 (half a surrogate pair) can even store them."""
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise ServiceError(N_("A name cannot contain control characters."))
+
+
 def check_names(names: Sequence[str], variant: Variant) -> list[str]:
     """Names in seat order: present, at most 40 characters, each player once (R2, R17)."""
     cleaned = [clean_name(name) for name in names]
@@ -125,6 +133,7 @@ def check_names(names: Sequence[str], variant: Variant) -> list[str]:
     for seat, name in enumerate(cleaned):
         if not name:
             raise ServiceError(N_("Every player needs a name."))
+        check_name_characters(name)
         if len(name) > MAX_NAME_LENGTH:
             raise ServiceError(
                 N_("A name has at most %(most)s characters: %(name)s is longer."),

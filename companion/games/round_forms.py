@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import request
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form, IntegerField, SelectField, SelectMultipleField
@@ -136,7 +137,9 @@ class CardChipsField(SelectMultipleField):
         """Refuse values no chip sends (a tampered or garbled form)."""
         for token in self.data or ():
             if card_of_token(token) is None:
-                raise ValidationError(_l("“%(value)s” is not a card.", value=token[:20]))
+                # gettext, not the lazy _l: a lazy string is marked safe HTML, and the value
+                # comes from the request.
+                raise ValidationError(gettext("“%(value)s” is not a card.", value=token[:20]))
 
     @property
     def cards(self) -> tuple[Card, ...]:

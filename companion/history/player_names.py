@@ -17,7 +17,13 @@ from flask import session
 from companion.edit_rights import SESSION_KEYS
 from companion.models import MAX_NAME_LENGTH, Game, Player, RoundResult, Seat, db, name_key
 from companion.rules.text import N_
-from companion.services import NotFound, ServiceError, clean_name, hash_edit_key
+from companion.services import (
+    NotFound,
+    ServiceError,
+    check_name_characters,
+    clean_name,
+    hash_edit_key,
+)
 from companion.stats import PlayerRef
 
 
@@ -71,6 +77,7 @@ def check_new_name(name: str, player: PlayerRef) -> str:
         raise ServiceError(N_("%(name)s already has this name."), name=player.name)
     if not cleaned:
         raise ServiceError(N_("Every player needs a name."))
+    check_name_characters(cleaned)
     if len(cleaned) > MAX_NAME_LENGTH:
         raise ServiceError(
             N_("A name has at most %(most)s characters: %(name)s is longer."),

@@ -12,7 +12,7 @@ import pytest
 
 from companion import create_app
 from companion.models import db
-from tests.fuzz.support import World
+from tests.fuzz.world import World
 
 
 @pytest.fixture(scope="module")

@@ -14,27 +14,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from hypothesis import event, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.models import name_key
-from tests.fuzz.support import (
-    AUTH,
-    MARKUP,
-    SceneBuilder,
-    World,
-    auth_headers,
-    auth_opens,
-    check_api,
-    check_page,
-    fuzz_settings,
-    json_bytes,
-    legal_entries,
-    legal_marked,
-    maybe_mutated,
-    mutated,
-    next_legal_trick,
-)
+from tests.fuzz.answers import MARKUP, check_api, check_page, note_status
+from tests.fuzz.bodies import AUTH, auth_headers, auth_opens, json_bytes, maybe_mutated, mutated
+from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve"]
 #: Round numbers in a path: real ones, missing ones, and text Flask's ``int`` refuses (it
@@ -51,7 +38,7 @@ def send(world: World, method: str, path: str, body: Any, headers: dict[str, str
         path, method=method, data=json_bytes(body), content_type="application/json", headers=headers
     )
     answer = check_api(response, where)
-    event(f"status {response.status_code}")
+    note_status(response)
     if response.status_code >= 300:
         world.refused(where)
     return response.status_code, answer
@@ -108,8 +95,9 @@ def test_creating_a_game_from_any_body_gives_a_consistent_game_or_changes_nothin
     status, answer = send(world, "POST", "/api/v1/games", body, auth_headers(mode, key, key))
     assert status in (201, 400, 413, 422), (status, answer)
     if status == 201:
-        names = [" ".join(name.split()) for name in body["players"]]  # a known name keeps
-        assert [name_key(n) for n in answer["players"]] == [name_key(n) for n in names]  # its case
+        # A known player keeps the name first written for them, whatever its case here.
+        names = [" ".join(name.split()) for name in body["players"]]
+        assert [name_key(n) for n in answer["players"]] == [name_key(n) for n in names]
         assert answer["totals"] == [0] * len(body["players"]) and answer["version"] == 1
         assert isinstance(answer["edit_key"], str) and len(answer["edit_key"]) >= 16
         world.accepted(keep_scene=True)
@@ -321,16 +309,3 @@ def test_taking_back_a_trick_from_any_body_or_query_undoes_it_or_changes_nothing
     elif expect(status, mode, 200, game, answer):
         assert answer["rounds"][0]["tricks_played"] == 0, answer
         world.accepted()
-
-
-# --------------------------------------------------------------------------------------------
-# Found by the fuzzing above, kept as plain examples
-
-
-def test_a_name_with_a_lone_surrogate_is_refused_and_saves_nothing(world: World) -> None:
-    """JSON may escape half a UTF-16 pair (``"\\ud800"``); Python reads it as a string no
-    database can store, so it must be refused like any other unusable name."""
-    world.use("create", empty_scene)
-    body = {"players": ["\ud800", "Ben", "Cleo"], "variant": "classic"}
-    status, answer = send(world, "POST", "/api/v1/games", body, {})
-    assert status in (400, 422), answer

@@ -11,20 +11,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote, quote_from_bytes, urlencode
 
-from hypothesis import event, given
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.support import (
-    ARBITRARY_BODIES,
-    MARKUP,
-    ODD_TEXT,
-    SceneBuilder,
-    World,
-    check_api,
-    fuzz_settings,
-    json_bytes,
-    legal_entries,
-)
+from tests.fuzz.answers import MARKUP, check_api, note_status
+from tests.fuzz.bodies import ARBITRARY_BODIES, ODD_TEXT, json_bytes
+from tests.fuzz.legal import legal_entries
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 NAMES = ["Ann", "Ben", "Cleo", MARKUP[0], "Zoë"]
 
@@ -42,7 +35,7 @@ def read(world: World, path: str) -> tuple[int, Any]:
     """GET ``path``: a JSON answer, and the database as it was."""
     response = world.app.test_client().get(path)
     answer = check_api(response, f"GET {path}")
-    event(f"status {response.status_code}")
+    note_status(response)
     world.refused(f"GET {path}")  # reading changes nothing, whatever it answers
     return response.status_code, answer
 
@@ -198,7 +191,7 @@ def test_any_method_on_any_api_path_answers_json_and_changes_nothing_it_should_n
     response = world.app.test_client().open(
         url, method=method, data=data, content_type=content_type, headers=headers
     )
-    event(f"status {response.status_code}")
+    note_status(response)
     if method in ("HEAD", "OPTIONS"):  # no body: Flask answers these itself
         assert response.status_code < 500, where
     else:
@@ -207,3 +200,12 @@ def test_any_method_on_any_api_path_answers_json_and_changes_nothing_it_should_n
         world.refused(where)
     else:
         world.accepted()
+
+
+def test_the_last_day_there_is_as_the_end_of_the_games_list_is_no_server_error(
+    world: World,
+) -> None:
+    """Found by the fuzzing above: ``to=9999-12-31`` has no next day to end before."""
+    world.use("history", history_scene)
+    status, answer = read(world, "/api/v1/games?to=9999-12-31")
+    assert status in (200, 400), answer

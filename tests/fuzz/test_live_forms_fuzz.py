@@ -16,18 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.round_forms import Kind
-from tests.fuzz.support import (
-    Pairs,
-    SceneBuilder,
-    World,
-    csrf_token_of,
-    fuzz_form,
-    fuzz_settings,
-    legal_marked,
-    next_legal_trick,
-    post_form,
-)
-from tests.fuzz.test_round_forms_fuzz import as_form
+from tests.fuzz.form_reader import csrf_token_of
+from tests.fuzz.forms import Pairs, fuzz_form, post_form
+from tests.fuzz.legal import as_form, legal_marked, next_legal_trick
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 

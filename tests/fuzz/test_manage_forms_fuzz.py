@@ -18,17 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.models import MAX_NAME_LENGTH
-from tests.fuzz.support import (
-    MARKUP,
-    Pairs,
-    SceneBuilder,
-    World,
-    check_page,
-    fuzz_form,
-    fuzz_settings,
-    legal_entries,
-    post_form,
-)
+from tests.fuzz.answers import MARKUP, check_page
+from tests.fuzz.forms import Pairs, fuzz_form, post_form
+from tests.fuzz.legal import legal_entries
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 
 def manage_scene(build: SceneBuilder) -> None:

@@ -11,22 +11,14 @@ from __future__ import annotations
 
 from urllib.parse import quote, quote_from_bytes
 
-from hypothesis import event, given
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.support import (
-    GARBAGE_VALUES,
-    MARKUP,
-    ODD_TEXT,
-    Pairs,
-    SceneBuilder,
-    World,
-    check_page,
-    fuzz_form,
-    fuzz_settings,
-    legal_entries,
-    legal_marked,
-)
+from tests.fuzz.answers import MARKUP, check_page, note_status
+from tests.fuzz.bodies import ODD_TEXT
+from tests.fuzz.forms import GARBAGE_VALUES, Pairs, fuzz_form
+from tests.fuzz.legal import legal_entries, legal_marked
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 NAMES = ["Ann", "Ben", MARKUP[0], "Dan"]
 
@@ -79,7 +71,8 @@ def test_any_resolver_tap_answers_the_trick_and_changes_nothing(
 QUERY_VALUES = (
     st.sampled_from(["4", "3", "8", "9", "0", "-1", "٣", "1e1", "", "classic", "hat-trick"])
     | st.sampled_from(["custom", "mild", "reverse", "open", "hazy", "delayed", "2", "1", "all"])
-    | st.sampled_from(["30d", "year", "2025-01-31", "2025-02-30", "Ann", MARKUP[1], "full"])
+    | st.sampled_from(["30d", "year", "2025-01-31", "2025-02-30", "9999-12-31", "0001-01-01"])
+    | st.sampled_from(["Ann", MARKUP[1], "full"])
     | ODD_TEXT
     | st.text(max_size=8)
 )
@@ -156,6 +149,19 @@ def test_any_page_address_and_query_answers_without_changing_anything(
     client = scene.editor if editor else scene.stranger
     world.sending()
     response = client.get(url)
-    event(f"status {response.status_code}")
+    note_status(response)
     check_page(response, f"GET {url}")
     world.refused(f"GET {url}")  # reading a page changes no table
+
+
+def test_the_last_day_there_is_as_the_end_of_the_history_filter_is_no_server_error(
+    world: World,
+) -> None:
+    """Found by the fuzzing above: ``to=9999-12-31`` has no next day to end before."""
+    scene = world.use("pages", pages_scene)
+    for url in ("/history?to=9999-12-31", "/history?from=2025-01-01&to=9999-12-31"):
+        world.sending()
+        response = scene.stranger.get(url)
+        check_page(response, f"GET {url}")
+        assert response.status_code in (200, 400), url
+        world.refused(f"GET {url}")

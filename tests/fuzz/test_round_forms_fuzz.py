@@ -10,23 +10,14 @@ key. A refused form changes nothing; an accepted one leaves every game consisten
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.round_forms import Kind, seat_data
-from tests.fuzz.support import (
-    Pairs,
-    SceneBuilder,
-    World,
-    check_page,
-    fuzz_form,
-    fuzz_settings,
-    legal_entries,
-    legal_marked,
-    post_form,
-)
+from companion.games.round_forms import Kind
+from tests.fuzz.answers import check_page
+from tests.fuzz.forms import Pairs, fuzz_form, post_form
+from tests.fuzz.legal import as_form, legal_entries, legal_marked
+from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 
@@ -44,16 +35,6 @@ def rounds_scene(build: SceneBuilder) -> None:
     build.mark("marked", legal_marked(3, "aggravated"))
     build.game("hazy", "hazy", NAMES[:3], rounds=2)
     build.mark("hazy", legal_marked(3, "hazy"))
-
-
-def as_form(kind: Kind, entries: list[dict[str, Any]]) -> Pairs:
-    """A legal round as the round form sends it: ``s<seat>-<field>`` with chip tokens."""
-    pairs: Pairs = []
-    for seat, entry in enumerate(entries):
-        for name, value in seat_data(kind, entry, len(entries)).items():
-            values = value if isinstance(value, list) else [value]
-            pairs += [(f"s{seat}-{name}", str(item)) for item in values]
-    return pairs
 
 
 #: (game, page, kind of form, legal round to fill in or None to keep the page's own values)
