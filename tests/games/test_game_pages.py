@@ -27,6 +27,7 @@ from companion.models import Game, Player, Round, RoundResult, Seat, db
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
+from tests.assets.helpers import static_url
 
 MINUS = "\u2212"
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -901,3 +902,10 @@ def test_the_scoreboard_links_the_games_table_tools(client: FlaskClient) -> None
         page = client.get(url).get_data(as_text=True)
         assert f'href="/g/{code}/setup"' in page
         assert f'href="/g/{code}/resolve"' in page
+
+
+def test_both_scoreboards_keep_the_screen_awake(client: FlaskClient) -> None:
+    code = start_game(client)
+    for path in (f"/g/{code}", f"/g/{code}/view"):
+        page = client.get(path).get_data(as_text=True)
+        assert f'<script src="{static_url("wake_lock.js")}" defer></script>' in page, path
