@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +64,10 @@ CREATE_ERROR_FIELDS = {PlayerCountError: "players", UnknownVariantError: "varian
 #: other ETags, so no phone keeps showing a page of the old ones.
 SCOREBOARD_TEMPLATES = ("base.html", "games/scoreboard.html", "games/game_macros.html")
 #: Static files a scoreboard links: their URLs may change with their content.
-SCOREBOARD_STATIC = ("style.css", "app.js", "scoreboard.js")
+SCOREBOARD_STATIC = ("style.css", "app.js", "scoreboard.js", "wake_lock.js")
+#: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
+RENDERED_SCOREBOARDS = 256
+RENDERED_LOCK = threading.Lock()
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,6 +206,8 @@ def scoreboard(code: str) -> ResponseReturnValue:
     tag = scoreboard_etag(code, view=False)
     if tag is not None and request.if_none_match.contains_weak(tag):
         return not_modified(tag, view=False)
+    if tag is not None and (page := rendered_page(tag)) is not None:
+        return scoreboard_response(page, tag, view=False)
     game = services.get_game(code)
     return render_scoreboard(game, editable=can_edit(game), etag=tag)
 
@@ -211,6 +218,8 @@ def view(code: str) -> ResponseReturnValue:
     tag = scoreboard_etag(code, view=True)
     if tag is not None and request.if_none_match.contains_weak(tag):
         return not_modified(tag, view=True)
+    if tag is not None and (page := rendered_page(tag)) is not None:
+        return scoreboard_response(page, tag, view=True)
     return render_scoreboard(services.get_game(code), editable=False, view=True, etag=tag)
 
 
@@ -283,6 +292,46 @@ def cache_control(view: bool) -> str:
     """Browsers keep a scoreboard but ask each time whether it changed (the ETag makes that
     cheap); a device's own scoreboard depends on its cookie, so it is private."""
     return "no-cache" if view else "private, no-cache"
+
+
+def rendered_pages() -> OrderedDict[str, str]:
+    """This process's rendered scoreboards, most recently used last."""
+    pages: OrderedDict[str, str] = current_app.extensions.setdefault(
+        "scoreboard_pages", OrderedDict()
+    )
+    return pages
+
+
+def rendered_page(tag: str) -> str | None:
+    """The page already rendered for ``tag``, if this process still has it.
+
+    The ETag covers everything a scoreboard shows (see :func:`scoreboard_etag`), so a page
+    rendered once serves every phone that asks for the same tag: a table of phones
+    following one game costs one rendering per change, not one per phone and poll.
+    """
+    with RENDERED_LOCK:
+        page = rendered_pages().get(tag)
+        if page is not None:
+            rendered_pages().move_to_end(tag)
+        return page
+
+
+def keep_rendered(tag: str, page: str) -> None:
+    """Remember a rendered scoreboard, forgetting the least recently used beyond the limit."""
+    with RENDERED_LOCK:
+        pages = rendered_pages()
+        pages[tag] = page
+        pages.move_to_end(tag)
+        while len(pages) > RENDERED_SCOREBOARDS:
+            pages.popitem(last=False)
+
+
+def scoreboard_response(page: str, tag: str, view: bool) -> ResponseReturnValue:
+    """A scoreboard page with its ETag and cache rules."""
+    response = make_response(page, 200)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = cache_control(view)
+    return response
 
 
 def not_modified(tag: str, view: bool) -> ResponseReturnValue:
@@ -358,12 +407,11 @@ def render_scoreboard(
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
     )
+    if status == 200 and etag and not conflict:
+        keep_rendered(etag, page)
+        return scoreboard_response(page, etag, view)
     response = make_response(page, status)
-    if status == 200 and etag:
-        response.set_etag(etag)
-        response.headers["Cache-Control"] = cache_control(view)
-    else:
-        response.headers["Cache-Control"] = "no-store"
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -23,7 +23,7 @@ from companion.edit_rights import SESSION_KEYS
 from companion.games.game_pages import page_url
 from companion.games.queries import short_names
 from companion.messages import colour_name, render_message, signed_number
-from companion.models import Game, Player, Round, RoundResult, Seat, db
+from companion.models import Game, Player, Round, RoundResult, Seat, db, utcnow
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
@@ -177,6 +177,7 @@ def store_scored_round(app: Flask, code: str, scores: list[int], colours: list[s
             )
         ]
         game.rounds.append(round_)
+        game.updated_at = utcnow()  # as every service does: the game's version moves on
         db.session.commit()
 
 
