@@ -246,35 +246,33 @@ def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = Fa
     not exist.
     """
     conditions = _conditions(filters)
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(Game).where(*conditions))
-    total = int(total or 0)
+    playing = Game.status == STATUS_IN_PROGRESS
+    counts = db.session.execute(
+        sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
+        .select_from(Game)
+        .where(*conditions)
+    ).one()
+    total, in_progress = int(counts[0] or 0), int(counts[1] or 0)
     pages = page_count(total)
     if not 1 <= page <= pages:
         raise PageOutOfRange(page, pages)
     if total == 0:
         return HistoryPage((), page, pages, total)
 
-    rank = sa.case((Game.status == STATUS_IN_PROGRESS, 0), else_=1)
-    listed = (
-        sa.select(
-            Game.id.label("id"),
-            Game.code.label("code"),
-            Game.game.label("game"),
-            Game.scoring.label("scoring"),
-            Game.colours.label("colours"),
-            Game.reveal.label("reveal"),
-            Game.status.label("status"),
-            Game.excluded.label("excluded"),
-            Game.rounds_planned.label("rounds_planned"),
-            Game.created_at.label("created_at"),
-            rank.label("rank"),
-        )
-        .where(*conditions)
-        .order_by(*([rank] if in_progress_first else []), Game.created_at.desc(), Game.id.desc())
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE)
-        .cte("listed")
-    )
+    start = (page - 1) * PAGE_SIZE
+    if in_progress_first:
+        # Two slices, each read in the order of the created_at index (no sort of the whole
+        # history): the games in progress, then the others.
+        first = max(0, min(PAGE_SIZE, in_progress - start))
+        parts = [
+            _listed_slice(conditions + [playing], 0, first, start),
+            _listed_slice(
+                conditions + [sa.not_(playing)], 1, PAGE_SIZE - first, max(0, start - in_progress)
+            ),
+        ]
+        listed = sa.union_all(*(sa.select(part) for part in parts)).cte("listed")
+    else:
+        listed = sa.select(_listed_slice(conditions, 1, PAGE_SIZE, start)).cte("listed")
     results = seat_results(sa.select(listed.c.id))
     rows = db.session.execute(
         sa.select(
@@ -283,7 +281,7 @@ def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = Fa
         .join(results, results.c.game_id == listed.c.id)
         .join(Player, Player.id == results.c.player_id)
         .order_by(
-            *([listed.c.rank] if in_progress_first else []),
+            listed.c.rank,
             listed.c.created_at.desc(),
             listed.c.id.desc(),
             results.c.seat,
@@ -300,6 +298,33 @@ def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = Fa
     if current:
         games.append(_history_game(current))
     return HistoryPage(tuple(games), page, pages, total)
+
+
+def _listed_slice(
+    conditions: Sequence[sa.ColumnElement[bool]], rank: int, limit: int, offset: int
+) -> sa.Subquery:
+    """``limit`` games from ``offset`` on, newest first, of those ``conditions`` let through,
+    tagged with ``rank`` (the order of the slices on the page)."""
+    return (
+        sa.select(
+            Game.id.label("id"),
+            Game.code.label("code"),
+            Game.game.label("game"),
+            Game.scoring.label("scoring"),
+            Game.colours.label("colours"),
+            Game.reveal.label("reveal"),
+            Game.status.label("status"),
+            Game.excluded.label("excluded"),
+            Game.rounds_planned.label("rounds_planned"),
+            Game.created_at.label("created_at"),
+            sa.literal(rank).label("rank"),
+        )
+        .where(*conditions)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(limit)
+        .offset(offset)
+        .subquery()
+    )
 
 
 def _history_game(rows: Sequence[sa.Row[tuple[object, ...]]]) -> HistoryGame:

@@ -264,3 +264,18 @@ def test_a_name_with_a_slash_still_has_its_page(client: FlaskClient) -> None:
     assert 'href="/players/Ann/Bea">Ann/Bea</a>' in page
     assert "<h1>Ann/Bea</h1>" in client.get("/players/Ann/Bea").get_data(as_text=True)
     assert client.get("/api/v1/players/Ann/Bea").json["games"] == 1
+
+
+def test_games_in_progress_beyond_the_first_page_come_before_every_finished_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    finished = finished_games(client, app, 2, when(2025, 3, 1))
+    playing = []
+    for day in range(1, 22):  # 21 games in progress, all older than the finished ones
+        game = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
+        set_created(app, game["id"], when(2024, 1, day))
+        playing.append(game["id"])
+    first = history_codes(client.get("/history").get_data(as_text=True))
+    second = history_codes(client.get("/history?page=2").get_data(as_text=True))
+    assert first == list(reversed(playing))[:20]
+    assert second == [playing[0], *reversed(finished)]
