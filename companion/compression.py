@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import gzip
 import re
+import threading
+from collections import OrderedDict
 
 from flask import Flask, Request, request
 from werkzeug.http import parse_etags
@@ -33,6 +35,10 @@ MIN_SIZE = 500
 #: compressed once per content, take the smallest, ``STATIC_LEVEL``.
 LEVEL = 6
 STATIC_LEVEL = 9
+#: Gzipped bodies kept by strong ETag, most recently used last (a few hundred KB at most).
+KEPT: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+KEPT_LIMIT = 256
+KEPT_LOCK = threading.Lock()
 #: Appended to an ETag for the gzip variant of the same content.
 ETAG_SUFFIX = "-gzip"
 #: Media types worth compressing besides ``text/*`` and the ``+json`` / ``+xml`` families.
@@ -138,12 +144,31 @@ def compress_response(response: Response) -> Response:
     data = response.get_data()
     if len(data) < MIN_SIZE:
         return response
-    response.set_data(gzip_bytes(data))
-    response.headers["Content-Encoding"] = "gzip"
     etag, weak = response.get_etag()
+    response.set_data(compressed(data, None if weak else etag))
+    response.headers["Content-Encoding"] = "gzip"
     if etag is not None:
         response.set_etag(gzip_etag(etag), weak=bool(weak))
     return response
+
+
+def compressed(data: bytes, strong_etag: str | None) -> bytes:
+    """``data`` gzipped; a body with a strong ETag is the same every time it carries that
+    tag (a scoreboard many phones poll), so its gzip is kept and reused."""
+    if strong_etag is None:
+        return gzip_bytes(data)
+    key = (strong_etag, len(data), hash(data))
+    with KEPT_LOCK:
+        kept = KEPT.get(key)
+        if kept is not None:
+            KEPT.move_to_end(key)
+            return kept
+    packed = gzip_bytes(data)
+    with KEPT_LOCK:
+        KEPT[key] = packed
+        while len(KEPT) > KEPT_LIMIT:
+            KEPT.popitem(last=False)
+    return packed
 
 
 def init_app(app: Flask) -> None:

@@ -204,3 +204,31 @@ def test_a_changed_static_file_is_sent_gzipped_as_it_is_now(
     assert gzip.decompress(before.data) == b"p { color: black; }\n" * 40
     assert gzip.decompress(after.data) == b"p { color: navy; }\n" * 40
     assert after.headers["ETag"] != before.headers["ETag"]
+
+
+def test_a_page_with_a_strong_etag_is_gzipped_once_and_the_gzip_reused(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion import compression
+
+    calls: list[int] = []
+    real = compression.gzip_bytes
+
+    def counted(data: bytes, level: int = compression.LEVEL) -> bytes:
+        calls.append(len(data))
+        return real(data, level)
+
+    monkeypatch.setattr(compression, "gzip_bytes", counted)
+    body = "<p>The same scoreboard for every phone.</p>" * 40
+
+    @app.get("/kept")
+    def kept() -> Response:
+        response = make_response(body)
+        response.set_etag(f"kept-{request.args.get('v', '1')}")
+        return response
+
+    first, again = get(client, "/kept", **GZIP), get(client, "/kept", **GZIP)
+    assert gzip.decompress(again.data).decode() == body and again.data == first.data
+    assert calls == [len(body)]
+    get(client, "/kept?v=2", **GZIP)  # another tag: compressed again
+    assert calls == [len(body), len(body)]
