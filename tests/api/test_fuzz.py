@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from companion import create_app
-from companion.rules import table_setup, variant_named
+from tests.fuzz.legal import legal_entries
 
 RESOLVE = "/api/v1/tricks/resolve"
 SCORE = "/api/v1/rounds/score"
@@ -213,54 +213,13 @@ def _card(colour: str, value: int) -> dict[str, Any]:
     return {"colour": colour, "value": value}
 
 
-def _deck(players: int, variant: str) -> list[dict[str, Any]]:
-    return [
-        _card(c.colour.value, c.value) for c in table_setup(players, variant_named(variant)).deck
-    ]
-
-
 def _legal_round(players: int, variant: str, quick: bool = False) -> dict[str, Any]:
-    """A complete legal round: indicators first (seat s marks the deck's s-th colour; two
-    with Aggravated), left-out cards unnamed, the rest captured trick by trick round-robin."""
-    setup = table_setup(players, variant_named(variant))
-    pool = _deck(players, variant)
-    colours = [c.value for c in setup.deck.colours]
-    laid = setup.cards_laid_out
-    marked = []
-    for seat in range(players):
-        picks = []
-        for k in range(laid):
-            pick = next(c for c in pool if c["colour"] == colours[(seat + k) % len(colours)])
-            pool.remove(pick)
-            picks.append(pick)
-        marked.append(picks)
-    pool = pool[: setup.tricks_per_round * players]
-    captured: list[list[Any]] = [[] for _ in range(players)]
-    for trick in range(setup.tricks_per_round):
-        captured[trick % players].extend(pool[trick * players : (trick + 1) * players])
-    entries: list[dict[str, Any]] = []
-    for seat in range(players):
-        if variant == "hat-trick":
-            passed = [captured[seat].pop()] if seat == 1 else []
-            if quick:
-                counts = {c: sum(x["colour"] == c for x in captured[seat]) for c in colours}
-                entries.append({"counts": counts, "passed": len(passed)})
-            else:
-                entries.append({"captured": captured[seat], "passed": passed})
-        elif laid == 0:
-            entries.append({"captured": captured[seat]})
-        elif quick:
-            own = {c["colour"] for c in marked[seat]}
-            entries.append(
-                {
-                    "marked": marked[seat],
-                    "tricks": len(captured[seat]) // players,
-                    "marked_captured": [c for c in captured[seat] if c["colour"] in own],
-                }
-            )
-        else:
-            entries.append({"marked": marked[seat], "captured": captured[seat]})
-    return {"variant": variant, "players": players, "entries": entries}
+    """A complete legal round for ``/rounds/score``: see :func:`tests.fuzz.legal.legal_entries`."""
+    return {
+        "variant": variant,
+        "players": players,
+        "entries": legal_entries(players, variant, quick),
+    }
 
 
 LEGAL_REQUESTS: list[tuple[str, dict[str, Any]]] = [

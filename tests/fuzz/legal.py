@@ -22,7 +22,7 @@ def card(colour: str, value: int) -> dict[str, Any]:
 def legal_entries(players: int, variant: str, quick: bool = False) -> list[dict[str, Any]]:
     """A complete legal round in the API's shape: indicators first (seat s marks the deck's
     s-th colour; two with Aggravated), left-out cards unnamed, the rest captured trick by
-    trick round-robin (the same construction as tests/api/test_fuzz.py)."""
+    trick round-robin."""
     setup = table_setup(players, variant_named(variant))
     pool = [card(c.colour.value, c.value) for c in setup.deck]
     colours = [c.value for c in setup.deck.colours]
