@@ -30,12 +30,25 @@ def home() -> Link:
     return (url_for("main.index"), gettext("Home"))
 
 
+def not_found_text() -> tuple[str, str]:
+    """The title and message of a page that does not exist."""
+    return gettext("Page not found"), gettext("There is no such page.")
+
+
+def expired_form_message() -> str:
+    """Why a form without its valid CSRF token was refused, and what to do."""
+    return gettext(
+        "This form has expired or did not come from this page; nothing was saved. "
+        "Please check it and send it again."
+    )
+
+
 def http_error_page(error: HTTPException) -> ResponseReturnValue:
     """Any other refused page (an unknown address, a wrong method): our own page in the
     player's language instead of the server's bare English one."""
     status = error.code or 500
     if status == 404:
-        title, message = gettext("Page not found"), gettext("There is no such page.")
+        title, message = not_found_text()
     elif status == 405:
         title = gettext("Please try again")
         message = gettext("This page cannot be used that way; nothing was saved.")
@@ -43,11 +56,7 @@ def http_error_page(error: HTTPException) -> ResponseReturnValue:
         title = gettext("Please try again")
         message = gettext("What was sent is too large; nothing was saved.")
     elif isinstance(error, CSRFError):
-        title = gettext("Please try again")
-        message = gettext(
-            "This form has expired or did not come from this page; nothing was saved. "
-            "Please check it and send it again."
-        )
+        title, message = gettext("Please try again"), expired_form_message()
     elif status >= 500:
         title = gettext("Something went wrong")
         message = gettext("The server could not answer; nothing was saved. Please try again.")

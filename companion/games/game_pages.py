@@ -47,7 +47,13 @@ from werkzeug.routing import BuildError
 from companion import services
 from companion.charts import cumulative_chart
 from companion.edit_rights import SESSION_KEYS, can_edit, device_edit_key, remember_edit_key
-from companion.error_pages import back_to_game, error_page, home
+from companion.error_pages import (
+    back_to_game,
+    error_page,
+    expired_form_message,
+    home,
+    not_found_text,
+)
 from companion.games import bp
 from companion.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.games.queries import Scoreboard, scoreboard_of
@@ -527,17 +533,14 @@ def show_forbidden(error: Forbidden) -> ResponseReturnValue:
 @bp.errorhandler(404)
 def show_not_found(_error: HTTPException) -> ResponseReturnValue:
     """A page of the game area that does not exist."""
-    return render_error(404, gettext("Page not found"), gettext("There is no such page."))
+    return render_error(404, *not_found_text())
 
 
 @bp.errorhandler(CSRFError)
 def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
     """A form sent without its valid CSRF token (expired page, or sent from elsewhere):
     show the form again with the reason, so the player can simply send it again."""
-    message = gettext(
-        "This form has expired or did not come from this page; nothing was saved. "
-        "Please check it and send it again."
-    )
+    message = expired_form_message()
     db.session.rollback()
     if request.endpoint == "games.new_game":
         form = NewGameForm()

@@ -24,7 +24,13 @@ from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 from companion import services, stats
 from companion.charts import score_history_chart
 from companion.edit_rights import SESSION_KEYS, can_edit
-from companion.error_pages import back_to_game, error_page, home
+from companion.error_pages import (
+    back_to_game,
+    error_page,
+    expired_form_message,
+    home,
+    not_found_text,
+)
 from companion.games.game_pages import game_template_helpers, render_scoreboard
 from companion.games.queries import ColourChip
 from companion.history import bp
@@ -357,10 +363,9 @@ def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
 @bp.errorhandler(404)
 def show_not_found(error: HTTPException) -> ResponseReturnValue:
     """An unknown player, or a page number past the history's end."""
+    title, fallback = not_found_text()
     message = error.description if error.description != NotFound.description else None
-    return render_error(
-        404, gettext("Page not found"), message or gettext("There is no such page.")
-    )
+    return render_error(404, title, message or fallback)
 
 
 @bp.errorhandler(Forbidden)
@@ -388,10 +393,7 @@ def show_bad_request(_error: HTTPException) -> ResponseReturnValue:
 def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
     """A form sent without its valid CSRF token: nothing was saved; show it again."""
     db.session.rollback()
-    message = gettext(
-        "This form has expired or did not come from this page; nothing was saved. "
-        "Please check it and send it again."
-    )
+    message = expired_form_message()
     name = (request.view_args or {}).get("name")
     player = stats.find_player(str(name)) if name else None
     if player is not None and may_change_player(player):
