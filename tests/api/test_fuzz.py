@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from companion import create_app
+from tests.fuzz.bodies import COLOURS, PRESETS, contains, nodes
 from tests.fuzz.legal import legal_entries
 
 RESOLVE = "/api/v1/tricks/resolve"
@@ -36,8 +37,6 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-COLOURS = ["red", "blue", "green", "yellow", "brown", "violet"]
-PRESETS = ["classic", "mild", "reverse", "aggravated", "hazy", "delayed", "hat-trick"]
 FIELD_NAMES = [
     "variant",
     "players",
@@ -262,17 +261,6 @@ LEGAL_REQUESTS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def nodes(value: Any, parent: Any = None, key: Any = None) -> Iterator[tuple[Any, Any, Any]]:
-    """Every (parent, key, value) in a JSON tree, the root's parent being a holder."""
-    yield parent, key, value
-    if isinstance(value, dict):
-        for k, v in list(value.items()):
-            yield from nodes(v, value, k)
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from nodes(v, value, i)
-
-
 MUTATIONS = ["delete key", "add key", "replace", "tweak number", "duplicate", "drop", "swap"]
 
 
@@ -317,7 +305,7 @@ def mutated_requests(draw: st.DrawFn) -> tuple[str, Any, list[str]]:
             (p1, k1, v1), (p2, k2, v2) = draw(
                 st.lists(st.sampled_from(everything[1:]), min_size=2, max_size=2)
             )
-            if v1 is not v2 and not _contains(v1, v2) and not _contains(v2, v1):
+            if v1 is not v2 and not contains(v1, v2) and not contains(v2, v1):
                 p1[k1], p2[k2] = copy.deepcopy(v2), copy.deepcopy(v1)
                 log.append(f"swap {k1!r} and {k2!r}")
         else:
@@ -326,10 +314,6 @@ def mutated_requests(draw: st.DrawFn) -> tuple[str, Any, list[str]]:
             parent[key] = draw(JSON_VALUES | known)
             log.append(f"replace {key!r} ({value!r:.40}) with {parent[key]!r:.80}")
     return path, holder["body"], log
-
-
-def _contains(outer: Any, inner: Any) -> bool:
-    return any(value is inner for _, _, value in nodes(outer))
 
 
 @pytest.mark.parametrize(("path", "body"), LEGAL_REQUESTS, ids=lambda v: str(v)[:40])

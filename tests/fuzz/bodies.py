@@ -91,7 +91,8 @@ def nodes(value: Any, parent: Any = None, key: Any = None) -> Iterator[tuple[Any
             yield from nodes(v, value, i)
 
 
-def _contains(outer: Any, inner: Any) -> bool:
+def contains(outer: Any, inner: Any) -> bool:
+    """Whether ``inner`` (the very object) is somewhere in the JSON tree ``outer``."""
     return any(value is inner for _, _, value in nodes(outer))
 
 
@@ -155,7 +156,7 @@ def mutated(draw: st.DrawFn, legal: Any, most: int = 3) -> Any:
             (p1, k1, v1), (p2, k2, v2) = draw(
                 st.lists(st.sampled_from(everything[1:]), min_size=2, max_size=2)
             )
-            if v1 is not v2 and not _contains(v1, v2) and not _contains(v2, v1):
+            if v1 is not v2 and not contains(v1, v2) and not contains(v2, v1):
                 p1[k1], p2[k2] = copy.deepcopy(v2), copy.deepcopy(v1)
         elif kind == "odd text":
             parent, key, _value = draw(st.sampled_from(everything))
