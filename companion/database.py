@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import Migrate
 
+from companion import ledger
 from companion.models import db
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -18,8 +19,10 @@ migrate = Migrate(compare_type=True, render_as_batch=True)
 
 
 def init_app(app: Flask) -> None:
-    """Bind the models and the migrations to ``app``; tune SQLite for several writers."""
+    """Bind the models and the migrations to ``app``, keep the statistics ledger on every
+    flush, and tune SQLite for several writers."""
     db.init_app(app)
+    ledger.install()
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

@@ -171,3 +171,105 @@ class RoundResult(db.Model):  # type: ignore[name-defined,misc]
     colours: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
 
     round: so.Mapped[Round] = so.relationship(back_populates="results")
+
+
+# --------------------------------------------------------------------------------------------
+# The statistics ledger: each player's running sums, kept by companion.ledger on every write
+
+
+class PlayerTotals(db.Model):  # type: ignore[name-defined,misc]
+    """A player's sums over the games that count, so the player page reads one row instead
+    of adding up a long history (migration 0005)."""
+
+    __tablename__ = "player_totals"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+    points: so.Mapped[int] = so.mapped_column(default=0)
+    live_rounds: so.Mapped[int] = so.mapped_column(default=0)
+    live_tricks: so.Mapped[int] = so.mapped_column(default=0)
+    excluded_games: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerColour(db.Model):  # type: ignore[name-defined,misc]
+    """How many counted rounds a colour was the player's marked colour."""
+
+    __tablename__ = "player_colours"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    colour: so.Mapped[str] = so.mapped_column(sa.String(16), primary_key=True)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerRoundScore(db.Model):  # type: ignore[name-defined,misc]
+    """How many counted rounds the player ended with each score: the best and the worst
+    round are the ends of this short list, found through its primary key."""
+
+    __tablename__ = "player_round_scores"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    score: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerMonth(db.Model):  # type: ignore[name-defined,misc]
+    """A player's sums over the counted games created in one calendar month (UTC)."""
+
+    __tablename__ = "player_months"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    year: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    month: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+    points: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerOpponent(db.Model):  # type: ignore[name-defined,misc]
+    """A player against one opponent over the counted games they played together."""
+
+    __tablename__ = "player_opponents"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    opponent_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    opponent_wins: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerGame(db.Model):  # type: ignore[name-defined,misc]
+    """A player's total in one finished, counted game, found newest first by its index
+    (the player page's score history)."""
+
+    __tablename__ = "player_games"
+    __table_args__ = (
+        sa.Index("ix_player_games_player_id_created_at", "player_id", "created_at", "game_id"),
+    )
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True))
+    total: so.Mapped[int]
+    won: so.Mapped[bool]

@@ -1,9 +1,11 @@
-"""History and statistics, computed by the database from the stored rows at each request.
+"""History and statistics, read at each request so that every change shows at once.
 
-Nothing is cached: every number is an SQL aggregate (COUNT, SUM, AVG, MIN, MAX, and a
-window MAX per game for the winners, R11) over indexed columns, so recording, correcting,
-deleting or excluding a game shows at once, and a page costs the same few statements
-however long the history grows. Nothing here loads every game into Python.
+The history lists a page of games with SQL aggregates over just those games (a window MAX
+per game for the winners, R11). A player's numbers come from the statistics ledger
+(companion.ledger), which every write keeps in step in its own transaction: a player page
+reads a handful of rows by primary key, so it costs the same few statements and the same
+time whether the player sat in 5 games or in 5,000. Nothing here loads every game into
+Python.
 
 Rules of counting:
 
@@ -26,7 +28,22 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
+from companion import ledger
+from companion.models import (
+    Game,
+    Player,
+    PlayerColour,
+    PlayerGame,
+    PlayerMonth,
+    PlayerOpponent,
+    PlayerRoundScore,
+    PlayerTotals,
+    Round,
+    RoundResult,
+    Seat,
+    db,
+    name_key,
+)
 from companion.rules import PRESETS, ClassicVariant, Colour, Variant
 from companion.rules.variants import variant_from_settings, variant_named
 
@@ -134,15 +151,6 @@ def seat_results(games: sa.Select[Any]) -> sa.CTE:
         )
         .where(Seat.game_id.in_(games))
         .cte("seat_results")
-    )
-
-
-def counted_games_of(player_id: int) -> sa.Select[Any]:
-    """The ids of the games ``player_id`` sat in that count in statistics."""
-    return (
-        sa.select(Seat.game_id)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player_id, Game.excluded == sa.false())
     )
 
 
@@ -397,82 +405,50 @@ class PlayerStats:
         return self.live_tricks / self.live_rounds if self.live_rounds else None
 
 
-def _marks(colour: Colour) -> sa.ColumnElement[int]:
-    """1 when a classic-family round's stored colours ("red,blue") hold ``colour``
-    (Hat Trick stores the colour that scored, which no player marked)."""
-    listed = sa.literal(",") + RoundResult.colours + sa.literal(",")
-    return sa.case(
-        (sa.and_(Game.game != HAT_TRICK, listed.like(f"%,{colour.value},%")), 1), else_=0
-    )
-
-
 def player_stats(player: PlayerRef) -> PlayerStats:
-    """``player``'s statistics in one statement: round aggregates joined to game aggregates
-    (each a single row), and the count of their excluded games."""
-    live = sa.and_(Round.mode == "live", RoundResult.tricks.is_not(None))
-    round_numbers = (
-        sa.select(
-            sa.func.count().label("rounds"),
-            sa.func.avg(RoundResult.score).label("average"),
-            sa.func.max(RoundResult.score).label("best"),
-            sa.func.min(RoundResult.score).label("worst"),
-            sa.func.coalesce(sa.func.sum(sa.case((live, 1), else_=0)), 0).label("live_rounds"),
-            sa.func.coalesce(sa.func.sum(sa.case((live, RoundResult.tricks), else_=0)), 0).label(
-                "live_tricks"
-            ),
-            *(
-                sa.func.coalesce(sa.func.sum(_marks(colour)), 0).label(f"colour_{colour.value}")
-                for colour in Colour
-            ),
-        )
-        .select_from(RoundResult)
-        .join(Round, Round.id == RoundResult.round_id)
-        .join(Game, Game.id == Round.game_id)
-        .where(
-            RoundResult.player_id == player.id,
-            Round.status == "scored",
-            Game.excluded == sa.false(),
-        )
-        .subquery("round_numbers")
-    )
-    results = seat_results(counted_games_of(player.id))
-    game_numbers = (
-        sa.select(
-            sa.func.count().label("games"),
-            sa.func.coalesce(
-                sa.func.sum(sa.case((results.c.status == STATUS_FINISHED, 1), else_=0)), 0
-            ).label("finished"),
-            sa.func.coalesce(sa.func.sum(results.c.won), 0).label("wins"),
-        )
-        .where(results.c.player_id == player.id)
-        .subquery("game_numbers")
-    )
-    excluded = (
-        sa.select(sa.func.count())
-        .select_from(Seat)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player.id, Game.excluded == sa.true())
+    """``player``'s statistics in one statement: their row of the ledger, the ends of their
+    round scores and their marked colours, each found by a primary key."""
+    totals = PlayerTotals.__table__
+    scores = PlayerRoundScore.__table__
+
+    def ends(aggregate: Any) -> sa.ScalarSelect[Any]:
+        return (
+            sa.select(aggregate(scores.c.score)).where(scores.c.player_id == player.id)
+        ).scalar_subquery()
+
+    colours = [
+        sa.select(PlayerColour.rounds)
+        .where(PlayerColour.player_id == player.id, PlayerColour.colour == colour.value)
         .scalar_subquery()
-    )
+        .label(f"colour_{colour.value}")
+        for colour in Colour
+    ]
     row = db.session.execute(
-        sa.select(round_numbers, game_numbers, excluded.label("excluded"))
-        .select_from(round_numbers)
-        .join(game_numbers, sa.true())
+        sa.select(
+            *(sa.func.coalesce(totals.c[name], 0).label(name) for name in ledger.TOTALS_ALL),
+            ends(sa.func.max).label("best"),
+            ends(sa.func.min).label("worst"),
+            *colours,
+        )
+        .select_from(Player)
+        .outerjoin(totals, totals.c.player_id == Player.id)
+        .where(Player.id == player.id)
     ).one()
-    counts = [ColourCount(c.value, int(row._mapping[f"colour_{c.value}"])) for c in Colour]
+    counts = [ColourCount(c.value, int(row._mapping[f"colour_{c.value}"] or 0)) for c in Colour]
+    rounds = int(row.rounds)
     return PlayerStats(
         name=player.name,
         games=int(row.games),
-        finished_games=int(row.finished),
+        finished_games=int(row.finished_games),
         wins=int(row.wins),
-        rounds=int(row.rounds),
-        average_round_score=float(row.average) if row.average is not None else None,
+        rounds=rounds,
+        average_round_score=int(row.points) / rounds if rounds else None,
         best_round=row.best,
         worst_round=row.worst,
         live_rounds=int(row.live_rounds),
         live_tricks=int(row.live_tricks),
         colours=tuple(sorted((c for c in counts if c.rounds), key=lambda c: -c.rounds)),
-        excluded_games=int(row.excluded),
+        excluded_games=int(row.excluded_games),
     )
 
 
@@ -488,30 +464,29 @@ class HeadToHead:
 
 
 def head_to_head(player: PlayerRef, most: int = HEAD_TO_HEAD_OPPONENTS) -> list[HeadToHead]:
-    """The player against their ``most`` most frequent opponents, in one statement (a
-    self-join of the seats' results per game, grouped by opponent)."""
-    results = seat_results(counted_games_of(player.id))
-    me = results.alias("me")
-    them = results.alias("them")
-    together = sa.func.count()
+    """The player against their ``most`` most frequent opponents: their rows of the ledger
+    (one per opponent they ever met, however many games)."""
     rows = db.session.execute(
         sa.select(
             Player.name,
-            together.label("games"),
-            sa.func.sum(sa.case((me.c.status == STATUS_FINISHED, 1), else_=0)).label("finished"),
-            sa.func.sum(me.c.won).label("wins"),
-            sa.func.sum(them.c.won).label("their_wins"),
+            PlayerOpponent.games,
+            PlayerOpponent.finished_games,
+            PlayerOpponent.wins,
+            PlayerOpponent.opponent_wins,
         )
-        .select_from(me)
-        .join(them, sa.and_(them.c.game_id == me.c.game_id, them.c.player_id != player.id))
-        .join(Player, Player.id == them.c.player_id)
-        .where(me.c.player_id == player.id)
-        .group_by(Player.id, Player.name, Player.key)
-        .order_by(together.desc(), Player.key)
+        .join(Player, Player.id == PlayerOpponent.opponent_id)
+        .where(PlayerOpponent.player_id == player.id)
+        .order_by(PlayerOpponent.games.desc(), Player.key)
         .limit(most)
     ).all()
     return [
-        HeadToHead(row.name, int(row.games), int(row.finished), int(row.wins), int(row.their_wins))
+        HeadToHead(
+            row.name,
+            int(row.games),
+            int(row.finished_games),
+            int(row.wins),
+            int(row.opponent_wins),
+        )
         for row in rows
     ]
 
@@ -527,12 +502,13 @@ class GamePoint:
 
 
 def score_history(player: PlayerRef, most: int = SCORE_HISTORY_GAMES) -> list[GamePoint]:
-    """The player's totals in their latest ``most`` finished, counted games, oldest first."""
-    results = seat_results(counted_games_of(player.id))
+    """The player's totals in their latest ``most`` finished, counted games, oldest first
+    (read backwards along the ledger's index, however many games there are)."""
     rows = db.session.execute(
-        sa.select(results.c.code, results.c.created_at, results.c.total, results.c.won)
-        .where(results.c.player_id == player.id, results.c.status == STATUS_FINISHED)
-        .order_by(results.c.created_at.desc(), results.c.game_id.desc())
+        sa.select(Game.code, PlayerGame.created_at, PlayerGame.total, PlayerGame.won)
+        .join(Game, Game.id == PlayerGame.game_id)
+        .where(PlayerGame.player_id == player.id)
+        .order_by(PlayerGame.created_at.desc(), PlayerGame.game_id.desc())
         .limit(most)
     ).all()
     return [
@@ -556,36 +532,22 @@ class MonthTrend:
 
 def monthly_trend(player: PlayerRef, most: int = TREND_MONTHS) -> list[MonthTrend]:
     """Games, wins and the average round score per month, the latest ``most`` months with
-    games, newest first (one GROUP BY)."""
-    results = seat_results(counted_games_of(player.id))
-    year = sa.extract("year", results.c.created_at)
-    month = sa.extract("month", results.c.created_at)
+    games, newest first (the ledger keeps a row per player and month)."""
     rows = db.session.execute(
-        sa.select(
-            year.label("year"),
-            month.label("month"),
-            sa.func.count().label("games"),
-            sa.func.sum(sa.case((results.c.status == STATUS_FINISHED, 1), else_=0)).label(
-                "finished"
-            ),
-            sa.func.sum(results.c.won).label("wins"),
-            sa.func.sum(results.c.total).label("points"),
-            sa.func.sum(results.c.rounds).label("rounds"),
-        )
-        .where(results.c.player_id == player.id)
-        .group_by(year, month)
-        .order_by(year.desc(), month.desc())
+        sa.select(PlayerMonth)
+        .where(PlayerMonth.player_id == player.id)
+        .order_by(PlayerMonth.year.desc(), PlayerMonth.month.desc())
         .limit(most)
-    ).all()
+    ).scalars()
     return [
         MonthTrend(
-            year=int(row.year),
-            month=int(row.month),
-            games=int(row.games),
-            finished_games=int(row.finished),
-            wins=int(row.wins),
-            rounds=int(row.rounds),
-            average_round_score=int(row.points) / int(row.rounds) if row.rounds else None,
+            year=row.year,
+            month=row.month,
+            games=row.games,
+            finished_games=row.finished_games,
+            wins=row.wins,
+            rounds=row.rounds,
+            average_round_score=row.points / row.rounds if row.rounds else None,
         )
         for row in rows
     ]

@@ -3,6 +3,7 @@
 The rows are those the app writes for a game recorded at the table (``services``):
 ``games`` (finished, its version and times), ``seats``, ``rounds`` (entries and a live
 round's tricks in the API's shape) and ``round_results`` (score, tricks, colours).
+The statistics ledger (``companion.ledger``) is then added to for the batch.
 Core ``insert()`` with lists of rows, one statement per table and batch, keeps 10,000 games
 to seconds. The statements are portable SQL (SQLite, PostgreSQL); only how JSON text is
 handed to a JSON column depends on the database.
@@ -16,6 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from companion import ledger
 from companion.demo.games import PlayedGame
 from companion.demo.plan import GamePlan
 from companion.models import Game, Player, Round, RoundResult, Seat, name_key
@@ -165,4 +167,5 @@ def insert_games(
         for seat, (score, tricks, colours) in enumerate(timed.played.results)
     ]
     connection.execute(sa.insert(RESULTS), results)
+    ledger.add_games(connection, ids)  # core inserts pass the session's flush by
     return len(rounds)

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import session
 
+from companion import ledger
 from companion.edit_rights import SESSION_KEYS
 from companion.models import MAX_NAME_LENGTH, Game, Player, RoundResult, Seat, db, name_key
 from companion.rules.text import N_
@@ -150,16 +151,21 @@ def merge_players(source: PlayerRef, target: PlayerRef) -> None:
     _locked(first)
     _locked(second)
     check_merge(source, target)
-    db.session.execute(
-        sa.update(Seat).where(Seat.player_id == source.id).values(player_id=target.id),
-        execution_options={"synchronize_session": False},
-    )
-    db.session.execute(
-        sa.update(RoundResult)
-        .where(RoundResult.player_id == source.id)
-        .values(player_id=target.id),
-        execution_options={"synchronize_session": False},
-    )
+    db.session.flush()
+    games = db.session.scalars(sa.select(Seat.game_id).where(Seat.player_id == source.id))
+    # Bulk updates pass the flush by: the ledger is told which games change, and takes the
+    # source's sums away before the source (and its rows) are deleted.
+    with ledger.tracking(db.session.connection(), list(games)):
+        db.session.execute(
+            sa.update(Seat).where(Seat.player_id == source.id).values(player_id=target.id),
+            execution_options={"synchronize_session": False},
+        )
+        db.session.execute(
+            sa.update(RoundResult)
+            .where(RoundResult.player_id == source.id)
+            .values(player_id=target.id),
+            execution_options={"synchronize_session": False},
+        )
     db.session.execute(
         sa.delete(Player).where(Player.id == source.id),
         execution_options={"synchronize_session": False},

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import services
+from companion import ledger, services
 from companion.models import Game, db
 
 
@@ -81,7 +81,9 @@ def correct(
 def set_created(app: Flask, code: str, when: datetime) -> None:
     """Date a game (the history sorts and filters by it)."""
     with app.app_context():
-        db.session.execute(sa.update(Game).where(Game.code == code).values(created_at=when))
+        game_id = db.session.scalar(sa.select(Game.id).where(Game.code == code))
+        with ledger.tracking(db.session.connection(), [game_id]):
+            db.session.execute(sa.update(Game).where(Game.id == game_id).values(created_at=when))
         db.session.commit()
 
 

@@ -18,12 +18,11 @@ import random
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import stats
-from companion.models import Game, db
+from companion import services, stats
+from companion.models import db
 from companion.rules import winners
 from tests.history.helpers import (
     FixedHistory,
@@ -271,9 +270,8 @@ def test_an_abandoned_game_is_played_but_never_won(
     client: FlaskClient, app: Flask, history: FixedHistory
 ) -> None:
     with app.app_context():
-        db.session.execute(
-            sa.update(Game).where(Game.code == history.live).values(status="abandoned")
-        )
+        game = services.get_game(history.live, for_update=True)
+        services.abandon_game(game, game.version)
         db.session.commit()
     ann = client.get("/api/v1/players/Ann").json
     assert (ann["games"], ann["finished_games"], ann["wins"], ann["rounds"]) == (3, 2, 2, 4)
