@@ -4,6 +4,7 @@
     flask --app companion import FILE    (FILE "-" reads standard input)
 
     flask --app companion demo-data --games N [--seed S]   (N realistic finished games)
+    flask --app companion rebuild-statistics   (after changing the tables by hand)
 
 The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
 the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
@@ -21,8 +22,8 @@ from flask.cli import with_appcontext
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
-from companion import backup
-from companion.models import Game, db
+from companion import backup, ledger
+from companion.models import Game, PlayerTotals, db
 
 
 @click.command("export")
@@ -132,8 +133,21 @@ def demo_data_command(
     )
 
 
+@click.command("rebuild-statistics")
+@with_appcontext
+def rebuild_statistics_command() -> None:
+    """Make the players' statistics again from the stored games: every write keeps them,
+    but rows changed by hand in the database pass the app by."""
+    ledger.rebuild(db.session.connection())
+    db.session.commit()
+    players = db.session.scalar(sa.select(sa.func.count()).select_from(PlayerTotals)) or 0
+    db.session.rollback()
+    click.echo(gettext("Statistics rebuilt for %(count)s players.", count=players), err=True)
+
+
 def init_app(app: Flask) -> None:
     """Register the commands on ``app``'s ``flask`` command."""
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
     app.cli.add_command(demo_data_command)
+    app.cli.add_command(rebuild_statistics_command)

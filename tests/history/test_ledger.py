@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import backup, demo, ledger, services
 from companion.history import player_names
@@ -227,3 +227,21 @@ def test_demo_games_are_counted(app: Flask) -> None:
         demo.add_demo_games(12, seed=3, workers=1)
     kept, rebuilt = kept_and_rebuilt(app)
     assert kept == rebuilt and len(kept["player_games"]) >= 12 * 3
+
+
+def test_the_rebuild_command_mends_rows_changed_by_hand(
+    client: FlaskClient, app: Flask, runner: FlaskCliRunner
+) -> None:
+    game = create_game(client, ["Ann", "Ben", "Cleo"])
+    record(client, game, legal_entries(3, "classic"))
+    kept, _ = kept_and_rebuilt(app)
+    with app.app_context():  # a hand edit that passes the app by
+        db.session.execute(sa.update(PlayerTotals).values(points=PlayerTotals.points + 100))
+        db.session.commit()
+    drifted, _ = kept_and_rebuilt(app)
+    assert drifted != kept
+    result = runner.invoke(args=["rebuild-statistics"])
+    assert result.exit_code == 0, result.output
+    assert "Statistics rebuilt for 3 players." in result.output
+    mended, rebuilt = kept_and_rebuilt(app)
+    assert mended == rebuilt == kept
