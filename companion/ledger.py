@@ -266,13 +266,16 @@ class Ledger:
 
     def replace_games(self, old: dict[int, GameFacts], new: dict[int, GameFacts]) -> None:
         """The difference between games as they were and as they are, and their new rows of
-        the score history."""
-        for facts in old.values():
-            self.add(facts, -1)
-        for facts in new.values():
-            self.add(facts)
-        self.games |= set(old) | set(new)
-        self.game_rows += history_rows(new.values())
+        the score history (a game whose facts did not change, a live trick played, say,
+        changes nothing)."""
+        changed = {id_ for id_ in set(old) | set(new) if old.get(id_) != new.get(id_)}
+        for id_ in sorted(changed):
+            if id_ in old:
+                self.add(old[id_], -1)
+            if id_ in new:
+                self.add(new[id_])
+        self.games |= changed
+        self.game_rows += history_rows(new[id_] for id_ in sorted(changed) if id_ in new)
 
     def apply(self, connection: sa.Connection) -> None:
         """Write the sums (rows in a fixed order, so two writers lock alike on PostgreSQL)."""

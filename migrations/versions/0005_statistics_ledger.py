@@ -138,6 +138,8 @@ def upgrade():
         sa.PrimaryKeyConstraint("player_id", name=op.f("pk_player_totals")),
     )
     # ### end Alembic commands ###
+    # Filled by the app's own ledger code, which reads and writes only the columns this
+    # revision knows (games, seats, rounds, round_results and the new tables).
     ledger.rebuild(op.get_bind())
 
 
