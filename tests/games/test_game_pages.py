@@ -585,7 +585,8 @@ def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -
         [f"{MINUS}23", "+15", "+16"],
         ["+17", f"{MINUS}4", "+12"],
     ]
-    assert [re.findall(r"</span>([^<]+)</span>\s*$", row, re.M) for row in rows] == [
+    # the running total follows the round score in each cell
+    assert [re.findall(r'class="score">[^<]+</span> ([^<\s]+)', row) for row in rows] == [
         [f"{MINUS}23", "+15", "+16"],
         [f"{MINUS}6", "+11", "+28"],
     ]
@@ -617,9 +618,10 @@ def test_marked_colours_are_shown_as_chips_with_symbol_and_value(
         services.mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
         db.session.commit()
     page = page_of(client, f"/g/{code}/view")
-    assert 'class="colour-chip colour-chip--red" title="red 8"' in page
-    assert '<span aria-hidden="true">♥8</span><span class="visually-hidden">red 8</span>' in page
-    assert 'title="blue 3"' in page and 'title="green 2"' in page
+    # the chip shows the symbol and value; a screen reader says the colour and value
+    chip = '<span class="colour-chip colour-chip--red" role="img" aria-label="red 8">♥8</span>'
+    assert chip in page
+    assert 'aria-label="blue 3"' in page and 'aria-label="green 2"' in page
     assert "The colours are marked; the round is being played." in text_of(page)
     assert page.count("being played") >= 3  # the round's scores are not in yet
 
@@ -640,14 +642,15 @@ def test_hazy_marks_stay_hidden_until_the_round_is_scored(app: Flask, client: Fl
     record(app, code, *ROUND_ONE)
     page = page_of(viewer, f"/g/{code}/view")
     assert "colour-chip--hidden" not in page
-    assert 'title="red 8"' in page and 'title="blue 3"' in page and 'title="green 2"' in page
+    assert 'aria-label="red 8"' in page and 'aria-label="blue 3"' in page
+    assert 'aria-label="green 2"' in page
 
 
 def test_delayed_rounds_show_the_colours_chosen_at_scoring(app: Flask, client: FlaskClient) -> None:
     code = start_game(client, NAMES[:3], variant="delayed")
     store_scored_round(app, code, [3, 0, -2], ["red", "", "blue,green"])
     page = page_of(client, f"/g/{code}/view")
-    assert re.findall(r'colour-chip--(\w+)" title="(\w+)"', page) == [
+    assert re.findall(r'colour-chip--(\w+)" role="img" aria-label="(\w+)"', page) == [
         ("red", "red"),
         ("blue", "blue"),
         ("green", "green"),
@@ -691,7 +694,8 @@ def test_the_score_table_scrolls_in_its_own_box_with_short_names(
     store_scored_round(app, code, [1, 2, 3, 4, 5, 6, 7, -8], ["red"] * 8)
     page = page_of(client, f"/g/{code}")
     assert '<div class="table-scroll" role="region"' in page
-    headers = re.findall(r'<th scope="col">(.*?)</th>', page)
+    round_column, *headers = re.findall(r'<th scope="col">(.*?)</th>', page)
+    assert round_column == '<abbr title="Round">#</abbr>'
     assert headers == [
         '<abbr title="Alexandra">Al…a</abbr>',
         '<abbr title="Alexander">Al…r</abbr>',
