@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,15 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sa.event.listen(db.engine, "connect", _sqlite_pragmas)
+
+
+def read_once(statement: sa.Select[Any]) -> Sequence[sa.Row[Any]]:
+    """The rows of one read statement, on a connection of its own in autocommit: on
+    PostgreSQL that is one round trip instead of three (no BEGIN, no ROLLBACK), which more
+    than halves the cost of the scoreboards' conditional GET, polled by every phone at the
+    table. A single statement sees one consistent state on its own."""
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        return connection.execute(statement).all()
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

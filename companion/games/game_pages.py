@@ -46,6 +46,7 @@ from werkzeug.routing import BuildError
 
 from companion import services
 from companion.charts import cumulative_chart
+from companion.database import read_once
 from companion.edit_rights import SESSION_KEYS, can_edit, device_edit_key, remember_edit_key
 from companion.error_pages import (
     back_to_game,
@@ -240,13 +241,13 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     CSRF token, which expires: its tag also changes with the session's token and every half
     of the token's lifetime, so a revalidated page never carries an expired token.
     """
-    rows = db.session.execute(
+    rows = read_once(
         sa.select(Game.version, Game.edit_key_hash, Player.name)
         .outerjoin(Seat, Seat.game_id == Game.id)
         .outerjoin(Player, Player.id == Seat.player_id)
         .where(Game.code == code)
         .order_by(Seat.position)
-    ).all()
+    )
     if not rows:
         return None
     held = None if view else held_key(code)
