@@ -5,7 +5,10 @@ by its ``<title>`` and described in words by its ``<desc>``, so a screen reader 
 numbers too. Colours come from CSS custom properties (``--chart-1`` ... in static/style.css,
 with dark-mode values) through ``currentColor``; without the stylesheet the chart is drawn
 in the text colour. Series are told apart by colour AND dash pattern AND marker shape, so
-colour-blind players can read them. Every piece of text is escaped: a name is never markup.
+colour-blind players can read them. A series' marker is defined once (``<marker>``) and
+drawn at the points by its line, and what every line or label shares is said once on their
+group, which keeps a chart of eight players over ten rounds small. Every piece of text is
+escaped: a name is never markup.
 
 The output is deterministic: the same numbers give the same SVG, element ids included (they
 are derived from the content unless ``id_prefix`` is given), so two different charts on one
@@ -115,83 +118,95 @@ def _open_svg(chart_id: str, height: float, title: str, description: str, kind: 
 
 
 def _y_axis(scale: _Scale, ticks: Sequence[int], left: float, right: float) -> list[str]:
-    """Grid lines at each tick, their labels, and a stronger zero line."""
-    parts = ['<g class="chart-grid" aria-hidden="true">']
-    for value in ticks:
-        y = _number(scale.y(value))
-        if value != 0:
-            parts.append(
-                f'<line x1="{_number(left)}" y1="{y}" x2="{_number(right)}" y2="{y}" '
-                'stroke="currentColor" stroke-width="1" />'
-            )
-    parts.append("</g>")
+    """Grid lines at each tick (one path), a stronger zero line, and the tick labels."""
+    x1, x2 = _number(left), _number(right)
+    grid = "".join(f"M{x1} {_number(scale.y(value))}H{x2}" for value in ticks if value != 0)
     zero = _number(scale.y(0))
-    parts.append(
-        f'<line class="chart-zero" x1="{_number(left)}" y1="{zero}" x2="{_number(right)}" '
-        f'y2="{zero}" stroke="currentColor" stroke-width="1.5" />'
-    )
-    parts.append(f'<g class="chart-text chart-y-labels" font-size="{TICK_FONT}" text-anchor="end">')
+    parts = [
+        f'<path class="chart-grid" d="{grid}" stroke="currentColor"/>',
+        f'<line class="chart-zero" x1="{x1}" y1="{zero}" x2="{x2}" y2="{zero}" '
+        'stroke="currentColor" stroke-width="1.5"/>',
+        f'<g class="chart-text chart-y-labels" font-size="{TICK_FONT}" text-anchor="end" '
+        'fill="currentColor">',
+    ]
+    x = _number(left - 6)
     for value in ticks:
         y = _number(scale.y(value) + TICK_FONT * 0.35)
-        parts.append(
-            f'<text x="{_number(left - 6)}" y="{y}" fill="currentColor">{_tick_label(value)}</text>'
-        )
+        parts.append(f'<text x="{x}" y="{y}">{_tick_label(value)}</text>')
     parts.append("</g>")
     return parts
 
 
-def _marker(shape: str, x: float, y: float, size: float = 4.5) -> str:
-    """A marker of ``shape`` centred on (x, y), drawn in the series' colour."""
-    s = size
+def _shape(shape: str, s: float) -> str:
+    """A marker of ``shape`` and size ``s`` (a circle's radius), centred on (0, 0)."""
     if shape == "circle":
-        return (
-            f'<circle cx="{_number(x)}" cy="{_number(y)}" r="{_number(s)}" fill="currentColor" />'
-        )
+        return f'<circle r="{_number(s)}"/>'
     if shape == "square":
-        return (
-            f'<rect x="{_number(x - s * 0.9)}" y="{_number(y - s * 0.9)}" '
-            f'width="{_number(s * 1.8)}" height="{_number(s * 1.8)}" fill="currentColor" />'
-        )
+        start, side = _number(-s * 0.9), _number(s * 1.8)
+        return f'<rect x="{start}" y="{start}" width="{side}" height="{side}"/>'
     points: list[tuple[float, float]]
     if shape == "triangle":
-        points = [(x, y - s * 1.2), (x + s * 1.1, y + s * 0.8), (x - s * 1.1, y + s * 0.8)]
+        points = [(0, -s * 1.2), (s * 1.1, s * 0.8), (-s * 1.1, s * 0.8)]
     elif shape == "triangle-down":
-        points = [(x, y + s * 1.2), (x + s * 1.1, y - s * 0.8), (x - s * 1.1, y - s * 0.8)]
+        points = [(0, s * 1.2), (s * 1.1, -s * 0.8), (-s * 1.1, -s * 0.8)]
     elif shape == "diamond":
-        points = [(x, y - s * 1.3), (x + s * 1.1, y), (x, y + s * 1.3), (x - s * 1.1, y)]
+        points = [(0, -s * 1.3), (s * 1.1, 0), (0, s * 1.3), (-s * 1.1, 0)]
     elif shape == "star":
         points = []
         for corner in range(10):
             radius = s * 1.35 if corner % 2 == 0 else s * 0.6
             angle = math.pi / 5 * corner - math.pi / 2
-            points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+            points.append((radius * math.cos(angle), radius * math.sin(angle)))
     else:  # plus and cross are strokes, not areas
-        d = s * 1.1
+        n = _number(s * 1.1)
         if shape == "plus":
-            path = (
-                f"M{_number(x - d)} {_number(y)}H{_number(x + d)}"
-                f"M{_number(x)} {_number(y - d)}V{_number(y + d)}"
-            )
+            path = f"M-{n} 0H{n}M0 -{n}V{n}"
         else:
-            path = (
-                f"M{_number(x - d)} {_number(y - d)}L{_number(x + d)} {_number(y + d)}"
-                f"M{_number(x - d)} {_number(y + d)}L{_number(x + d)} {_number(y - d)}"
-            )
-        return f'<path d="{path}" fill="none" stroke="currentColor" stroke-width="2.5" />'
+            path = f"M-{n} -{n}L{n} {n}M-{n} {n}L{n} -{n}"
+        return f'<path d="{path}" fill="none" stroke="currentColor" stroke-width="2.5"/>'
     corners = " ".join(f"{_number(px)},{_number(py)}" for px, py in points)
-    return f'<polygon points="{corners}" fill="currentColor" />'
+    return f'<polygon points="{corners}"/>'
 
 
-def _line(points: Sequence[tuple[float, float]], dash: str) -> str:
-    """A series' line through ``points``."""
+#: The group every line of a chart is drawn in: what all lines share, said once.
+LINES = (
+    '<g class="chart-lines" fill="none" stroke-width="2.5" stroke-linejoin="round" '
+    'stroke-linecap="round">'
+)
+
+
+def _marker(marker_id: str, style: int, shape: str, size: float = 4.5) -> str:
+    """A series' marker, defined once and drawn by its lines at their points (see
+    ``_line``): in the series' colour (its class sets ``color``), in the drawing's units,
+    not clipped to the marker's box."""
+    return (
+        f'<marker id="{marker_id}" class="chart-series-{style + 1}" markerUnits="userSpaceOnUse" '
+        f'overflow="visible" fill="currentColor">{_shape(shape, size)}</marker>'
+    )
+
+
+def _line(
+    points: Sequence[tuple[float, float]],
+    style: int,
+    *,
+    marker_id: str = "",
+    marked: Sequence[str] = ("mid", "end"),
+    seat: int | None = None,
+) -> str:
+    """A line through ``points`` in the colour and dash pattern of ``style``, with the marker
+    ``marker_id`` at the points ``marked`` says (SVG's ``marker-start``, ``-mid``, ``-end``:
+    by default every point but the first). It is drawn inside a group of ``LINES``, which
+    gives every line its width and joins."""
     d = "".join(
         f"{'M' if i == 0 else 'L'}{_number(x)} {_number(y)}" for i, (x, y) in enumerate(points)
     )
-    dashes = f' stroke-dasharray="{dash}"' if dash else ""
-    return (
-        f'<path class="chart-line" d="{d}" fill="none" stroke="currentColor" stroke-width="2.5" '
-        f'stroke-linejoin="round" stroke-linecap="round"{dashes} />'
-    )
+    attributes = f' data-seat="{seat}"' if seat is not None else ""
+    attributes += f' d="{d}" stroke="currentColor"'
+    if DASHES[style]:
+        attributes += f' stroke-dasharray="{DASHES[style]}"'
+    if marker_id:
+        attributes += "".join(f' marker-{where}="url(#{marker_id})"' for where in marked)
+    return f'<path class="chart-line chart-series-{style + 1}"{attributes}/>'
 
 
 def _thinned(count: int, label_width: float, room: float) -> list[int]:
@@ -254,21 +269,23 @@ def score_history_chart(
     parts = _open_svg(chart_id, height, title, description, "history")
     parts.extend(_y_axis(scale, ticks, left, right))
     parts.append(
-        f'<g class="chart-text chart-x-labels" font-size="{TICK_FONT}" text-anchor="middle">'
+        f'<g class="chart-text chart-x-labels" font-size="{TICK_FONT}" text-anchor="middle" '
+        'fill="currentColor">'
     )
     for index in _thinned(count, label_width, span):
         half = len(labels[index]) * CHARACTER_WIDTH / 2
         x = min(max(x_of(index), half + 2), WIDTH - half - 2)  # kept inside the drawing
-        parts.append(
-            f'<text x="{_number(x)}" y="{bottom + 20}" fill="currentColor">'
-            f"{escape(labels[index])}</text>"
-        )
+        parts.append(f'<text x="{_number(x)}" y="{bottom + 20}">{escape(labels[index])}</text>')
     parts.append("</g>")
     coordinates = [(x_of(i), scale.y(value)) for i, value in enumerate(values)]
-    parts.append('<g class="chart-series chart-series-1">')
-    parts.append(_line(coordinates, ""))
+    if count == 1:  # a path of one point draws no marker: a line of no length does
+        coordinates.append(coordinates[0])
+    marker_id = ""
     if count <= MOST_MARKED_POINTS:
-        parts.extend(_marker("circle", x, y, 3.5) for x, y in coordinates)
+        marker_id = f"{chart_id}-m1"
+        parts.append(f"<defs>{_marker(marker_id, 0, 'circle', 3.5)}</defs>")
+    parts.append(LINES)
+    parts.append(_line(coordinates, 0, marker_id=marker_id, marked=("start", "mid", "end")))
     parts.append("</g></svg>")
     return Markup("".join(parts))
 
@@ -322,60 +339,59 @@ def cumulative_chart(
     def x_of(number: int) -> float:
         return left + inset + span * number / max(rounds, 1)
 
+    styles = [seat % len(DASHES) for seat in range(seats)]
+    marker_ids = {style: f"{chart_id}-m{style + 1}" for style in sorted(set(styles))}
+    parts.append("<defs>")
+    parts.extend(_marker(marker_ids[style], style, MARKERS[style]) for style in marker_ids)
+    parts.append("</defs>")
     parts.extend(_y_axis(scale, ticks, left, right))
+    parts.append(f'<path class="chart-axis" d="M{left} {TOP}V{bottom}" stroke="currentColor"/>')
     parts.append(
-        f'<line class="chart-axis" x1="{left}" y1="{TOP}" x2="{left}" y2="{bottom}" '
-        'stroke="currentColor" stroke-width="1" />'
+        f'<g class="chart-text" font-size="{TICK_FONT}" text-anchor="middle" fill="currentColor">'
     )
-    parts.append(
-        f'<g class="chart-text chart-x-labels" font-size="{TICK_FONT}" text-anchor="middle">'
-    )
+    parts.append('<g class="chart-x-labels">')
     for number in _thinned(rounds + 1, 3 * CHARACTER_WIDTH + 8, span):
-        parts.append(
-            f'<text x="{_number(x_of(number))}" y="{bottom + 18}" fill="currentColor">'
-            f"{number}</text>"
-        )
+        parts.append(f'<text x="{_number(x_of(number))}" y="{bottom + 18}">{number}</text>')
     parts.append("</g>")
     # Kept out of the f-strings below, where the message extractor would not find them.
     x_title, y_title = escape(gettext("Round")), escape(gettext("Points"))
     parts.append(
-        f'<text class="chart-text chart-axis-title" x="{_number(left + span / 2)}" '
-        f'y="{bottom + 36}" font-size="{TICK_FONT}" text-anchor="middle" fill="currentColor">'
+        f'<text class="chart-axis-title" x="{_number(left + span / 2)}" y="{bottom + 36}">'
         f"{x_title}</text>"
     )
     parts.append(
-        f'<text class="chart-text chart-axis-title" x="0" y="0" font-size="{TICK_FONT}" '
-        f'text-anchor="middle" fill="currentColor" '
+        f'<text class="chart-axis-title" '
         f'transform="translate(12 {_number(TOP + PLOT_HEIGHT / 2)}) rotate(-90)">'
         f"{y_title}</text>"
     )
+    parts.append("</g>")
 
-    for seat in range(seats):
-        style = seat % len(DASHES)
+    # The lines, then a sample of each in the legend: a short line with its marker halfway.
+    parts.append(LINES)
+    for seat, style in enumerate(styles):
         coordinates = [(x_of(0), scale.y(0))] + [
             (x_of(number), scale.y(totals[seat]))
             for number, totals in enumerate(totals_per_round, start=1)
         ]
-        parts.append(f'<g class="chart-series chart-series-{style + 1}" data-seat="{seat}">')
-        parts.append(_line(coordinates, DASHES[style]))
-        parts.extend(_marker(MARKERS[style], x, y) for x, y in coordinates[1:])
-        parts.append("</g>")
-
-    parts.append(f'<g class="chart-legend" font-size="{LEGEND_FONT}">')
+        marker_id = marker_ids[style] if rounds else ""
+        parts.append(_line(coordinates, style, marker_id=marker_id, seat=seat))
     column_width = (WIDTH - left) / LEGEND_COLUMNS
-    for seat, name in enumerate(names):
-        style = seat % len(DASHES)
+    places = []
+    for seat, style in enumerate(styles):
         row, column = divmod(seat, LEGEND_COLUMNS)
         x = left - 30 + column * (column_width + 15)
         y = legend_top + row * LEGEND_ROW
-        shown = _cut(name, LEGEND_NAME_CHARACTERS)
-        parts.append(f'<g class="chart-series chart-series-{style + 1}">')
-        parts.append(_line([(x, y), (x + 28, y)], DASHES[style]))
-        parts.append(_marker(MARKERS[style], x + 14, y))
-        parts.append("</g>")
+        places.append((x, y))
+        sample = [(x, y), (x + 14, y), (x + 28, y)]
+        parts.append(_line(sample, style, marker_id=marker_ids[style], marked=("mid",)))
+    parts.append("</g>")
+    parts.append(
+        f'<g class="chart-text chart-legend" font-size="{LEGEND_FONT}" fill="currentColor">'
+    )
+    for name, (x, y) in zip(names, places, strict=True):
+        shown = escape(_cut(name, LEGEND_NAME_CHARACTERS))
         parts.append(
-            f'<text class="chart-text" x="{_number(x + 36)}" '
-            f'y="{_number(y + LEGEND_FONT * 0.35)}" fill="currentColor">{escape(shown)}</text>'
+            f'<text x="{_number(x + 36)}" y="{_number(y + LEGEND_FONT * 0.35)}">{shown}</text>'
         )
     parts.append("</g></svg>")
     return Markup("".join(parts))

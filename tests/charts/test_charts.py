@@ -47,8 +47,17 @@ def points_of(path: ET.Element) -> list[tuple[float, float]]:
 
 
 def series(root: ET.Element) -> list[ET.Element]:
-    """The plotted series (the legend draws samples too: those carry no seat)."""
-    return [g for g in by_class(root, "chart-series") if g.get("data-seat") is not None]
+    """The plotted lines, one per seat (the legend draws samples too: those carry no seat)."""
+    return [line for line in by_class(root, "chart-line") if line.get("data-seat") is not None]
+
+
+def marker_of(root: ET.Element, line: ET.Element, where: str = "mid") -> ET.Element:
+    """The ``<marker>`` a line draws at its points (``where``: start, mid or end)."""
+    reference = line.get(f"marker-{where}", "")
+    match = re.fullmatch(r"url\(#([\w-]+)\)", reference)
+    assert match, f"no marker-{where} on {line.attrib}"
+    [marker] = [el for el in root.iter(f"{SVG}marker") if el.get("id") == match.group(1)]
+    return marker
 
 
 def test_the_cumulative_chart_has_one_line_per_seat_through_the_running_totals() -> None:
@@ -57,8 +66,7 @@ def test_the_cumulative_chart_has_one_line_per_seat_through_the_running_totals()
     assert [g.get("data-seat") for g in lines] == ["0", "1", "2", "3"]
     zero, per_point = value_scale(root)
     offset = 12 * 0.35  # a tick label sits a little below its line
-    for seat, group in enumerate(lines):
-        [path] = [el for el in group if el.get("class") == "chart-line"]
+    for seat, path in enumerate(lines):
         points = points_of(path)
         assert len(points) == len(TOTALS) + 1  # round 0 (all at 0), then each round
         xs = [x for x, _ in points]
@@ -66,7 +74,9 @@ def test_the_cumulative_chart_has_one_line_per_seat_through_the_running_totals()
         values = [(y + offset - zero) / per_point for _, y in points]
         expected = [0] + [totals[seat] for totals in TOTALS]
         assert values == pytest.approx(expected, abs=0.1)
-        assert len(group) == 1 + len(TOTALS)  # the line and a marker per scored round
+        # a marker on every scored round (the middle points and the last), none on round 0
+        assert marker_of(root, path, "mid") is marker_of(root, path, "end")
+        assert path.get("marker-start") is None
 
 
 def marker_shape(marker: ET.Element) -> tuple[str, ...]:
@@ -86,14 +96,14 @@ def test_each_seat_differs_in_colour_dash_and_marker_shape() -> None:
     totals = [[seat * (r + 1) for seat in range(8)] for r in range(3)]
     root = parse(cumulative_chart(names, totals, "t"))
     lines = series(root)
-    classes = [g.get("class") for g in lines]
+    classes = [line.get("class") for line in lines]
     assert len(set(classes)) == 8
-    dashes = [
-        next(el for el in g if el.get("class") == "chart-line").get("stroke-dasharray")
-        for g in lines
-    ]
+    dashes = [line.get("stroke-dasharray") for line in lines]
     assert len(set(dashes)) == 8
-    assert len({marker_shape(g[1]) for g in lines}) == 8
+    markers = [marker_of(root, line) for line in lines]
+    assert len({marker_shape(marker[0]) for marker in markers}) == 8
+    for line, marker in zip(lines, markers, strict=True):  # a marker has its line's colour
+        assert marker.get("class") in line.get("class", "").split()
     assert len(set(DASHES)) == len(set(MARKERS)) == 8
 
 
@@ -167,7 +177,8 @@ def test_two_charts_on_one_page_never_share_an_id() -> None:
         + str(cumulative_chart(NAMES, TOTALS, "a", id_prefix="<bad id>"))
     )
     ids = ids_of(page)
-    assert len(ids) == len(set(ids)) == 6 * 3
+    assert len(ids) == len(set(ids))
+    assert len(re.findall(r'<title id="', page)) == 6
     assert 'aria-labelledby="totals-title"' in page
     assert all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", i) for i in ids)
 
@@ -184,8 +195,8 @@ def test_a_history_chart_draws_one_line_through_its_points() -> None:
     assert root.get("role") == "img"
     desc = root.find(f"{SVG}desc")
     assert desc is not None and desc.text == "Lowest −6, highest +31, last 0."
-    [group] = series(root) or by_class(root, "chart-series")
-    [path] = [el for el in group if el.get("class") == "chart-line"]
+    [path] = by_class(root, "chart-line")
+    assert marker_of(root, path, "start") is marker_of(root, path, "mid")  # every point marked
     zero, per_point = value_scale(root)
     values = [(y + 12 * 0.35 - zero) / per_point for _, y in points_of(path)]
     assert values == pytest.approx([14, -6, 31, 0], abs=0.1)
@@ -200,15 +211,18 @@ def test_many_history_labels_are_thinned_so_they_do_not_overlap() -> None:
     assert 2 <= len(labels) < len(points)
     xs = [float(label.get("x")) for label in labels]
     assert all(b - a >= 10 * 6.6 for a, b in zip(xs, xs[1:], strict=False))
-    [group] = by_class(root, "chart-series")
-    assert len(group) == 1  # no markers on a crowded line
+    [path] = by_class(root, "chart-line")
+    assert not root.findall(f".//{SVG}marker")  # no markers on a crowded line
+    assert not [name for name in path.attrib if name.startswith("marker")]
     first, last = labels[0], labels[-1]
     assert (first.text, last.text) == (points[0][0], points[-1][0])
 
 
 def test_a_history_chart_of_one_point_and_of_none() -> None:
     one = parse(score_history_chart([("Game 1", 5)], "t", "d"))
-    assert len(points_of(by_class(one, "chart-line")[0])) == 1
+    [line] = by_class(one, "chart-line")
+    assert len(set(points_of(line))) == 1  # a line of no length, so that its marker shows
+    assert marker_of(one, line, "start").get("id")
     none = parse(score_history_chart([], "t", "No games yet."))
     assert not by_class(none, "chart-line")
     assert none.find(f"{SVG}desc") is not None
@@ -247,5 +261,6 @@ def test_chart_colours_are_css_variables_with_dark_mode_values() -> None:
         assert f"--chart-{number}:" in dark_block.group(1)
         assert f".chart-series-{number} {{ color: var(--chart-{number}); }}" in section
     markup = str(cumulative_chart(NAMES, TOTALS, "t"))
-    assert "#" not in re.sub(r'id="[^"]*"', "", markup)  # no colour is written into the SVG
+    # no colour is written into the SVG (a # is an id or a reference to one)
+    assert "#" not in re.sub(r'id="[^"]*"|url\(#[\w-]+\)', "", markup)
     assert 'stroke="currentColor"' in markup and 'fill="currentColor"' in markup
