@@ -1,34 +1,13 @@
-// Scoreboard and share page, improved when JavaScript runs; both work without this file.
-//
-// - Share page: a "Copy" button beside each shared link (without JavaScript or clipboard
-//   access the links can still be copied by hand).
-// - Scoreboard: it follows the game by itself. Every few seconds it asks the server whether
-//   the page changed, sending the page's ETag (If-None-Match); the server answers an empty
-//   304 while nothing changed, and the new page when another phone recorded something. The
-//   page's <main> is then swapped for the new one, the scroll position kept, and "Scores
-//   updated" announced to screen readers. It pauses while the tab is hidden.
+// Scoreboard: it follows the game by itself; the page works without this file (it then
+// reloads every 30 seconds). Every few seconds it asks the server whether the page changed,
+// sending the page's ETag (If-None-Match); the server answers an empty 304 while nothing
+// changed, and the new page when another phone recorded something. The page's <main> is
+// then swapped for the new one, the scroll position kept, and "Scores updated" announced to
+// screen readers. It pauses while the tab is hidden.
 (function () {
   "use strict";
 
   var POLL_MS = 4000;
-
-  function addCopyButtons(root) {
-    if (!navigator.clipboard) {
-      return;
-    }
-    root.querySelectorAll("a.copy-source[data-copy]").forEach(function (link) {
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "button button--small";
-      button.textContent = link.dataset.copy;
-      button.addEventListener("click", function () {
-        navigator.clipboard.writeText(link.href).then(function () {
-          button.textContent = link.dataset.copied;
-        });
-      });
-      link.insertAdjacentElement("afterend", button);
-    });
-  }
 
   function followTheGame(main) {
     var timer = null;
@@ -153,7 +132,6 @@
     }
   }
 
-  addCopyButtons(document);
   var main = document.getElementById("content");
   if (
     main &&

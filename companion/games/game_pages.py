@@ -71,7 +71,7 @@ CREATE_ERROR_FIELDS = {PlayerCountError: "players", UnknownVariantError: "varian
 #: other ETags, so no phone keeps showing a page of the old ones.
 SCOREBOARD_TEMPLATES = ("base.html", "games/scoreboard.html", "games/game_macros.html")
 #: Static files a scoreboard links: their URLs may change with their content.
-SCOREBOARD_STATIC = ("style.css", "app.js", "scoreboard.js", "wake_lock.js")
+SCOREBOARD_STATIC = ("style.css", "scoreboard.css", "app.js", "scoreboard.js", "wake_lock.js")
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
