@@ -176,37 +176,32 @@ LINES = (
 
 
 def _marker(marker_id: str, style: int, shape: str, size: float = 4.5) -> str:
-    """A series' marker, defined once and drawn by its lines at their points (see
-    ``_line``): in the series' colour (its class sets ``color``), in the drawing's units,
-    not clipped to the marker's box."""
+    """A series' marker, defined once and drawn by its lines at their points
+    (``marker-start``, ``-mid``, ``-end``): in the series' colour (its class sets ``color``),
+    in the drawing's units, not clipped to the marker's box."""
     return (
         f'<marker id="{marker_id}" class="chart-series-{style + 1}" markerUnits="userSpaceOnUse" '
         f'overflow="visible" fill="currentColor">{_shape(shape, size)}</marker>'
     )
 
 
-def _line(
-    points: Sequence[tuple[float, float]],
-    style: int,
-    *,
-    marker_id: str = "",
-    marked: Sequence[str] = ("mid", "end"),
-    seat: int | None = None,
-) -> str:
-    """A line through ``points`` in the colour and dash pattern of ``style``, with the marker
-    ``marker_id`` at the points ``marked`` says (SVG's ``marker-start``, ``-mid``, ``-end``:
-    by default every point but the first). It is drawn inside a group of ``LINES``, which
-    gives every line its width and joins."""
-    d = "".join(
-        f"{'M' if i == 0 else 'L'}{_number(x)} {_number(y)}" for i, (x, y) in enumerate(points)
-    )
-    attributes = f' data-seat="{seat}"' if seat is not None else ""
-    attributes += f' d="{d}" stroke="currentColor"'
+def _series(style: int, marker_id: str, *, marked: str = "mid") -> str:
+    """The group of a series' lines: their colour, dash pattern and marker (drawn at the
+    points ``marked`` names: ``start``, ``mid``, ``end``), said once for all of them.
+    Inside a group of ``LINES``."""
+    attributes = f'class="chart-series-{style + 1}" stroke="currentColor"'
     if DASHES[style]:
         attributes += f' stroke-dasharray="{DASHES[style]}"'
     if marker_id:
-        attributes += "".join(f' marker-{where}="url(#{marker_id})"' for where in marked)
-    return f'<path class="chart-line chart-series-{style + 1}"{attributes}/>'
+        attributes += "".join(f' marker-{where}="url(#{marker_id})"' for where in marked.split())
+    return f"<g {attributes}>"
+
+
+def _path(points: Sequence[tuple[float, float]]) -> str:
+    """The ``d`` of a line through ``points``."""
+    return "".join(
+        f"{'M' if i == 0 else 'L'}{_number(x)} {_number(y)}" for i, (x, y) in enumerate(points)
+    )
 
 
 def _thinned(count: int, label_width: float, room: float) -> list[int]:
@@ -285,8 +280,9 @@ def score_history_chart(
         marker_id = f"{chart_id}-m1"
         parts.append(f"<defs>{_marker(marker_id, 0, 'circle', 3.5)}</defs>")
     parts.append(LINES)
-    parts.append(_line(coordinates, 0, marker_id=marker_id, marked=("start", "mid", "end")))
-    parts.append("</g></svg>")
+    parts.append(_series(0, marker_id, marked="start mid end"))
+    parts.append(f'<path class="chart-line" d="{_path(coordinates)}"/>')
+    parts.append("</g></g></svg>")
     return Markup("".join(parts))
 
 
@@ -366,24 +362,25 @@ def cumulative_chart(
     )
     parts.append("</g>")
 
-    # The lines, then a sample of each in the legend: a short line with its marker halfway.
+    # Each seat's line, and its sample in the legend: a short line with the marker halfway.
+    # The series' marker is drawn at the middle points of both, and at the end of the line.
     parts.append(LINES)
+    column_width = (WIDTH - left) / LEGEND_COLUMNS
+    places = []
     for seat, style in enumerate(styles):
         coordinates = [(x_of(0), scale.y(0))] + [
             (x_of(number), scale.y(totals[seat]))
             for number, totals in enumerate(totals_per_round, start=1)
         ]
-        marker_id = marker_ids[style] if rounds else ""
-        parts.append(_line(coordinates, style, marker_id=marker_id, seat=seat))
-    column_width = (WIDTH - left) / LEGEND_COLUMNS
-    places = []
-    for seat, style in enumerate(styles):
         row, column = divmod(seat, LEGEND_COLUMNS)
         x = left - 30 + column * (column_width + 15)
         y = legend_top + row * LEGEND_ROW
         places.append((x, y))
-        sample = [(x, y), (x + 14, y), (x + 28, y)]
-        parts.append(_line(sample, style, marker_id=marker_ids[style], marked=("mid",)))
+        end = f' marker-end="url(#{marker_ids[style]})"' if rounds else ""
+        parts.append(_series(style, marker_ids[style]))
+        parts.append(f'<path class="chart-line" data-seat="{seat}" d="{_path(coordinates)}"{end}/>')
+        parts.append(f'<path class="chart-line" d="M{_number(x)} {_number(y)}h14h14"/>')
+        parts.append("</g>")
     parts.append("</g>")
     parts.append(
         f'<g class="chart-text chart-legend" font-size="{LEGEND_FONT}" fill="currentColor">'

@@ -51,9 +51,31 @@ def series(root: ET.Element) -> list[ET.Element]:
     return [line for line in by_class(root, "chart-line") if line.get("data-seat") is not None]
 
 
+def drawn(root: ET.Element, element: ET.Element, attribute: str) -> str | None:
+    """An attribute as it applies to ``element``: its own, or the nearest group's (the
+    drawing attributes of SVG are inherited)."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    while element is not None:
+        if element.get(attribute) is not None:
+            return element.get(attribute)
+        element = parents.get(element)
+    return None
+
+
+def colour_of(root: ET.Element, element: ET.Element) -> str | None:
+    """The series colour class (``chart-series-N``) of the element or its nearest group."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    while element is not None:
+        for name in element.get("class", "").split():
+            if name.startswith("chart-series-"):
+                return name
+        element = parents.get(element)
+    return None
+
+
 def marker_of(root: ET.Element, line: ET.Element, where: str = "mid") -> ET.Element:
     """The ``<marker>`` a line draws at its points (``where``: start, mid or end)."""
-    reference = line.get(f"marker-{where}", "")
+    reference = drawn(root, line, f"marker-{where}") or ""
     match = re.fullmatch(r"url\(#([\w-]+)\)", reference)
     assert match, f"no marker-{where} on {line.attrib}"
     [marker] = [el for el in root.iter(f"{SVG}marker") if el.get("id") == match.group(1)]
@@ -76,7 +98,7 @@ def test_the_cumulative_chart_has_one_line_per_seat_through_the_running_totals()
         assert values == pytest.approx(expected, abs=0.1)
         # a marker on every scored round (the middle points and the last), none on round 0
         assert marker_of(root, path, "mid") is marker_of(root, path, "end")
-        assert path.get("marker-start") is None
+        assert drawn(root, path, "marker-start") is None
 
 
 def marker_shape(marker: ET.Element) -> tuple[str, ...]:
@@ -96,14 +118,14 @@ def test_each_seat_differs_in_colour_dash_and_marker_shape() -> None:
     totals = [[seat * (r + 1) for seat in range(8)] for r in range(3)]
     root = parse(cumulative_chart(names, totals, "t"))
     lines = series(root)
-    classes = [line.get("class") for line in lines]
-    assert len(set(classes)) == 8
-    dashes = [line.get("stroke-dasharray") for line in lines]
+    colours = [colour_of(root, line) for line in lines]
+    assert len(set(colours)) == 8 and None not in colours
+    dashes = [drawn(root, line, "stroke-dasharray") for line in lines]
     assert len(set(dashes)) == 8
     markers = [marker_of(root, line) for line in lines]
     assert len({marker_shape(marker[0]) for marker in markers}) == 8
-    for line, marker in zip(lines, markers, strict=True):  # a marker has its line's colour
-        assert marker.get("class") in line.get("class", "").split()
+    for colour, marker in zip(colours, markers, strict=True):  # a marker has its line's colour
+        assert marker.get("class") == colour
     assert len(set(DASHES)) == len(set(MARKERS)) == 8
 
 
@@ -213,7 +235,7 @@ def test_many_history_labels_are_thinned_so_they_do_not_overlap() -> None:
     assert all(b - a >= 10 * 6.6 for a, b in zip(xs, xs[1:], strict=False))
     [path] = by_class(root, "chart-line")
     assert not root.findall(f".//{SVG}marker")  # no markers on a crowded line
-    assert not [name for name in path.attrib if name.startswith("marker")]
+    assert drawn(root, path, "marker-start") is drawn(root, path, "marker-mid") is None
     first, last = labels[0], labels[-1]
     assert (first.text, last.text) == (points[0][0], points[-1][0])
 

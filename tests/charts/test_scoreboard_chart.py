@@ -29,7 +29,7 @@ def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(client: FlaskCl
         page = client.get(path).get_data(as_text=True)
         assert page.count('<svg class="chart chart--cumulative"') == 1
         chart = page[page.index('<svg class="chart') : page.index("</svg>", page.index("chart--"))]
-        assert chart.count('class="chart-line ') == 4 + 4  # a line per seat, a legend sample each
+        assert chart.count('class="chart-line"') == 4 + 4  # a line per seat, a legend sample each
         # two scored rounds: round 0 and the two rounds, not the one being played
         first_line = re.search(r'data-seat="0" d="([^"]*)"', chart)
         assert first_line is not None and first_line.group(1).count("L") == 2
