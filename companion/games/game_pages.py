@@ -258,6 +258,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
         templates_digest(),
         [url_for("static", filename=name) for name in SCOREBOARD_STATIC],
         "view" if view else "board",
+        code,  # two games of the same players at the same version are still two pages
         rows[0].version,
         [row.name for row in rows],
         str(get_locale()),

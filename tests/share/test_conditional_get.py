@@ -113,6 +113,19 @@ def test_the_etag_differs_between_view_and_edit_pages_and_between_languages(
     assert german.status_code == 200 and '<html lang="de">' in german.get_data(as_text=True)
 
 
+def test_two_games_of_the_same_players_never_share_a_page(app: Flask, client: FlaskClient) -> None:
+    first, second = new_game(client), new_game(client)  # the same names, the same version
+    keeper = phone(app, first)
+    assert keeper.get(f"/g/{second['id']}/edit/{second['edit_key']}").status_code == 302
+    for who, path in ((client, "/g/{}/view"), (keeper, "/g/{}")):
+        pages = {game["id"]: who.get(path.format(game["id"])) for game in (first, second)}
+        assert pages[first["id"]].headers["ETag"] != pages[second["id"]].headers["ETag"]
+        for code, answer in pages.items():  # each page is its own game's, never a kept copy
+            other = second["id"] if code == first["id"] else first["id"]
+            page = answer.get_data(as_text=True)
+            assert f"/g/{code}/" in page and other not in page
+
+
 def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient) -> None:
     game = new_game(client)
     path = f"/g/{game['id']}/view"
