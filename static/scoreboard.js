@@ -1,9 +1,7 @@
-// Scoreboard: it follows the game by itself; the page works without this file (it then
-// reloads every 30 seconds). Every few seconds it asks the server whether the page changed,
-// sending the page's ETag (If-None-Match); the server answers an empty 304 while nothing
-// changed, and the new page when another phone recorded something. The page's <main> is
-// then swapped for the new one, the scroll position kept, and "Scores updated" announced to
-// screen readers. It pauses while the tab is hidden.
+// The scoreboard follows the game (without this file it reloads every 30 seconds): every few
+// seconds it sends the page's ETag; the server answers 304 while nothing changed, else the
+// new page, whose <main> replaces this one's (scroll kept, "Scores updated" announced). It
+// pauses while the tab is hidden.
 (function () {
   "use strict";
 
