@@ -581,12 +581,12 @@ def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -
     record(app, code, *ROUND_TWO)
     page = page_of(client, f"/g/{code}")
     rows = re.findall(r"<tr class=\"is-scored\">(.*?)</tr>", page, re.S)
-    assert [re.findall(r'class="score">([^<]+)<', row) for row in rows] == [
+    assert [re.findall(r"<td[^>]*><b>([^<]+)</b>", row) for row in rows] == [
         [f"{MINUS}23", "+15", "+16"],
         ["+17", f"{MINUS}4", "+12"],
     ]
     # the running total follows the round score in each cell
-    assert [re.findall(r'class="score">[^<]+</span> ([^<\s]+)', row) for row in rows] == [
+    assert [re.findall(r"<b>[^<]+</b> ([^<\s]+)", row) for row in rows] == [
         [f"{MINUS}23", "+15", "+16"],
         [f"{MINUS}6", "+11", "+28"],
     ]

@@ -86,7 +86,7 @@ def test_a_round_recorded_through_the_api_changes_the_etag_and_the_page_shows_it
     scores = state(client, game)["rounds"][0]["scores"]
     page = after.get_data(as_text=True)
     assert "Round 2 of 3" in text_of(page) and "No round has been played yet." not in page
-    cells = re.findall(r'<span class="score">([^<]+)</span>', page)
+    cells = re.findall(r"<td[^>]*><b>([^<]+)</b>", page)  # the round scores
     assert len(cells) == 3 and cells[0].endswith(str(abs(scores[0])))
     assert watcher.get(path, headers={"If-None-Match": after.headers["ETag"]}).status_code == 304
 
