@@ -1,13 +1,12 @@
-// Registers the service worker (/sw.js), which makes the app installable on a phone and shows a
-// friendly page when the connection is gone. Where service workers are missing or refused (an
-// old browser, a private window), nothing happens and the site works as before.
+// Registers the service worker (/sw.js): the app installs on a phone and shows a friendly page
+// offline. Where service workers are missing or refused, nothing happens.
 (function () {
   "use strict";
 
   if (!("serviceWorker" in navigator)) {
     return;
   }
-  // After the page has loaded, so that the worker's downloads never slow the page down.
+  // After the page has loaded, so that the worker's downloads never slow it down.
   window.addEventListener("load", function () {
     navigator.serviceWorker.register("/sw.js").then(null, function () {});
   });

@@ -1,5 +1,5 @@
-// Keeps the screen on while this page is shown (Screen Wake Lock API), so the phone on the
-// table does not go dark between tricks. Where the API is missing or refused, nothing happens.
+// Keeps the screen on while the page is shown (Screen Wake Lock API), so the phone on the
+// table does not go dark. Where the API is missing or refused, nothing happens.
 (function () {
   "use strict";
 

@@ -38,7 +38,7 @@ def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(client: FlaskCl
         assert f"Running totals after round 2: Ann {sign}{abs(total)}" in chart
         assert "<script>alert" not in page
         assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in chart
-        assert 'aria-labelledby="totals-chart-title"' in chart
+        assert 'aria-labelledby="totals-title"' in chart
 
 
 def test_the_chart_is_in_the_players_language(app: Flask, client: FlaskClient) -> None:
