@@ -14,6 +14,8 @@ import sqlalchemy as sa
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
+from companion.assets import split_fingerprint
+from companion.games.game_pages import SCOREBOARD_STATIC
 from companion.models import Player, db
 from tests.share.helpers import new_game, page_of, phone, record_round, state, text_of
 
@@ -124,6 +126,23 @@ def test_two_games_of_the_same_players_never_share_a_page(app: Flask, client: Fl
             other = second["id"] if code == first["id"] else first["id"]
             page = answer.get_data(as_text=True)
             assert f"/g/{code}/" in page and other not in page
+
+
+def test_the_etag_follows_every_static_file_a_scoreboard_links(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    keeper = phone(app, game)
+    for page in (page_of(keeper, f"/g/{game['id']}"), page_of(client, f"/g/{game['id']}/view")):
+        links = re.findall(
+            r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"', page
+        )
+        linked = set()
+        for url in links:
+            name = url.removeprefix("/static/")
+            split = split_fingerprint(name)
+            linked.add(split[0] if split else name)
+        assert linked == set(SCOREBOARD_STATIC)  # a new fingerprint makes a new page
 
 
 def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient) -> None:
