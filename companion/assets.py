@@ -194,6 +194,18 @@ def add_fingerprint(endpoint: str, values: dict[str, Any]) -> None:
         values["filename"] = name
 
 
+def linked_names(filenames: tuple[str, ...]) -> list[str | None]:
+    """The names that links to these static files carry now, as ``url_for`` would write
+    them (``None`` for a missing file), without building URLs: a scoreboard's ETag names its
+    stylesheets and scripts on every poll, and this is a dictionary look-up per file."""
+    folder = current_app.static_folder
+    if not folder:
+        return [None] * len(filenames)
+    kept = fingerprints()
+    recheck = current_app.debug
+    return [kept.link(folder, filename, recheck) for filename in filenames]
+
+
 def resolve(filename: str) -> tuple[Asset, str | None]:
     """The file a static URL names and the fingerprint it asked for (``None`` for a plain
     name); 404 if there is no such file. A file whose own name looks fingerprinted is served

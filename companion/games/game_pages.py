@@ -45,6 +45,7 @@ from werkzeug.http import quote_etag
 from werkzeug.routing import BuildError
 
 from companion import services
+from companion.assets import linked_names
 from companion.charts import cumulative_chart
 from companion.database import read_once
 from companion.edit_rights import SESSION_KEYS, can_edit, device_edit_key, remember_edit_key
@@ -75,6 +76,14 @@ SCOREBOARD_STATIC = ("style.css", "scoreboard.css", "app.js", "scoreboard.js", "
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
+#: What a scoreboard's ETag depends on in the database: built once, as every poll reads it.
+SCOREBOARD_STATE = (
+    sa.select(Game.version, Game.edit_key_hash, Player.name)
+    .outerjoin(Seat, Seat.game_id == Game.id)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Game.code == sa.bindparam("code"))
+    .order_by(Seat.position)
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,13 +250,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     CSRF token, which expires: its tag also changes with the session's token and every half
     of the token's lifetime, so a revalidated page never carries an expired token.
     """
-    rows = read_once(
-        sa.select(Game.version, Game.edit_key_hash, Player.name)
-        .outerjoin(Seat, Seat.game_id == Game.id)
-        .outerjoin(Player, Player.id == Seat.player_id)
-        .where(Game.code == code)
-        .order_by(Seat.position)
-    )
+    rows = read_once(SCOREBOARD_STATE, code=code)
     if not rows:
         return None
     held = None if view else held_key(code)
@@ -256,7 +259,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     )
     parts: list[object] = [
         templates_digest(),
-        [url_for("static", filename=name) for name in SCOREBOARD_STATIC],
+        linked_names(SCOREBOARD_STATIC),
         "view" if view else "board",
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
