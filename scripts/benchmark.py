@@ -5,8 +5,8 @@
     python3 scripts/benchmark.py --database postgres    # a throwaway PostgreSQL cluster
     python3 scripts/benchmark.py --games 2000 --duration 3   # quicker, rougher
 
-Run it after ``python3 manage.py setup`` (it re-runs itself with .venv's Python). It builds
-two throwaway databases (never the one in instance/):
+From a fresh clone it first sets up as ``python3 manage.py setup`` does, then runs again with
+.venv's Python. It builds two throwaway databases (never the one in instance/):
 
 - **large**: ``flask demo-data --games 10000`` (a two-year history of a club), then an
   8-player game with 5 of its 10 rounds scored, through the JSON API;
@@ -83,10 +83,16 @@ def in_venv() -> bool:
 
 
 def reexec_in_venv() -> None:
-    """Run again with .venv's Python, which has Flask, SQLAlchemy and gunicorn."""
+    """Set up as ``manage.py`` does (a fresh clone gets its .venv; an installed one is kept),
+    then run again with .venv's Python, which has Flask, SQLAlchemy and gunicorn."""
+    sys.path.insert(0, str(ROOT))
+    import manage  # standard library only
+
+    try:
+        manage.setup()
+    except manage.StepFailed as failure:
+        sys.exit(str(failure))
     python = BIN / "python"
-    if not python.exists():
-        sys.exit("No .venv here: run `python3 manage.py setup` first.")
     os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
 
 
