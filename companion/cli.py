@@ -23,6 +23,7 @@ from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from companion import backup, ledger
+from companion.database import refresh_planner_statistics
 from companion.models import Game, PlayerTotals, db
 
 
@@ -49,6 +50,8 @@ def import_command(file: IO[bytes]) -> None:
     try:
         report = backup.import_document(backup.load(file.read()))
         db.session.commit()
+        if report.imported:
+            refresh_planner_statistics()  # a restore is a bulk load
     except backup.BackupError as error:
         db.session.rollback()
         raise click.ClickException(backup.refusal(error)) from None

@@ -39,6 +39,17 @@ def read_once(statement: sa.Select[Any], **parameters: Any) -> Sequence[sa.Row[A
         return connection.execute(statement, parameters).all()
 
 
+def refresh_planner_statistics() -> None:
+    """Have PostgreSQL measure the tables again after a bulk load: until autovacuum gets to
+    it, the planner guesses from the empty tables it last saw and reads a whole history where
+    an index would find a page (history page 200 of 10,000 games: 7 ms of SQL instead of 3).
+    SQLite keeps no such statistics unless asked, and its plans need none."""
+    if db.engine.dialect.name != "postgresql":
+        return
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.exec_driver_sql("ANALYZE")
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     """Foreign keys enforced (deleting a game deletes its rounds), WAL so readers never wait
     for a writer, and a busy timeout instead of an immediate "database is locked"."""

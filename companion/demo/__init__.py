@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from companion.database import refresh_planner_statistics
 from companion.demo.games import GameTask, PlayedGame, play_game
 from companion.demo.plan import GamePlan, make_circles, make_group, plan_games
 from companion.demo.store import existing_codes, insert_games, player_ids
@@ -132,4 +133,5 @@ def add_demo_games(
         done += len(batch)
         if progress is not None:
             progress(done)
+    refresh_planner_statistics()
     return DemoSummary(count, rounds, len(seated), new_players, time.perf_counter() - started)

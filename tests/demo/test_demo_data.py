@@ -19,6 +19,7 @@ from companion.demo.names import FIRST_NAMES
 from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.rules import winners
 from tests.db_snapshot import snapshot
+from tests.planner_stats import assert_planner_knows
 
 GAMES = 30
 SEED = 7
@@ -51,6 +52,12 @@ def test_a_seeded_run_adds_that_many_finished_games_and_says_so(
         rounds = db.session.scalar(sa.select(sa.func.count()).select_from(Round))
     assert statuses == ["finished"] * GAMES
     assert f"{rounds} rounds" in output
+
+
+def test_after_a_run_the_planner_knows_the_history(demo: Flask) -> None:
+    """A bulk load is followed by ANALYZE on PostgreSQL: else the planner reads the whole
+    history for one page until autovacuum comes."""
+    assert_planner_knows("games", GAMES)
 
 
 def test_a_run_without_a_seed_adds_its_games_too(app: Flask, runner: FlaskCliRunner) -> None:
