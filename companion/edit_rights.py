@@ -7,7 +7,8 @@ The device that creates a game keeps the key in its signed session cookie; the e
 
 from __future__ import annotations
 
-from flask import request, session
+from flask import abort, request, session
+from flask_babel import gettext
 
 from companion.models import Game
 from companion.services import key_opens
@@ -46,3 +47,42 @@ def bearer_key() -> str | None:
     if scheme.lower() != "bearer":
         return None
     return key.strip() or None
+
+
+def held_key(code: str) -> str | None:
+    """The edit key this device keeps for the game ``code``, whether or not it still opens
+    the game (a key that no longer does was replaced by a new edit link)."""
+    keys = session.get(SESSION_KEYS)
+    key = keys.get(code) if isinstance(keys, dict) else None
+    return key if isinstance(key, str) else None
+
+
+def edit_rights_lost(game: Game) -> bool:
+    """Whether this device had edit rights to ``game`` until a new edit link was made."""
+    return held_key(game.code) is not None and not can_edit(game)
+
+
+def require_edit_rights(game: Game, refusal: str | None = None) -> None:
+    """Refuse (403) a change from a device that does not hold the game's edit key.
+
+    A phone whose key a new edit link replaced did nothing wrong and needs the new link:
+    every page tells it so. Any other phone gets ``refusal``, which says how to get the
+    right for what it tried (by default: open the edit link)."""
+    if edit_rights_lost(game):
+        abort(
+            403,
+            description=gettext(
+                "This phone may only look at this game: a new edit link was made, and the "
+                "old one no longer works. Ask the phone that keeps the score for the new "
+                "edit link."
+            ),
+        )
+    if not can_edit(game):
+        abort(
+            403,
+            description=refusal
+            or gettext(
+                "This phone may only look at this game. Open the game's edit link on this "
+                "phone to change it."
+            ),
+        )

@@ -48,7 +48,14 @@ from companion import services
 from companion.assets import linked_names
 from companion.charts import cumulative_chart
 from companion.database import read_once
-from companion.edit_rights import SESSION_KEYS, can_edit, device_edit_key, remember_edit_key
+from companion.edit_rights import (
+    can_edit,
+    device_edit_key,
+    edit_rights_lost,
+    held_key,
+    remember_edit_key,
+    require_edit_rights,
+)
 from companion.error_pages import (
     back_to_game,
     error_page,
@@ -117,40 +124,6 @@ def game_template_helpers() -> dict[str, Any]:
         "qr_svg": qr_svg,
         "cumulative_chart": cumulative_chart,
     }
-
-
-def held_key(code: str) -> str | None:
-    """The edit key this device keeps for the game ``code``, whether or not it still opens
-    the game (a key that no longer does was replaced by a new edit link)."""
-    keys = session.get(SESSION_KEYS)
-    key = keys.get(code) if isinstance(keys, dict) else None
-    return key if isinstance(key, str) else None
-
-
-def edit_rights_lost(game: Game) -> bool:
-    """Whether this device had edit rights to ``game`` until a new edit link was made."""
-    return held_key(game.code) is not None and not can_edit(game)
-
-
-def require_edit_rights(game: Game) -> None:
-    """Refuse (403) a change from a device that does not hold the game's edit key."""
-    if edit_rights_lost(game):
-        abort(
-            403,
-            description=gettext(
-                "This phone may only look at this game: a new edit link was made, and the "
-                "old one no longer works. Ask the phone that keeps the score for the new "
-                "edit link."
-            ),
-        )
-    if not can_edit(game):
-        abort(
-            403,
-            description=gettext(
-                "This phone may only look at this game. Open the game's edit link on this "
-                "phone to change it."
-            ),
-        )
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from sqlalchemy.orm.exc import StaleDataError
 from wtforms import Form
 
 from companion import csrf, services
-from companion.edit_rights import can_edit
+from companion.edit_rights import require_edit_rights
 from companion.games import bp
 from companion.games.round_forms import (
     CHOICE_SEPARATOR,
@@ -197,15 +197,14 @@ def editable_game(code: str) -> Game:
     """The game ``code`` (locked while a change is made), if this device may change it:
     otherwise a 403 page saying how to get the right (the game pages' error handler)."""
     game = services.get_game(code, for_update=request.method == "POST")
-    if not can_edit(game):
-        abort(
-            403,
-            description=gettext(
-                "This phone may only look at this game, so it cannot enter rounds. Open the "
-                "game's edit link on this phone (the phone keeping the score can show it) to "
-                "enter and correct rounds here."
-            ),
-        )
+    require_edit_rights(
+        game,
+        gettext(
+            "This phone may only look at this game, so it cannot enter rounds. Open the "
+            "game's edit link on this phone (the phone keeping the score can show it) to "
+            "enter and correct rounds here."
+        ),
+    )
     return game
 
 

@@ -22,10 +22,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from companion import services
-from companion.edit_rights import device_edit_key, remember_edit_key
+from companion.edit_rights import device_edit_key, remember_edit_key, require_edit_rights
 from companion.games import bp
 from companion.games.game_forms import ConfirmForm
-from companion.games.game_pages import require_edit_rights
 from companion.models import Game, db
 
 #: The flash category that tells the share page a new edit link was just made.

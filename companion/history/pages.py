@@ -23,7 +23,7 @@ from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 
 from companion import services, stats
 from companion.charts import score_history_chart
-from companion.edit_rights import SESSION_KEYS, can_edit
+from companion.edit_rights import SESSION_KEYS, can_edit, require_edit_rights
 from companion.error_pages import (
     back_to_game,
     error_page,
@@ -312,14 +312,7 @@ def merge(name: str) -> ResponseReturnValue:
 def exclude_game(code: str) -> ResponseReturnValue:
     """Leave the game out of the statistics, or count it again; it stays in the history."""
     game = services.get_game(code, for_update=True)
-    if not can_edit(game):
-        abort(
-            403,
-            description=gettext(
-                "This phone may only look at this game. Open the game's edit link on this "
-                "phone to change it."
-            ),
-        )
+    require_edit_rights(game)
     form = ExcludeForm()
     wanted = form.wants_excluded()
     if not form.validate() or wanted is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -74,6 +75,42 @@ def test_a_new_edit_link_keeps_this_phone_and_shuts_out_the_other_phones_and_the
     # The new key works, by link and by API.
     assert phone(app, game, key=new_key).get(f"/g/{code}/abandon").status_code == 200
     assert record_round(client, before, key=new_key).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/g/{code}/rounds/record"),
+        ("POST", "/g/{code}/rounds/record"),
+        ("GET", "/g/{code}/rounds/mark"),
+        ("GET", "/g/{code}/rounds/live"),
+        ("POST", "/g/{code}/rounds/live"),
+        ("GET", "/g/{code}/delete"),
+        ("POST", "/g/{code}/share"),
+        ("POST", "/g/{code}/exclude"),
+    ],
+)
+def test_every_edit_page_tells_a_replaced_phone_that_a_new_edit_link_was_made(
+    app: Flask, client: FlaskClient, method: str, path: str
+) -> None:
+    game = new_game(client)
+    code = game["id"]
+    keeper, other = phone(app, game), phone(app, game)
+    token = csrf_token(page_of(other, f"/g/{code}"))  # before the new link: it had rights
+    assert make_new_edit_link(keeper, code).status_code == 302
+    with app.app_context():
+        before = snapshot()
+
+    answer = other.open(
+        path.format(code=code),
+        method=method,
+        data={"csrf_token": token, "version": str(game["version"] + 1)},
+    )
+
+    assert answer.status_code == 403
+    assert LOST in text_of(answer.get_data(as_text=True))
+    with app.app_context():
+        assert snapshot() == before
 
 
 def test_the_api_makes_a_new_edit_key_and_the_old_one_stops_working(client: FlaskClient) -> None:
