@@ -302,22 +302,44 @@ def test_every_page_reachable_from_home_is_checked(new_phone: PhoneFactory, site
     assert per_kind.keys() >= {"/g/<game>", "/g/<game>/rounds/record", "/players/<name>"}
 
 
-def test_service_worker_stays_on_the_app_host(new_phone: PhoneFactory) -> None:
-    """With its service worker installed (which fetches every static file and the offline
-    page ahead), the app still asks no other host for anything."""
+def worker_controlled_phone(new_phone: PhoneFactory) -> Phone:
+    """A phone that opened home and whose page the service worker now controls (it has
+    fetched every static file and the offline page ahead)."""
     phone = new_phone(service_workers="allow")
     phone.goto("/")
-    registered = phone.page.evaluate(
-        """() => Promise.race([
-            navigator.serviceWorker.ready.then(() => true),
-            new Promise((resolve) => setTimeout(() => resolve(false), 8000)),
-        ])"""
-    )
-    assert registered, "no service worker became active"
+    phone.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    return phone
+
+
+def test_service_worker_stays_on_the_app_host(new_phone: PhoneFactory) -> None:
+    """With its service worker installed, the app still asks no other host for anything."""
+    phone = worker_controlled_phone(new_phone)
     phone.goto("/rules")  # a page fetched through the worker
     expect(phone.page.get_by_role("heading", level=1)).to_be_visible()
     assert phone.base_url + "/offline" in phone.requests  # the worker's own requests count
     assert not phone.foreign_requests()
+
+
+def test_offline_a_page_shows_the_offline_page_and_try_again_opens_it_once_back(
+    new_phone: PhoneFactory,
+) -> None:
+    """A phone that loses the network while following a link gets the offline page, styled
+    from the worker's cache, at the address it asked for; back online, "Try again" opens
+    that page, not home."""
+    phone = worker_controlled_phone(new_phone)
+    phone.context.set_offline(True)
+    phone.goto("/rules")
+    expect(phone.page.get_by_role("heading", level=1)).to_have_text(
+        "This phone seems to be offline"
+    )
+    assert urlsplit(phone.page.url).path == "/rules"
+    again = phone.page.get_by_role("link", name="Try again")
+    assert again.evaluate("link => getComputedStyle(link).minHeight") == "44px"  # style.css
+
+    phone.context.set_offline(False)
+    again.click()
+    expect(phone.page.get_by_role("heading", level=1)).to_have_text("Rules")
+    assert urlsplit(phone.page.url).path == "/rules"
 
 
 def test_manifest_names_only_the_apps_own_files(phone: Phone) -> None:
