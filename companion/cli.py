@@ -23,8 +23,14 @@ from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from companion import backup, ledger
-from companion.database import refresh_planner_statistics
+from companion.database import create_schema_if_empty, refresh_planner_statistics
 from companion.models import Game, PlayerTotals, db
+
+
+def schema_made() -> None:
+    """Build the tables of an empty database first, and say so."""
+    if create_schema_if_empty():
+        click.echo(gettext("The database was empty: its tables were made."), err=True)
 
 
 @click.command("export")
@@ -47,8 +53,10 @@ def import_command(file: IO[bytes]) -> None:
     The file is checked as a whole first: if anything in it is malformed or a round does not
     score as stored, nothing is imported.
     """
+    document = file.read()
+    schema_made()
     try:
-        report = backup.import_document(backup.load(file.read()))
+        report = backup.import_document(backup.load(document))
         db.session.commit()
         if report.imported:
             refresh_planner_statistics()  # a restore is a bulk load
@@ -114,6 +122,7 @@ def demo_data_command(
     through the rules (see companion/demo)."""
     from companion import demo
 
+    schema_made()
     held = db.session.scalar(sa.select(sa.func.count()).select_from(Game)) or 0
     db.session.rollback()
     if held and not add:

@@ -8,10 +8,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
-from flask_migrate import Migrate
+from flask_migrate import Migrate, upgrade
 
 from companion import ledger
-from companion.models import db
+from companion.models import Game, db
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 5000
@@ -37,6 +37,17 @@ def read_once(statement: sa.Select[Any], **parameters: Any) -> Sequence[sa.Row[A
     table. A single statement sees one consistent state on its own."""
     with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         return connection.execute(statement, parameters).all()
+
+
+def create_schema_if_empty() -> bool:
+    """Build the tables of a database that has none yet, by the migrations (as ``manage.py
+    serve`` does); answer whether it did. A restore onto a new server, or demo data asked for
+    before the app was ever served, then works instead of failing on a missing table. A
+    database with tables is left as it is: upgrading it is the deployment's step."""
+    if sa.inspect(db.engine).has_table(Game.__tablename__):
+        return False
+    upgrade(directory=str(MIGRATIONS))
+    return True
 
 
 def refresh_planner_statistics() -> None:

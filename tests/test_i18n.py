@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
@@ -143,22 +143,31 @@ def test_safe_next_path_keeps_only_paths_on_this_site(target: str | None, expect
     assert safe_next_path(target) == expected
 
 
-def template_messages() -> set[str]:
-    """Extract every translatable string from the templates."""
-    extracted = extract_from_dir(
-        str(ROOT / "templates"), method_map=[("**.html", "jinja2")], keywords={"_": None}
-    )
-    return {message for _, _, message, _, _ in extracted if isinstance(message, str)}
+def project_messages() -> set[str]:
+    """Every translatable string of the code and the templates, as ``pybabel extract`` with
+    babel.cfg finds them (a plural by its singular)."""
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
+    found = [
+        *extract_from_dir(
+            str(ROOT / "companion"), method_map=[("**.py", "python")], keywords=keywords
+        ),
+        *extract_from_dir(
+            str(ROOT / "templates"), method_map=[("**.html", "jinja2")], keywords=keywords
+        ),
+    ]
+    return {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
 
 
 @pytest.mark.parametrize("code", ["de", "it", "fr", "hu"])
-def test_every_template_string_is_translated(code: str) -> None:
+def test_every_string_of_the_code_and_the_templates_is_translated(code: str) -> None:
     with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as file:
         catalog = read_po(file, locale=code)
-    messages = template_messages()
-    assert "Welcome to the Sticheln companion" in messages
+    messages = project_messages()
+    assert {"Welcome to the Sticheln companion", "Games exported: %(count)s."} <= messages
+    assert "%(num)d colour" in messages  # a plural, by its singular
     for message in messages:
         entry = catalog.get(message)
         assert entry is not None, f"{code}: {message!r} is missing"
-        assert entry.string, f"{code}: {message!r} is not translated"
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        assert all(strings), f"{code}: {message!r} is not translated"
         assert "fuzzy" not in entry.flags, f"{code}: {message!r} is fuzzy"

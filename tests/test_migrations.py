@@ -9,12 +9,7 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from companion.models import db
-
-
-def drop_everything() -> None:
-    db.drop_all()
-    with db.engine.begin() as connection:
-        connection.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))
+from tests.schema import drop_everything
 
 
 def test_upgrading_an_empty_database_gives_the_models_schema(app: Flask) -> None:

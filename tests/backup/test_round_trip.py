@@ -14,6 +14,7 @@ from companion.models import Game, Player, db
 from tests.backup.history import build_history
 from tests.db_snapshot import snapshot
 from tests.planner_stats import assert_planner_knows
+from tests.schema import drop_everything, latest_revision, migrated_revision
 
 
 def export(app: Flask, path: Path) -> dict[str, Any]:
@@ -48,6 +49,28 @@ def test_export_import_into_an_empty_database_and_export_again_gives_the_same_da
 
     second = export(second_app, tmp_path / "second.json")
     assert without_time_of_export(second) == without_time_of_export(first)
+
+
+def test_a_restore_onto_a_database_without_tables_makes_them_first(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    """A new server restoring a backup before the app was ever served there."""
+    games = build_history(client, app)
+    first = export(app, tmp_path / "backup.json")
+    with second_app.app_context():
+        drop_everything()
+    try:
+        result = import_file(second_app, tmp_path / "backup.json")
+        assert result.exit_code == 0, result.output
+        assert "The database was empty: its tables were made." in result.output
+        assert result.output.count("/edit/") == len(games)
+        with second_app.app_context():
+            assert migrated_revision() == latest_revision()
+        second = export(second_app, tmp_path / "again.json")
+        assert without_time_of_export(second) == without_time_of_export(first)
+    finally:
+        with second_app.app_context():
+            drop_everything()
 
 
 def test_the_restored_games_show_the_same_state_through_the_api(

@@ -20,6 +20,7 @@ from companion.models import Game, Player, Round, RoundResult, Seat, db, name_ke
 from companion.rules import winners
 from tests.db_snapshot import snapshot
 from tests.planner_stats import assert_planner_knows
+from tests.schema import drop_everything, latest_revision, migrated_revision
 
 GAMES = 30
 SEED = 7
@@ -58,6 +59,24 @@ def test_after_a_run_the_planner_knows_the_history(demo: Flask) -> None:
     """A bulk load is followed by ANALYZE on PostgreSQL: else the planner reads the whole
     history for one page until autovacuum comes."""
     assert_planner_knows("games", GAMES)
+
+
+def test_a_run_on_an_empty_database_makes_its_tables_first(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    """Demo data asked for before the app was ever served: the migrations build the tables
+    (as ``manage.py serve`` would), then the games go in."""
+    with app.app_context():
+        drop_everything()
+    try:
+        output = run_demo(runner)
+        with app.app_context():
+            assert migrated_revision() == latest_revision()
+            assert db.session.scalar(sa.select(sa.func.count()).select_from(Game)) == GAMES
+        assert "The database was empty: its tables were made." in output
+    finally:
+        with app.app_context():
+            drop_everything()
 
 
 def test_a_run_without_a_seed_adds_its_games_too(app: Flask, runner: FlaskCliRunner) -> None:
