@@ -6,7 +6,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_decimal, get_locale
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from werkzeug.wrappers import Response
 
 LANGUAGE_COOKIE = "lang"
@@ -88,9 +90,27 @@ def template_globals() -> dict[str, Any]:
     }
 
 
+def counts_written_locally(ngettext: Any) -> Any:
+    """The templates' ``ngettext`` with its count written as the reader writes numbers:
+    "10,000 games", "10.000 Partien", "10 000 parties". The count still picks the plural
+    form; only ``%(num)s`` in the text changes (a caller's own ``num=`` is kept)."""
+
+    @pass_context
+    def localized(
+        context: Context, singular: str, plural: str, count: int, /, **variables: Any
+    ) -> str:
+        variables.setdefault("num", format_decimal(count))
+        text: str = ngettext(context, singular, plural, count, **variables)
+        return text
+
+    return localized
+
+
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the language switch route and the template globals."""
     babel.init_app(app, locale_selector=select_locale)
+    globals_ = app.jinja_env.globals
+    globals_["ngettext"] = counts_written_locally(globals_["ngettext"])
     app.register_blueprint(bp)
     app.after_request(add_vary_headers)
     app.context_processor(template_globals)
