@@ -151,6 +151,33 @@ def overflow_problems(phone: Phone, where: str) -> list[str]:
     ]
 
 
+#: Boxes whose own text is wider than they are and spills over whatever stands beside them
+#: (a scrolling or clipping box is left alone: it shows its text on purpose that way).
+SPILLED_TEXT_SCRIPT = """() => {
+    const spilled = [];
+    for (const element of document.body.querySelectorAll("*")) {
+        if (!(element instanceof HTMLElement) || element.clientWidth === 0) continue;
+        if (getComputedStyle(element).overflowX !== "visible") continue;
+        const ownText = [...element.childNodes].some(
+            (node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim()
+        );
+        if (ownText && element.scrollWidth > element.clientWidth + 1) {
+            const text = element.textContent.trim().replace(/\\s+/g, " ").slice(0, 40);
+            spilled.push(`${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`
+                + ` "${text}" (${element.scrollWidth}px in ${element.clientWidth}px)`);
+        }
+    }
+    return spilled.slice(0, 6);
+}"""
+
+
+def spilled_text_problems(phone: Phone, where: str) -> list[str]:
+    """Text wider than its box, which a phone shows running over its neighbours (a long
+    word of one language, say) even when the page as a whole fits."""
+    spilled = phone.page.evaluate(SPILLED_TEXT_SCRIPT)
+    return [f"text spills out of its box on {where}: " + "; ".join(spilled)] if spilled else []
+
+
 def foreign_request_problems(phone: Phone, where: str) -> list[str]:
     """Requests to any host but the app's own (DESIGN: no third-party request at all)."""
     return [f"{where}: request to another host: {url}" for url in phone.foreign_requests()]
@@ -206,7 +233,7 @@ def test_page_speaks_every_language_and_fits_the_phone(
     shared_phones: PhoneFactory, site: Site, page: Page
 ) -> None:
     """In each of the five languages (the switcher's cookie) the page says so in <html lang>,
-    and its longer words still fit: nothing scrolls sideways."""
+    and its longer words still fit: nothing scrolls sideways, no text runs out of its box."""
     phone = shared_phones("languages", storage_state=site.state)
     problems = []
     for lang in LANGUAGES:
@@ -217,6 +244,7 @@ def test_page_speaks_every_language_and_fits_the_phone(
         if html_lang != lang:
             problems.append(f"{where}: <html lang={html_lang!r}>, expected {lang!r}")
         problems += overflow_problems(phone, where)
+        problems += spilled_text_problems(phone, where)
     problems += foreign_request_problems(phone, page.name)
     assert not problems, "\n".join(problems)
 
