@@ -174,6 +174,59 @@ def test_play_a_live_trick(phone: Phone, live_server: LiveServer) -> None:
     assert not phone.foreign_requests()
 
 
+OFFLINE_NOTICE = "This phone is offline, so nothing was sent."
+
+
+def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_back(
+    phone: Phone, live_server: LiveServer
+) -> None:
+    """Offline, "Start the game" and a tapped card in a live round send nothing: a notice
+    says so and what was entered stays on the page; back online, the same taps go through."""
+    page = phone.page
+    posts: list[str] = []
+
+    def note_post(request: Any) -> None:
+        if request.method == "POST":
+            posts.append(request.url)
+
+    page.on("request", note_post)
+    phone.goto("/games/new")
+    for seat, name in enumerate(NAMES, start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    notice = page.get_by_role("alert").filter(has_text=OFFLINE_NOTICE)
+
+    phone.context.set_offline(True)
+    page.get_by_role("button", name="Start the game").click()
+    expect(notice).to_be_visible()
+    assert posts == [] and page.url.endswith("/games/new")
+    expect(page.get_by_label("Seat 3", exact=True)).to_have_value(NAMES[2])
+
+    phone.context.set_offline(False)
+    expect(notice).to_have_count(0)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
+
+    new_api_game(live_server, phone)
+    page.get_by_role("link", name="Play this round live").click()
+    for seat, indicator in enumerate(["red 4", "blue 0", "green 1"]):
+        tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), indicator, "radio")
+    page.get_by_role("button", name="Start the round live").click()
+    turn = page.locator(".live-turn")
+    expect(turn).to_have_text("Ann leads: tap the card they play.")
+    sent = len(posts)
+
+    phone.context.set_offline(True)
+    page.get_by_role("button", name="yellow 3", exact=True).click()
+    expect(notice).to_be_visible()
+    assert len(posts) == sent
+    expect(turn).to_have_text("Ann leads: tap the card they play.")
+
+    phone.context.set_offline(False)
+    page.get_by_role("button", name="yellow 3", exact=True).click()
+    expect(turn).to_have_text("Next to play: Ben.")
+    expect(notice).to_have_count(0)
+
+
 def test_resolve_a_trick(phone: Phone) -> None:
     """The resolver from home: four players, a trick tapped in play order; the page names
     the card that takes it and the rules' reason."""
