@@ -29,10 +29,18 @@ def remember_edit_key(game: Game, key: str) -> None:
     session.permanent = True
 
 
+def held_key(code: str) -> str | None:
+    """The edit key this device keeps for the game ``code``, whether or not it still opens
+    the game (a key that no longer does was replaced by a new edit link)."""
+    keys = session.get(SESSION_KEYS)
+    key = keys.get(code) if isinstance(keys, dict) else None
+    return key if isinstance(key, str) else None
+
+
 def device_edit_key(game: Game) -> str | None:
     """The edit key this device holds for ``game``, if it still opens the game."""
-    key = session.get(SESSION_KEYS, {}).get(game.code)
-    return key if isinstance(key, str) and key_opens(game, key) else None
+    key = held_key(game.code)
+    return key if key is not None and key_opens(game, key) else None
 
 
 def can_edit(game: Game) -> bool:
@@ -49,14 +57,6 @@ def bearer_key() -> str | None:
     return key.strip() or None
 
 
-def held_key(code: str) -> str | None:
-    """The edit key this device keeps for the game ``code``, whether or not it still opens
-    the game (a key that no longer does was replaced by a new edit link)."""
-    keys = session.get(SESSION_KEYS)
-    key = keys.get(code) if isinstance(keys, dict) else None
-    return key if isinstance(key, str) else None
-
-
 def edit_rights_lost(game: Game) -> bool:
     """Whether this device had edit rights to ``game`` until a new edit link was made."""
     return held_key(game.code) is not None and not can_edit(game)
@@ -68,7 +68,10 @@ def require_edit_rights(game: Game, refusal: str | None = None) -> None:
     A phone whose key a new edit link replaced did nothing wrong and needs the new link:
     every page tells it so. Any other phone gets ``refusal``, which says how to get the
     right for what it tried (by default: open the edit link)."""
-    if edit_rights_lost(game):
+    key = held_key(game.code)
+    if key is not None and key_opens(game, key):
+        return
+    if key is not None:
         abort(
             403,
             description=gettext(
@@ -77,12 +80,11 @@ def require_edit_rights(game: Game, refusal: str | None = None) -> None:
                 "edit link."
             ),
         )
-    if not can_edit(game):
-        abort(
-            403,
-            description=refusal
-            or gettext(
-                "This phone may only look at this game. Open the game's edit link on this "
-                "phone to change it."
-            ),
-        )
+    abort(
+        403,
+        description=refusal
+        or gettext(
+            "This phone may only look at this game. Open the game's edit link on this "
+            "phone to change it."
+        ),
+    )
