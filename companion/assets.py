@@ -186,24 +186,21 @@ def add_fingerprint(endpoint: str, values: dict[str, Any]) -> None:
     if endpoint != "static":
         return
     filename = values.get("filename")
-    folder = current_app.static_folder
-    if not filename or not isinstance(filename, str) or not folder:
+    if not filename or not isinstance(filename, str):
         return
-    name = fingerprints().link(folder, filename, recheck=current_app.debug)
+    name = linked_name(filename)
     if name is not None:
         values["filename"] = name
 
 
-def linked_names(filenames: tuple[str, ...]) -> list[str | None]:
-    """The names that links to these static files carry now, as ``url_for`` would write
-    them (``None`` for a missing file), without building URLs: a scoreboard's ETag names its
-    stylesheets and scripts on every poll, and this is a dictionary look-up per file."""
+def linked_name(filename: str) -> str | None:
+    """The name a link to the static file ``filename`` carries now (fingerprinted), without
+    building a URL; ``None`` if there is no such file. A scoreboard's ETag names its
+    stylesheets and scripts this way on every poll: a dictionary look-up per file."""
     folder = current_app.static_folder
     if not folder:
-        return [None] * len(filenames)
-    kept = fingerprints()
-    recheck = current_app.debug
-    return [kept.link(folder, filename, recheck) for filename in filenames]
+        return None
+    return fingerprints().link(folder, filename, recheck=current_app.debug)
 
 
 def resolve(filename: str) -> tuple[Asset, str | None]:

@@ -45,7 +45,7 @@ from werkzeug.http import quote_etag
 from werkzeug.routing import BuildError
 
 from companion import services
-from companion.assets import linked_names
+from companion.assets import linked_name
 from companion.charts import cumulative_chart
 from companion.database import read_once
 from companion.edit_rights import (
@@ -232,7 +232,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     )
     parts: list[object] = [
         templates_digest(),
-        linked_names(SCOREBOARD_STATIC),
+        [linked_name(name) for name in SCOREBOARD_STATIC],
         "view" if view else "board",
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
