@@ -1,5 +1,5 @@
-"""An empty database (no table of the app's, no record of migrations), and the migration a
-database is at."""
+"""What a database holds besides games: its tables (made empty here), the migration it is at,
+and what its query planner knows of a table after a bulk load."""
 
 from __future__ import annotations
 
@@ -28,3 +28,20 @@ def migrated_revision() -> str | None:
 def latest_revision() -> str | None:
     """The newest migration there is."""
     return ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+
+def assert_planner_knows(table: str, rows: int) -> None:
+    """On PostgreSQL the planner's row count of ``table`` is ``rows`` (ANALYZE ran; before,
+    it says -1, never measured); SQLite is left without statistics tables, whose plans the
+    page tests check as they are."""
+    with db.engine.connect() as connection:
+        if db.engine.dialect.name == "postgresql":
+            measured = connection.scalar(
+                sa.text("SELECT reltuples FROM pg_class WHERE relname = :table"), {"table": table}
+            )
+            assert measured == rows
+        else:
+            tables = connection.scalars(
+                sa.text("SELECT name FROM sqlite_master WHERE name LIKE 'sqlite_stat%'")
+            ).all()
+            assert tables == []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
@@ -144,17 +145,12 @@ def test_safe_next_path_keeps_only_paths_on_this_site(target: str | None, expect
 
 
 def project_messages() -> set[str]:
-    """Every translatable string of the code and the templates, as ``pybabel extract`` with
-    babel.cfg finds them (a plural by its singular)."""
+    """Every translatable string that ``pybabel extract`` finds with babel.cfg and the
+    keywords the README gives it (a plural by its singular)."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
-    found = [
-        *extract_from_dir(
-            str(ROOT / "companion"), method_map=[("**.py", "python")], keywords=keywords
-        ),
-        *extract_from_dir(
-            str(ROOT / "templates"), method_map=[("**.html", "jinja2")], keywords=keywords
-        ),
-    ]
+    found = extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)
     return {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
 
 

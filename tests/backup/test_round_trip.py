@@ -13,8 +13,12 @@ from flask.testing import FlaskClient
 from companion.models import Game, Player, db
 from tests.backup.history import build_history
 from tests.db_snapshot import snapshot
-from tests.planner_stats import assert_planner_knows
-from tests.schema import drop_everything, latest_revision, migrated_revision
+from tests.schema import (
+    assert_planner_knows,
+    drop_everything,
+    latest_revision,
+    migrated_revision,
+)
 
 
 def export(app: Flask, path: Path) -> dict[str, Any]:

@@ -19,8 +19,12 @@ from companion.demo.names import FIRST_NAMES
 from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.rules import winners
 from tests.db_snapshot import snapshot
-from tests.planner_stats import assert_planner_knows
-from tests.schema import drop_everything, latest_revision, migrated_revision
+from tests.schema import (
+    assert_planner_knows,
+    drop_everything,
+    latest_revision,
+    migrated_revision,
+)
 
 GAMES = 30
 SEED = 7

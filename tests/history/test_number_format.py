@@ -14,8 +14,7 @@ from companion.demo import add_demo_games
 from companion.models import Player, PlayerTotals, db
 from tests.history.helpers import stat_values, text_of
 
-#: The words of each language for a count of 12,345 (one page of the history), and the
-#: number 2,500 as it writes it.
+#: Each language's words for 12,345 games and for 1 game, and how it writes 2,500.
 WRITTEN = {
     "en": ("12,345 games", "1 game", "2,500"),
     "de": ("12.345 Partien", "1 Partie", "2.500"),
