@@ -257,6 +257,12 @@ def playing_round(game: Game) -> Round | None:
     return last if last is not None and last.status == "playing" else None
 
 
+def number_to_record(game: Game) -> int:
+    """The round recorded next: the one being played, else the one after the last."""
+    playing = playing_round(game)
+    return playing.number if playing is not None else len(game.rounds) + 1
+
+
 def round_at_table(game: Game) -> int | None:
     """The number of the round being played, or of the next one to deal (R3, R23);
     ``None`` once the game is over or no planned round is left."""

@@ -213,10 +213,7 @@ def names_of(game: Game) -> list[str]:
     return [seat.player.name for seat in game.seats]
 
 
-def number_to_record(game: Game) -> int:
-    """The round recorded next: the one being played, else the one after the last."""
-    playing = services.playing_round(game)
-    return playing.number if playing is not None else len(game.rounds) + 1
+number_to_record = services.number_to_record
 
 
 def why_no_round_to_record(game: Game) -> str | None:
