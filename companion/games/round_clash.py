@@ -139,7 +139,7 @@ def entry_lines(
     lines: list[EntryLine] = []
     if "marked" in entry:
         if hidden_marks:
-            lines.append(EntryLine(gettext("Indicator"), gettext("hidden until scored (R15)")))
+            lines.append(EntryLine(gettext("Indicator"), gettext("hidden until scored")))
         else:
             lines.append(EntryLine(gettext("Indicator"), cards=cards_of(entry["marked"])))
     if "tricks" in entry:
@@ -164,7 +164,7 @@ def entry_lines(
         chosen = " + ".join(colour_name(colour) for colour in colours_of(entry["choose"]))
         lines.append(EntryLine(gettext("Colours scored"), chosen))
     if score is not None:
-        lines.append(EntryLine(gettext("Score"), signed_number(score)))
+        lines.append(EntryLine(gettext("Points"), signed_number(score)))
     return tuple(lines)
 
 

@@ -156,10 +156,10 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_never_filed_
     assert "Record round 2" not in words and CONFLICT not in words
     assert form_fields(conflict) == {}  # no round form that could file mine as round 2
     assert sides(conflict, 0) == (
-        "Indicator: red 4 Tricks won: 4 Marked-colour cards captured: red 2 red 5 Score: +3",
-        "Indicator: red 4 Tricks won: 5 Marked-colour cards captured: red 2 Score: +13",
+        "Indicator: red 4 Tricks won: 4 Marked-colour cards captured: red 2 red 5 Points: +3",
+        "Indicator: red 4 Tricks won: 5 Marked-colour cards captured: red 2 Points: +13",
     )
-    assert sides(conflict, 3)[1].endswith("Score: +12")
+    assert sides(conflict, 3)[1].endswith("Points: +12")
     assert keep_link(conflict) == (f"/g/{code}", "Keep theirs")
     mine = use_mine_form(conflict)
     assert mine is not None and mine.action == f"/g/{code}/rounds/1?mode=quick"
