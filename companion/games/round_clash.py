@@ -143,7 +143,7 @@ def entry_lines(
         else:
             lines.append(EntryLine(gettext("Indicator"), cards=cards_of(entry["marked"])))
     if "tricks" in entry:
-        lines.append(EntryLine(gettext("Tricks won"), str(entry["tricks"])))
+        lines.append(EntryLine(gettext("Tricks won"), shown_count(entry["tricks"])))
     if "marked_captured" in entry:
         label = gettext("Marked-colour cards captured")
         lines.append(card_line(label, entry["marked_captured"]))
@@ -152,20 +152,25 @@ def entry_lines(
         lines.append(card_line(label, entry["captured"]))
     if isinstance(entry.get("counts"), Mapping):
         counts = entry["counts"]
-        shown = ", ".join(f"{colour_name(c)} {counts[c.value]}" for c in colours_of(counts))
+        shown = ", ".join(f"{colour_name(c)} {shown_count(counts[c.value])}" for c in colours_of(counts))
         lines.append(EntryLine(gettext("Face-up cards"), shown))
     if "passed" in entry:
         passed = entry["passed"]
         if isinstance(passed, list):
             lines.append(card_line(gettext("Pass cards (face down)"), passed))
         else:
-            lines.append(EntryLine(gettext("Pass cards"), str(passed)))
+            lines.append(EntryLine(gettext("Pass cards"), shown_count(passed)))
     if entry.get("choose"):
         chosen = " + ".join(colour_name(colour) for colour in colours_of(entry["choose"]))
         lines.append(EntryLine(gettext("Colours scored"), chosen))
     if score is not None:
         lines.append(EntryLine(gettext("Points"), signed_number(score)))
     return tuple(lines)
+
+
+def shown_count(count: object) -> str:
+    """A count as typed; a dash for one left empty or unreadable."""
+    return str(count) if isinstance(count, int) else "\u2014"
 
 
 def card_line(label: str, cards: object) -> EntryLine:
@@ -212,14 +217,14 @@ def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
         return [
             entry_lines({"marked": [c.as_json() for c in cards]}, None) for cards in form.marked()
         ]
-    try:
-        entries = form.entries()
-    except (TypeError, ValueError):
-        return [() for _ in form.seats]
-    try:
-        scores: list[int | None] = [seat.score for seat in score_round(setup, entries).seats]
-    except RuleError:
-        scores = [None] * len(entries)
+    readable = form.validate()  # a count left empty or mistyped is shown, but not scored
+    entries = form.entries()
+    scores: list[int | None] = [None] * len(entries)
+    if readable:
+        try:
+            scores = [seat.score for seat in score_round(setup, entries).seats]
+        except RuleError:
+            pass  # mine would be refused (C1-C5): shown without a score
     return [
         entry_lines(entry.as_json(), score) for entry, score in zip(entries, scores, strict=True)
     ]

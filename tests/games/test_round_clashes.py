@@ -381,3 +381,25 @@ def test_a_page_sent_without_a_round_number_keeps_todays_behaviour(
     fields["action"] = ["save"]
     assert_redirects_to_scoreboard(client.post(url, data=fields), code)
     assert game_state(client, code)["rounds"][0]["scores"] == [3, 2, 5, 0]
+
+
+def test_my_unreadable_entries_are_shown_unscored_beside_theirs(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A count left empty or mistyped on the stale form still shows the conflict view
+    (never a server error), with a dash for that count and no score for mine."""
+    code = new_game(client, "classic")
+    url = f"/g/{code}/rounds/record"
+    page = page_of(client, url)
+    assert_redirects_to_scoreboard(quick_round(second_phone(app, client), url, THEIRS), code)
+    before = database(app)
+    typed = [dict(MINE[0], tricks=""), dict(MINE[1], tricks="x7")] + MINE[2:]
+
+    response = quick_round(client, url, typed, page=page)
+    assert response.status_code == 409 and database(app) == before
+    conflict = response.get_data(as_text=True)
+    assert "Round 1 was recorded on another phone." in text_of(conflict)
+    assert sides(conflict, 0)[1] == (
+        "Indicator: red 4 Tricks won: \u2014 Marked-colour cards captured: red 2"
+    )
+    assert "Points" not in sides(conflict, 2)[1]
