@@ -141,7 +141,7 @@ def entry_lines(
         if hidden_marks:
             lines.append(EntryLine(gettext("Indicator"), gettext("hidden until scored")))
         else:
-            lines.append(EntryLine(gettext("Indicator"), cards=cards_of(entry["marked"])))
+            lines.append(card_line(gettext("Indicator"), entry["marked"]))
     if "tricks" in entry:
         lines.append(EntryLine(gettext("Tricks won"), shown_count(entry["tricks"])))
     if "marked_captured" in entry:
