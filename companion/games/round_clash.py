@@ -10,6 +10,7 @@ keep theirs, or use mine for that same round.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -152,7 +153,10 @@ def entry_lines(
         lines.append(card_line(label, entry["captured"]))
     if isinstance(entry.get("counts"), Mapping):
         counts = entry["counts"]
-        shown = ", ".join(f"{colour_name(c)} {shown_count(counts[c.value])}" for c in colours_of(counts))
+        shown = ", ".join(
+            f"{colour_name(colour)} {shown_count(counts[colour.value])}"
+            for colour in colours_of(counts)
+        )
         lines.append(EntryLine(gettext("Face-up cards"), shown))
     if "passed" in entry:
         passed = entry["passed"]
@@ -221,10 +225,8 @@ def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
     entries = form.entries()
     scores: list[int | None] = [None] * len(entries)
     if readable:
-        try:
+        with contextlib.suppress(RuleError):  # mine would be refused (C1-C5): no score
             scores = [seat.score for seat in score_round(setup, entries).seats]
-        except RuleError:
-            pass  # mine would be refused (C1-C5): shown without a score
     return [
         entry_lines(entry.as_json(), score) for entry, score in zip(entries, scores, strict=True)
     ]
