@@ -296,6 +296,26 @@ def test_colours_marked_on_another_phone_are_shown_beside_mine_and_mine_can_repl
     ]
 
 
+def test_hazy_marks_set_on_another_phone_stay_hidden_in_the_conflict_view(
+    app: Flask, client: FlaskClient
+) -> None:
+    """R15: the other phone's indicators stay face down until the round is scored; this
+    phone sees only its own."""
+    code = new_game(client, "hazy")
+    url = f"/g/{code}/rounds/mark"
+    page = page_of(client, url)
+    phone_a = second_phone(app, client)
+    marked = send(phone_a, url, page_of(phone_a, url), mark_fields(THEIR_MARKS))
+    assert_redirects_to_scoreboard(marked, code)
+
+    response = send(client, url, page, mark_fields(MY_MARKS))
+    assert response.status_code == 409
+    conflict = response.get_data(as_text=True)
+    assert "The colours of round 1 were marked on another phone." in text_of(conflict)
+    assert sides(conflict, 0) == ("Indicator: hidden until scored", "Indicator: red 9")
+    assert "red-4" not in conflict and "red 4" not in text_of(conflict)
+
+
 def test_a_mark_form_whose_round_was_recorded_elsewhere_offers_only_to_keep_theirs(
     app: Flask, client: FlaskClient
 ) -> None:
