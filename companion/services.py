@@ -257,6 +257,12 @@ def playing_round(game: Game) -> Round | None:
     return last if last is not None and last.status == "playing" else None
 
 
+def number_to_record(game: Game) -> int:
+    """The round recorded next: the one being played, else the one after the last."""
+    playing = playing_round(game)
+    return playing.number if playing is not None else len(game.rounds) + 1
+
+
 def round_at_table(game: Game) -> int | None:
     """The number of the round being played, or of the next one to deal (R3, R23);
     ``None`` once the game is over or no planned round is left."""
@@ -299,8 +305,32 @@ def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> 
     return round_
 
 
+def replace_marks(game: Game, version: int, number: int, marked: Sequence[Sequence[Card]]) -> Round:
+    """Put other indicator cards on round ``number``, marked but not yet played on: the
+    table chose one phone's marks over another's (C1, C2 first)."""
+    check_version(game, version)
+    check_open(game)
+    round_ = playing_round(game)
+    if round_ is None or round_.number != number or round_.mode == "live":
+        raise ServiceError(
+            N_("The colours of round %(number)s can no longer be changed here."), number=number
+        )
+    _check_marks(game, marked)
+    round_.entries = [{"marked": [card.as_json() for card in cards]} for cards in marked]
+    _after_change(game)
+    return round_
+
+
 def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: str) -> Round:
     """The next round, opened with checked indicator cards (C1, C2)."""
+    _check_marks(game, marked)
+    round_ = _next_round(game, mode)
+    round_.entries = [{"marked": [card.as_json() for card in cards]} for cards in marked]
+    return round_
+
+
+def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
+    """Every seat's indicator cards, each named once (C1), of its own colours (C2)."""
     setup = setup_of(game)
     if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
         raise ServiceError(N_("Colours are marked only in classic-family games that lay them out."))
@@ -313,9 +343,6 @@ def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: str) -> Ro
     )
     for seat, cards in enumerate(marked):
         check_indicators(seat, cards, setup.variant.colours)
-    round_ = _next_round(game, mode)
-    round_.entries = [{"marked": [card.as_json() for card in cards]} for cards in marked]
-    return round_
 
 
 def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:

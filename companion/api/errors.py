@@ -33,7 +33,9 @@ def error_response(message: str, status: int) -> tuple[Response, int]:
 
 @bp.errorhandler(ApiError)
 def refuse_malformed(error: ApiError) -> tuple[Response, int]:
-    """A body that is not what the endpoint takes."""
+    """A body that is not what the endpoint takes (a conflict also tells the game now)."""
+    if error.state is not None:
+        return jsonify({**error.state, "error": error.message}), error.status
     return error_response(error.message, error.status)
 
 

@@ -66,18 +66,34 @@ def show_game(code: str) -> ResponseReturnValue:
     return game_state(services.get_game(code))
 
 
-def _version_and_entries(game: Game) -> tuple[int, list[Any]]:
-    data = parse.fields(request_body(), "The request", ("version", "entries"))
+def _version_and_entries(game: Game, *optional: str) -> tuple[int, list[Any]]:
+    data = parse.fields(request_body(), "The request", ("version", "entries"), optional)
+    if "number" in data:
+        check_round_meant(game, parse.integer(data["number"], "number", 1, 2**31))
     version = parse.integer(data["version"], "version", 0, 2**31)
     services.check_version(game, version)
     return version, read_entries(data["entries"], services.setup_of(game))
 
 
+def check_round_meant(game: Game, number: int) -> None:
+    """A client that names the round it records is never filed under another number: if
+    that round is not the one to record next (another phone recorded it), 409 with the
+    game as it is now."""
+    next_number = services.number_to_record(game)
+    if number != next_number:
+        raise ApiError(
+            f"Round {number} is not the round to record: round {next_number} is next "
+            "(another phone may have recorded it). Nothing was saved.",
+            409,
+            state=game_state(game),
+        )
+
+
 @bp.post("/games/<code>/rounds")
 def record_round(code: str) -> ResponseReturnValue:
-    """Record and score the next round."""
+    """Record and score the next round, or refuse if the client meant another one."""
     game = editable_game(code)
-    version, entries = _version_and_entries(game)
+    version, entries = _version_and_entries(game, "number")
     services.record_round(game, version, entries)
     db.session.commit()
     return game_state(game), 201

@@ -22,10 +22,11 @@ MAX_COUNT = 10_000
 class ApiError(Exception):
     """A request the API refuses: 400 for a malformed body, 422 for a rule it breaks."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, state: Mapping[str, object] | None = None):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.state = state  # a conflict's answer also holds the game as it is now
 
 
 #: Digits beyond which a JSON integer is only "too large" (Python refuses to read 4300+).

@@ -32,6 +32,13 @@ from wtforms import BooleanField, StringField
 from companion import csrf, services
 from companion.games import bp
 from companion.games.queries import ColourChip, chips_of_colours
+from companion.games.round_clash import (
+    clash_page,
+    marks_clash,
+    round_numbered,
+    start_clash,
+    what_happened,
+)
 from companion.games.round_forms import (
     Kind,
     RoundForm,
@@ -47,7 +54,9 @@ from companion.games.round_pages import (
     game_now,
     is_hazy,
     names_of,
+    not_next_notice,
     notice_page,
+    number_to_record,
     readable,
     render_round_page,
     saved,
@@ -526,6 +535,9 @@ def start_live_round(code: str) -> ResponseReturnValue:
     them out (R4, R14; hidden if hazy, R15), with the colours already marked on the mark
     page, or with nothing (delayed, Hat Trick)."""
     game = editable_game(code)
+    taken = started_elsewhere(game) if request.method == "POST" else None
+    if taken is not None:
+        return taken
     playing = services.playing_round(game)
     if playing is not None and playing.mode == "live":
         return redirect(live_url(game, playing))
@@ -538,9 +550,29 @@ def start_live_round(code: str) -> ResponseReturnValue:
     return start_without_indicators(game, setup, playing)
 
 
+def started_elsewhere(game: Game) -> ResponseReturnValue | None:
+    """A start form belongs to the round it was opened for. ``None`` while that round can
+    still be started here (or the page did not say which); otherwise nothing is saved and
+    the conflict view says that the round was marked, started or recorded elsewhere."""
+    meant = VersionForm().meant
+    if meant is None:
+        return None
+    round_ = round_numbered(game, meant)
+    with_indicators = any(name.endswith("-marked") for name in request.form)
+    title = gettext("Play round %(number)s live", number=meant)
+    if round_ is None or (what_happened(round_) == "marked" and not with_indicators):
+        return None if meant == number_to_record(game) else not_next_notice(game, meant, title)
+    if not with_indicators:
+        return clash_page(game, start_clash(game, round_, title))
+    setup = services.setup_of(game)
+    form = RoundForm.build(Kind.MARK, setup, game.version)
+    keep = (gettext("Keep theirs"), url_for("games.start_live_round", code=game.code))
+    return clash_page(game, marks_clash(game, form, round_, title, keep))
+
+
 def start_with_indicators(game: Game, setup: TableSetup) -> ResponseReturnValue:
     """The mark-colours chips, then the live page (C1, C2 checked before anything is saved)."""
-    form = RoundForm.build(Kind.MARK, setup, game.version)
+    form = RoundForm.build(Kind.MARK, setup, game.version, number=number_to_record(game))
     outcome = Outcome()
     opened: list[Round] = []
     if request.method == "POST" and readable(form, outcome):
@@ -550,6 +582,9 @@ def start_with_indicators(game: Game, setup: TableSetup) -> ResponseReturnValue:
 
         if saved(game, form, outcome, open_round):
             return redirect(live_url(game, opened[0]))
+        taken = started_elsewhere(game) if outcome.conflict else None
+        if taken is not None:
+            return taken
     return render_round_page(
         "games/live_start.html", game, form, outcome, with_indicators=True, **now_live(game)
     )
@@ -559,7 +594,8 @@ def start_without_indicators(
     game: Game, setup: TableSetup, playing: Round | None
 ) -> ResponseReturnValue:
     """One button: the round's colours are marked already, or the variant lays none out."""
-    form = VersionForm() if request.method == "POST" else VersionForm(version=game.version)
+    shown = {"version": game.version, "number": number_to_record(game)}
+    form = VersionForm() if request.method == "POST" else VersionForm(data=shown)
     problems: list[str] = []
     conflict = None
     status = 200
@@ -577,8 +613,11 @@ def start_without_indicators(
                 round_ = services.open_live_round(game, form.version.data, None)
                 db.session.commit()
                 return redirect(live_url(game, round_))
-            except services.StaleVersion:
+            except (services.StaleVersion, StaleDataError):
                 db.session.rollback()
+                taken = started_elsewhere(game)
+                if taken is not None:
+                    return taken
                 conflict = game_now(game)
                 status = 409
             except RuleError as error:

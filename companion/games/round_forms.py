@@ -17,8 +17,8 @@ from flask import request
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Form, IntegerField, SelectField, SelectMultipleField
-from wtforms.validators import InputRequired, ValidationError
+from wtforms import Form, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from companion.rules import (
@@ -257,9 +257,19 @@ STEPPED_FIELDS = {Kind.QUICK: ("tricks",), Kind.HAT_QUICK: ("red", "blue", "gree
 
 
 class VersionForm(FlaskForm):
-    """The CSRF token and the version of the game the page was based on."""
+    """The CSRF token, the version of the game the page was based on and the round it was
+    opened for: its number and, for a correction, the digest of the round as shown. A form
+    belongs to that round and never moves on to another by itself."""
 
     version = IntegerField(widget=HiddenInput())
+    number = IntegerField(widget=HiddenInput(), validators=[Optional()])
+    seen = StringField(widget=HiddenInput(), validators=[Optional(), Length(max=64)])
+
+    @property
+    def meant(self) -> int | None:
+        """The round the page was opened for; ``None`` from a page that did not say."""
+        data = self.number.data
+        return data if isinstance(data, int) else None
 
 
 @dataclass
@@ -278,11 +288,14 @@ class RoundForm:
         setup: TableSetup,
         version: int,
         prefill: Sequence[Mapping[str, Any]] | None = None,
+        number: int | None = None,
+        seen: str | None = None,
     ) -> RoundForm:
         """The form as posted, or (on a first visit) pre-filled from ``prefill``, a stored
-        entry per seat in the API's shape."""
+        entry per seat in the API's shape, for round ``number`` (as ``seen``, if corrected)."""
         submitted = request.method == "POST"
-        top = VersionForm() if submitted else VersionForm(data={"version": version})
+        shown = {"version": version, "number": number, "seen": seen}
+        top = VersionForm() if submitted else VersionForm(data=shown)
         seats = []
         for seat in range(setup.players):
             stored = prefill[seat] if prefill and seat < len(prefill) else None

@@ -22,6 +22,15 @@ from wtforms import Form
 from companion import csrf, services
 from companion.edit_rights import require_edit_rights
 from companion.games import bp
+from companion.games.round_clash import (
+    clash_page,
+    correction_clash,
+    marks_clash,
+    record_clash,
+    round_digest,
+    round_numbered,
+    what_happened,
+)
 from companion.games.round_forms import (
     CHOICE_SEPARATOR,
     Kind,
@@ -215,8 +224,7 @@ def names_of(game: Game) -> list[str]:
 
 def number_to_record(game: Game) -> int:
     """The round recorded next: the one being played, else the one after the last."""
-    playing = services.playing_round(game)
-    return playing.number if playing is not None else len(game.rounds) + 1
+    return services.number_to_record(game)
 
 
 def why_no_round_to_record(game: Game) -> str | None:
@@ -248,6 +256,30 @@ def notice_page(game: Game, title: str, message: str) -> ResponseReturnValue:
         scoreboard_url=url_for("games.scoreboard", code=game.code),
     )
     return page, 409
+
+
+def round_gone(game: Game, form: RoundForm) -> ResponseReturnValue | None:
+    """A record or mark form belongs to the round it was opened for. ``None`` while that
+    round is still the one to record (or the page did not say which); otherwise nothing is
+    saved and the page says what became of that round, never moving the input on."""
+    meant = form.top.meant
+    if meant is None or meant == number_to_record(game):
+        return None
+    title = gettext("Record round %(number)s", number=meant)
+    round_ = round_numbered(game, meant)
+    if round_ is None:
+        return not_next_notice(game, meant, title)
+    return clash_page(game, record_clash(game, form, round_, title))
+
+
+def not_next_notice(game: Game, meant: int, title: str) -> ResponseReturnValue:
+    """A form for a round that is neither there nor next (not a page of this game's now)."""
+    message = gettext(
+        "This page was for round %(number)s, which is not the round to record now. "
+        "Nothing was saved.",
+        number=meant,
+    )
+    return notice_page(game, title, message)
 
 
 def seat_order(leader: int, players: int) -> list[int]:
@@ -698,31 +730,72 @@ def mark_colours(code: str) -> ResponseReturnValue:
     """Each seat's indicator card(s) at the start of a round (R4, R14; hidden if hazy, R15)."""
     game = editable_game(code)
     setup = services.setup_of(game)
+    form = RoundForm.build(Kind.MARK, setup, game.version, number=number_to_record(game))
+    meant = form.top.meant if request.method == "POST" else None
+    if setup.cards_laid_out and meant is not None:
+        taken = marked_elsewhere(game, form, meant)
+        if taken is not None:
+            return taken
     if setup.cards_laid_out == 0 or services.playing_round(game) is not None:
         return redirect(url_for("games.record_round", code=game.code))
     blocked = why_no_round_to_record(game)
     if blocked:
         return notice_page(game, gettext("Mark colours"), blocked)
-    form = RoundForm.build(Kind.MARK, setup, game.version)
     outcome = Outcome()
     if request.method == "POST":
         result = handle_mark_post(game, form)
         if not isinstance(result, Outcome):
             return result
         outcome = result
+        taken = marked_elsewhere(game, form, meant) if outcome.conflict and meant else None
+        if taken is not None:
+            return taken
     return render_round_page("games/round_mark.html", game, form, outcome)
+
+
+def marked_elsewhere(game: Game, form: RoundForm, meant: int) -> ResponseReturnValue | None:
+    """The mark form of round ``meant`` when that round was marked, started or recorded
+    elsewhere: the conflict view, or (sent again from it, on the current version) mine in
+    place of theirs. ``None`` while the round is still to be marked."""
+    round_ = round_numbered(game, meant)
+    if round_ is None:
+        return round_gone(game, form)
+    if form.version == game.version and what_happened(round_) == "marked":
+        return replace_marks(game, form, meant)
+    title = gettext("Mark colours, round %(number)s", number=meant)
+    return clash_page(game, marks_clash(game, form, round_, title))
+
+
+def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnValue | None:
+    """Mine in place of theirs, chosen on the conflict view: the scoreboard, or the mark
+    page with the refusal (a stale version: the conflict view again)."""
+    outcome = Outcome()
+    if readable(form, outcome) and saved(
+        game,
+        form,
+        outcome,
+        lambda: services.replace_marks(game, form.version, number, form.marked()),
+    ):
+        return redirect(url_for("games.scoreboard", code=game.code))
+    if outcome.conflict:
+        return marked_elsewhere(game, form, number)
+    return render_round_page("games/round_mark.html", game, form, outcome, number)
 
 
 @bp.route("/g/<code>/rounds/record", methods=["GET", "POST"], endpoint="record_round")
 def record_round(code: str) -> ResponseReturnValue:
     """Record and score the round being played (or the next one) (R10, R12-R16, R22)."""
     game = editable_game(code)
+    setup = services.setup_of(game)
+    mode = request.args.get("mode")
+    if request.method == "POST":
+        gone = round_gone(game, RoundForm.build(kind_for(setup, mode), setup, game.version))
+        if gone is not None:
+            return gone
     blocked = why_no_round_to_record(game)
     if blocked:
         return notice_page(game, gettext("Record a round"), blocked)
-    setup = services.setup_of(game)
     playing = services.playing_round(game)
-    mode = request.args.get("mode")
     if (
         request.method == "GET"
         and playing is not None
@@ -731,7 +804,11 @@ def record_round(code: str) -> ResponseReturnValue:
     ):
         return render_hazy_gate(game, playing.number, mode)
     form = RoundForm.build(
-        kind_for(setup, mode), setup, game.version, playing.entries if playing else None
+        kind_for(setup, mode),
+        setup,
+        game.version,
+        playing.entries if playing else None,
+        number=number_to_record(game),
     )
     outcome = Outcome()
     if request.method == "POST":
@@ -741,6 +818,10 @@ def record_round(code: str) -> ResponseReturnValue:
         if not isinstance(result, Outcome):
             return result
         outcome = result
+        if outcome.conflict:  # a race lost at flush: the round may be gone by now
+            gone = round_gone(game, form)
+            if gone is not None:
+                return gone
     return render_round_page(
         "games/round_record.html",
         game,
@@ -789,9 +870,15 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         setup,
         game.version,
         round_.entries,
+        number=number,
+        seen=round_digest(round_),
     )
+    title = gettext("Correct round %(number)s", number=number)
     outcome = Outcome()
     if request.method == "POST":
+        clash = correction_clash(game, form, round_, title)
+        if clash is not None:
+            return clash_page(game, clash)
         result = handle_post(
             game,
             form,
@@ -800,6 +887,9 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         if not isinstance(result, Outcome):
             return result
         outcome = result
+        clash = correction_clash(game, form, round_, title) if outcome.conflict else None
+        if clash is not None:
+            return clash_page(game, clash)
     return render_round_page(
         "games/round_record.html",
         game,

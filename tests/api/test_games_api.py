@@ -202,6 +202,75 @@ def test_a_stale_version_answers_409_and_changes_nothing(client: FlaskClient, ap
         assert snapshot() == before
 
 
+def test_a_round_sent_for_a_number_already_recorded_answers_409_with_the_game_now(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Issue 14.8: phone A records round 2; phone B, which meant round 2 too, names it and
+    is refused with the current state instead of filing its entries as round 3."""
+    game = create(client)
+    play_rounds(client, game, 1)
+    phone_b_version = client.get(f"/api/v1/games/{game['id']}").json["version"]
+    now = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": phone_b_version, "entries": round_entries(1), "number": 2},
+        headers=auth(game["edit_key"]),
+    ).json  # phone A
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": now["version"], "entries": round_entries(2), "number": 2},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 409
+    refusal = answer.json
+    assert refusal["error"].startswith("Round 2 is not the round to record: round 3 is next")
+    assert refusal["version"] == now["version"]
+    assert [r["number"] for r in refusal["rounds"]] == [1, 2]
+    assert refusal["rounds"][1]["scores"] == ROUNDS[1][3]
+    assert refusal["totals"] == now["totals"]
+    assert "edit_key" not in refusal
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_a_round_that_names_the_next_number_is_recorded_and_one_without_keeps_the_old_way(
+    client: FlaskClient,
+) -> None:
+    game = create(client)
+    first = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": round_entries(0), "number": 1},
+        headers=auth(game["edit_key"]),
+    )
+    assert first.status_code == 201 and len(first.json["rounds"]) == 1
+    second = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": first.json["version"], "entries": round_entries(1)},
+        headers=auth(game["edit_key"]),
+    )
+    assert second.status_code == 201
+    assert second.json["rounds"][1]["scores"] == ROUNDS[1][3]
+
+
+@pytest.mark.parametrize("number", [0, "2", None, True])
+def test_a_round_number_that_is_no_round_answers_400(
+    client: FlaskClient, app: Flask, number: object
+) -> None:
+    game = create(client)
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": round_entries(0), "number": number},
+        headers=auth(game["edit_key"]),
+    )
+    assert answer.status_code == 400
+    assert answer.json["error"].startswith("number must be")
+    with app.app_context():
+        assert snapshot() == before
+
+
 @pytest.mark.parametrize(
     ("headers", "status"),
     [

@@ -122,10 +122,21 @@ def test_of_phones_recording_the_next_round_and_correcting_the_last_at_once_one_
 
 
 def send_form(
-    http: Client, table: Table, cookie: dict[str, str], token: str, planned: PlannedRound
+    http: Client,
+    table: Table,
+    cookie: dict[str, str],
+    token: str,
+    number: int,
+    planned: PlannedRound,
 ) -> Reply:
-    """The record page's quick-entry form, sent as a phone without JavaScript sends it."""
-    form = {"csrf_token": token, "version": str(table.version), **loadkit.form_fields(planned)}
+    """The record page's quick-entry form of round ``number``, sent as a phone without
+    JavaScript sends it."""
+    form = {
+        "csrf_token": token,
+        "version": str(table.version),
+        "number": str(number),
+        **loadkit.form_fields(planned),
+    }
     return http.request(
         "POST", f"/g/{table.code}/rounds/record?mode=quick", headers=cookie, form=form
     )
@@ -139,7 +150,7 @@ def test_of_phones_sending_the_record_page_form_at_once_exactly_one_is_saved(
     granted = http.get(f"/g/{table.code}/edit/{table.key}")
     assert granted.status == 302 and "session" in granted.cookies
     kept: list[PlannedRound] = []
-    for _number in range(1, 3):
+    for number in range(1, 3):
         page = http.get(
             f"/g/{table.code}/rounds/record?mode=quick",
             {"Cookie": f"session={granted.cookies['session']}"},
@@ -149,15 +160,15 @@ def test_of_phones_sending_the_record_page_form_at_once_exactly_one_is_saved(
         token = loadkit.csrf_token(page.text)
         plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
         replies = loadkit.at_once(
-            [partial(send_form, http, table, cookie, token, p) for p in plans]
+            [partial(send_form, http, table, cookie, token, number, p) for p in plans]
         )
         statuses = [reply.status for reply in replies]
         assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
         winner = statuses.index(302)
         assert replies[winner].headers["Location"].endswith(f"/g/{table.code}")
         for reply in replies:
-            if reply.status == 409:
-                assert "This game changed on another phone" in reply.text
+            if reply.status == 409:  # the round was taken: never filed as the next one
+                assert f"Round {number} was recorded on another phone." in reply.text
         table.version += 1
         kept.append(plans[winner])
         assert_stored(http, table, kept)

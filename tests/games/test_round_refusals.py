@@ -384,14 +384,19 @@ def test_checking_a_round_shows_each_score_and_saves_nothing(
 def test_a_stale_version_keeps_the_input_shows_the_game_now_and_saves_on_a_second_send(
     app: Flask, client: FlaskClient, classic: str
 ) -> None:
+    """Another phone changed another round (it corrected round 1): round 2 is still the
+    one this page was opened for, so the input stays, ready to be sent again as round 2.
+    (A round taken by another phone meanwhile: tests/games/test_round_clashes.py.)"""
     url = f"/g/{classic}/rounds/record"
-    page = page_of(client, url)  # this phone opens the page at version 1 ...
-    other = app.test_client()  # ... and another phone records a round meanwhile
+    assert_redirects_to_scoreboard(quick_round(client, url, GOOD_ROUND), classic)
+    page = page_of(client, url)  # this phone opens "record round 2" ...
+    other = app.test_client()  # ... and another phone corrects round 1 meanwhile
     with client.session_transaction() as session:
         keys = dict(session[SESSION_KEYS])
     with other.session_transaction() as session:
         session[SESSION_KEYS] = keys
-    assert_redirects_to_scoreboard(quick_round(other, url, GOOD_ROUND), classic)
+    corrected = with_changes(GOOD_ROUND, s0={"tricks": 5}, s2={"tricks": 2})
+    assert_redirects_to_scoreboard(quick_round(other, f"/g/{classic}/rounds/1", corrected), classic)
     before = database(app)
 
     mine = with_changes(GOOD_ROUND, s0={"tricks": 5}, s2={"tricks": 2})
@@ -403,17 +408,18 @@ def test_a_stale_version_keeps_the_input_shows_the_game_now_and_saves_on_a_secon
     assert CONFLICT in words
     assert "Nothing was saved." in words
     assert "Now: 1 of 5 rounds scored." in words
-    assert "Ann +3 Ben +2 Cleo +5 Dan 0" in words  # the totals as they are now
+    assert "Ann +7 Ben +2 Cleo +1 Dan 0" in words  # the totals as they are now
     assert "Record round 2" in words
     kept = form_fields(conflict)
     assert kept["s0-tricks"] == ["5"] and kept["s2-tricks"] == ["2"]
     assert sorted(kept["s1-marked_captured"]) == ["blue-0", "blue-2", "blue-8"]
     assert kept["version"] == [str(game_state(client, classic)["version"])]
+    assert kept["number"] == ["2"]
 
     kept["action"] = ["save"]
     assert_redirects_to_scoreboard(client.post(url, data=kept), classic)
     state = game_state(client, classic)
-    assert [r["scores"] for r in state["rounds"]] == [[3, 2, 5, 0], [7, 2, 1, 0]]  # Cleo: 8 - 7
+    assert [r["scores"] for r in state["rounds"]] == [[7, 2, 1, 0], [7, 2, 1, 0]]
 
 
 def test_a_stale_mark_page_keeps_the_indicators(
