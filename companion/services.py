@@ -233,6 +233,17 @@ def get_game(code: str, for_update: bool = False) -> Game:
     return game
 
 
+def lock_game(game: Game) -> Game:
+    """Lock ``game``'s row until commit and read it afresh (another writer may have changed
+    it since it was loaded). Callers check edit rights first: only a writer may make other
+    writers wait."""
+    query = sa.select(Game).where(Game.id == game.id).with_for_update()
+    locked: Game | None = db.session.scalar(query.execution_options(populate_existing=True))
+    if locked is None:
+        raise NotFound(N_("There is no game with this id."))
+    return locked
+
+
 def check_version(game: Game, version: int) -> None:
     """Refuse a change based on another version than the current one."""
     if version != game.version:
