@@ -13,7 +13,6 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 from flask.sessions import SecureCookieSessionInterface
-from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -25,6 +24,9 @@ if TYPE_CHECKING:
 OWN_FETCH_SITES = frozenset({"same-origin", "none"})
 #: The blueprint that takes bearer keys and no cookies: a cross-site request gains nothing.
 COOKIELESS_BLUEPRINTS = frozenset({"api"})
+#: Why such a form was refused, for the log: the pages answer with their own message, in
+#: the player's language, as for an expired form.
+CROSS_SITE = "The form was sent from another site."
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -92,11 +94,11 @@ def refuse_cross_site_forms() -> None:
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None:
         if site.lower() not in OWN_FETCH_SITES:
-            raise CSRFError(gettext("This form was sent from another site; nothing was saved."))
+            raise CSRFError(CROSS_SITE)
         return
     origin = request.headers.get("Origin", "null")
     if origin != "null" and urlsplit(origin).netloc.lower() != request.host.lower():
-        raise CSRFError(gettext("This form was sent from another site; nothing was saved."))
+        raise CSRFError(CROSS_SITE)
 
 
 class FixedPrefix:
