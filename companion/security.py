@@ -71,19 +71,23 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def refuse_cross_site_forms() -> None:
-    """Refuse a form another site's page sent, before any view runs (CSRF, with the token).
+    """Refuse a form another site's page sent, before any view runs.
 
-    Every form also carries its CSRF token, and the session cookie is ``SameSite=Lax``.
-    Flask-WTF's extra HTTPS check wants a ``Referer`` naming this host, but the share page
-    and the edit link send ``Referrer-Policy: no-referrer`` (their addresses hold the edit
-    key), browsers and privacy settings drop the header freely, and so every such form failed
-    over HTTPS. The checks here do not depend on the referrer at all:
+    This is the second guard against cross-site requests: every form carries its CSRF token
+    (Flask-WTF) and the session cookie is ``SameSite=Lax``. Flask-WTF's own HTTPS check
+    (``WTF_CSRF_SSL_STRICT``) demands a ``Referer`` naming this host instead, and so refused
+    every form of the share page and the edit link, which send ``Referrer-Policy:
+    no-referrer`` because their addresses hold the edit key. Sending the referrer again
+    (``same-origin``) would put edit keys into this server's own logs and would still fail
+    wherever a browser, an extension or a privacy setting drops the header. The checks here
+    use what the browser reports about the request itself, whatever the referrer policy:
 
-    - ``Sec-Fetch-Site``, which the browser sets itself and a page cannot forge, must say the
-      request came from this origin (or from the user: ``none``);
-    - a browser too old to send it sends ``Origin`` with every cross-site POST; its host
-      must be this one. ``Origin: null`` (a page with ``no-referrer``) proves nothing either
-      way and leaves the decision to the token.
+    - ``Sec-Fetch-Site``, which the browser sets and no page can forge, must say the form
+      came from this origin (or from the user: ``none``); ``same-site`` (a sibling
+      subdomain, perhaps another app) and ``cross-site`` are refused;
+    - a browser too old to send it still sends ``Origin`` with a POST: its host must be this
+      one. ``Origin: null`` (a page with ``no-referrer``) proves nothing either way and
+      leaves the decision to the token.
     """
     if request.method not in current_app.config["WTF_CSRF_METHODS"]:
         return
