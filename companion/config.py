@@ -17,6 +17,8 @@ LANGUAGES = ["en", "de", "it", "fr", "hu"]
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "companion.sqlite3"
 POSTGRES_DRIVER_PREFIX = "postgresql+psycopg://"
+#: What an environment variable says to switch a setting on.
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 
 def default_config(instance_path: str) -> dict[str, Any]:
@@ -31,7 +33,15 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "SESSION_REFRESH_EACH_REQUEST": False,
         "PERMANENT_SESSION_LIFETIME": 400 * 24 * 60 * 60,
         "SESSION_COOKIE_HTTPONLY": True,
+        # Flask-WTF's HTTPS check demands a Referer, which the pages that show an edit key
+        # never send: companion.security checks Sec-Fetch-Site and Origin instead.
+        "WTF_CSRF_SSL_STRICT": False,
+        # Behind PROXY_COUNT proxies: the client's address and scheme are read from
+        # X-Forwarded-For and X-Forwarded-Proto; X-Forwarded-Host only when this is true;
+        # X-Forwarded-Prefix never (URL_PREFIX is where the app is mounted, if not at /).
         "PROXY_COUNT": 0,
+        "PROXY_TRUST_HOST": False,
+        "URL_PREFIX": "",
         "LANGUAGES": list(LANGUAGES),
         "BABEL_DEFAULT_LOCALE": "en",
         "BABEL_TRANSLATION_DIRECTORIES": "translations",
@@ -51,7 +61,8 @@ def normalize_database_url(url: str) -> str:
 
 
 def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Return the settings given by ``SECRET_KEY``, ``DATABASE_URL`` and ``PROXY_COUNT``."""
+    """Return the settings given by ``SECRET_KEY``, ``DATABASE_URL``, ``PROXY_COUNT``,
+    ``PROXY_TRUST_HOST`` and ``URL_PREFIX``."""
     config: dict[str, Any] = {}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
@@ -59,6 +70,10 @@ def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
         config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(environ["DATABASE_URL"])
     if environ.get("PROXY_COUNT", "").isdigit():
         config["PROXY_COUNT"] = int(environ["PROXY_COUNT"])
+    if "PROXY_TRUST_HOST" in environ:
+        config["PROXY_TRUST_HOST"] = environ["PROXY_TRUST_HOST"].strip().lower() in TRUE_WORDS
+    if environ.get("URL_PREFIX"):
+        config["URL_PREFIX"] = environ["URL_PREFIX"]
     return config
 
 

@@ -7,9 +7,11 @@ The device that creates a game keeps the key in its signed session cookie; the e
 
 from __future__ import annotations
 
-from flask import abort, request, session
+from flask import abort, after_this_request, request, session
 from flask_babel import gettext
+from werkzeug.wrappers import Response
 
+from companion import services
 from companion.models import Game
 from companion.services import key_opens
 
@@ -27,6 +29,13 @@ def remember_edit_key(game: Game, key: str) -> None:
         keys.pop(next(iter(keys)))
     session[SESSION_KEYS] = keys
     session.permanent = True
+    after_this_request(keep_out_of_caches)
+
+
+def keep_out_of_caches(response: Response) -> Response:
+    """A response that hands out an edit key (in its session cookie) is never stored."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def held_key(code: str) -> str | None:
@@ -88,3 +97,17 @@ def require_edit_rights(game: Game, refusal: str | None = None) -> None:
             "phone to change it."
         ),
     )
+
+
+def game_to_change(code: str, refusal: str | None = None, lock: bool = True) -> Game:
+    """The game ``code`` for a change by this device, refused (403) without its edit rights.
+
+    The rights are checked before the row is locked (``lock``: the request changes the
+    game), so a phone without them never holds a lock another writer waits for; and again
+    once it is locked, in case a new edit link was made in between."""
+    game = services.get_game(code)
+    require_edit_rights(game, refusal)
+    if lock:
+        game = services.lock_game(game)
+        require_edit_rights(game, refusal)
+    return game

@@ -13,6 +13,8 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask_sqlalchemy import SQLAlchemy
 
+from companion.names import name_key as name_key  # players are matched by it
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -36,12 +38,6 @@ db = SQLAlchemy(model_class=Base)
 def utcnow() -> datetime:
     """Timestamps are stored in UTC."""
     return datetime.now(UTC)
-
-
-def name_key(name: str) -> str:
-    """Players are matched by name case-insensitively (and without edge spaces). A NUL, which
-    no stored name holds, becomes U+FFFD so that a look-up never sends one to PostgreSQL."""
-    return " ".join(name.replace("\x00", "\ufffd").split()).casefold()
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

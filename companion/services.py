@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,9 +25,9 @@ from companion.models import (
     RoundResult,
     Seat,
     db,
-    name_key,
     utcnow,
 )
+from companion.names import clean_name, name_character_problem, name_key
 from companion.rules import (
     ClassicVariant,
     Entry,
@@ -113,27 +112,24 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def clean_name(name: str) -> str:
-    """A player's name as shown: inner runs of spaces collapsed, ends trimmed."""
-    return " ".join(name.split())
-
-
 def check_name_characters(name: str) -> None:
-    """Refuse control characters and lone surrogates: invisible on every page, and neither
-    PostgreSQL (a NUL byte) nor UTF-8 (half a surrogate pair) can even store them."""
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        raise ServiceError(N_("A name cannot contain control characters."))
+    """Refuse a name (as typed) holding an invisible, direction-changing or control
+    character (``companion.names``): it would look like another player's name."""
+    problem = name_character_problem(name)
+    if problem is not None:
+        raise ServiceError(problem)
 
 
 def check_names(names: Sequence[str], variant: Variant) -> list[str]:
-    """Names in seat order: present, at most 40 characters, each player once (R2, R17)."""
+    """Names in seat order: present, at most 40 characters, each player once (R2, R17), in
+    the one written form of ``companion.names`` ("Ａｎｎ" is "Ann")."""
     cleaned = [clean_name(name) for name in names]
     table_setup(len(cleaned), variant)  # refuses the player count
     seen: dict[str, int] = {}
     for seat, name in enumerate(cleaned):
+        check_name_characters(names[seat])
         if not name:
             raise ServiceError(N_("Every player needs a name."))
-        check_name_characters(name)
         if len(name) > MAX_NAME_LENGTH:
             raise ServiceError(
                 N_("A name has at most %(most)s characters: %(name)s is longer."),
@@ -231,6 +227,17 @@ def get_game(code: str, for_update: bool = False) -> Game:
     if game is None:
         raise NotFound(N_("There is no game with this id."))
     return game
+
+
+def lock_game(game: Game) -> Game:
+    """Lock ``game``'s row until commit and read it afresh (another writer may have changed
+    it since it was loaded). Callers check edit rights first: only a writer may make other
+    writers wait."""
+    query = sa.select(Game).where(Game.id == game.id).with_for_update()
+    locked: Game | None = db.session.scalar(query.execution_options(populate_existing=True))
+    if locked is None:
+        raise NotFound(N_("There is no game with this id."))
+    return locked
 
 
 def check_version(game: Game, version: int) -> None:

@@ -8,7 +8,7 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
-from companion.models import db
+from companion.models import db, name_key
 from tests.schema import drop_everything
 
 
@@ -75,4 +75,33 @@ def test_upgrading_keeps_every_game_seat_and_round(app: Flask) -> None:
             "round_results": 3,
         }
         assert not excluded
+        drop_everything()
+
+
+def test_player_names_are_normalised_and_look_alikes_stay_apart(app: Flask) -> None:
+    """0007: a full-width "Ａｎｎ" stored before names were normalised (NFKC) becomes "Ann (2)"
+    beside the "Ann" already there, and every key is the one a look-up now computes."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0005")
+        with db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, name, key, created_at) VALUES "
+                    "(1, 'Ann', 'ann', '2026-01-01'), (2, 'Ａｎｎ', 'ａｎｎ', '2026-01-01'), "
+                    "(3, 'Ｂｅｎ', 'ｂｅｎ', '2026-01-01'), (4, 'Cleo', 'cleo', '2026-01-01')"
+                )
+            )
+        upgrade()
+        with db.engine.connect() as connection:
+            rows = connection.execute(sa.text("SELECT id, name, key FROM players ORDER BY id"))
+            players = [tuple(row) for row in rows]
+        assert players == [
+            (1, "Ann", "ann"),
+            (2, "Ann (2)", "ann (2)"),
+            (3, "Ben", "ben"),
+            (4, "Cleo", "cleo"),
+        ]
+        assert all(key == name_key(name) for _id, name, key in players)
+        downgrade(revision="0005")
         drop_everything()

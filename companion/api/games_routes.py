@@ -32,11 +32,17 @@ def game_state(game: Game) -> dict[str, object]:
 
 
 def editable_game(code: str) -> Game:
-    """The game ``code``, locked for this transaction, if the request holds its edit key."""
-    game = services.get_game(code, for_update=True)
+    """The game ``code``, locked for this transaction, if the request holds its edit key.
+
+    The key is checked before the row is locked, so a request without it never makes a
+    writer wait; and again once locked, as a new edit key may have been made meanwhile."""
+    game = services.get_game(code)
     key = bearer_key()
     if key is None:
         raise ApiError("Send the game's edit key as 'Authorization: Bearer <key>'.", 401)
+    if not services.key_opens(game, key):
+        raise ApiError("This key does not allow changes to this game.", 403)
+    game = services.lock_game(game)
     if not services.key_opens(game, key):
         raise ApiError("This key does not allow changes to this game.", 403)
     return game
@@ -57,7 +63,7 @@ def create_game() -> ResponseReturnValue:
     first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, 7)
     game, key = services.create_game(names, variant, rounds, first_leader)
     db.session.commit()
-    return {**game_state(game), "edit_key": key}, 201
+    return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
 
 
 @bp.get("/games/<code>")

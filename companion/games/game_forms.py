@@ -26,7 +26,8 @@ from wtforms import (
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.messages import PRESET_NAMES
-from companion.models import MAX_NAME_LENGTH, name_key
+from companion.models import MAX_NAME_LENGTH
+from companion.names import clean_name, name_character_problem, name_key
 from companion.rules import PRESETS, ClassicVariant, HatTrickVariant, Variant, variant_from_settings
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 
@@ -114,10 +115,11 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         return [name for _row, name in self.filled_rows()]
 
     def filled_rows(self) -> list[tuple[int, str]]:
-        """(row, name) for each name field that holds a name; inner spaces collapsed."""
+        """(row, name) for each name field that holds a name, cleaned as it will be stored
+        (``companion.names``: compatibility forms made plain, spaces collapsed)."""
         rows = []
         for row, field in enumerate(self.seat_fields()):
-            name = " ".join((field.data or "").split())
+            name = clean_name(field.data or "")
             if name:
                 rows.append((row, name))
         return rows
@@ -144,12 +146,17 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         return all(checks)
 
     def _check_names(self) -> bool:
-        """Each name at most 40 characters and each player once, case aside."""
+        """Each name free of invisible and control characters, at most 40 characters, and
+        each player once, case and compatibility forms aside ("Ａｎｎ" is "Ann")."""
         valid = True
         seen: dict[str, int] = {}
         for row, name in self.filled_rows():
             field = self.seat_fields()[row]
-            if len(name) > MAX_NAME_LENGTH:
+            problem = name_character_problem(field.data or "")
+            if problem is not None:
+                field.errors.append(gettext(problem))
+                valid = False
+            elif len(name) > MAX_NAME_LENGTH:
                 field.errors.append(
                     gettext(
                         "A name has at most %(most)s characters; this one has %(count)s.",

@@ -52,9 +52,9 @@ from companion.edit_rights import (
     can_edit,
     device_edit_key,
     edit_rights_lost,
+    game_to_change,
     held_key,
     remember_edit_key,
-    require_edit_rights,
 )
 from companion.error_pages import (
     back_to_game,
@@ -219,9 +219,11 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     The page shows the game (its version moves on with every change of the games row:
     rounds, tricks, status, exclusion, a new edit key) and the players' names (a rename or a
     merge changes no game), in this request's language, as the read-only view or as this
-    device's scoreboard, with or without edit controls. A page with edit controls holds a
-    CSRF token, which expires: its tag also changes with the session's token and every half
-    of the token's lifetime, so a revalidated page never carries an expired token.
+    device's scoreboard, with or without edit controls, under this request's scheme, host
+    and script root (the links' beginning: a page made for another must never be shared).
+    A page with edit controls holds a CSRF token, which expires: its tag also changes with
+    the session's token and every half of the token's lifetime, so a revalidated page never
+    carries an expired token.
     """
     rows = read_once(SCOREBOARD_STATE, code=code)
     if not rows:
@@ -234,6 +236,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
         templates_digest(),
         [linked_name(name) for name in SCOREBOARD_STATIC],
         "view" if view else "board",
+        request.host_url,  # every link starts with the script root (URL_PREFIX)
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
         [row.name for row in rows],
@@ -425,8 +428,7 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
 @bp.route("/g/<code>/abandon", methods=["GET", "POST"])
 def abandon_game(code: str) -> ResponseReturnValue:
     """Stop the game early; its rounds stay in the history."""
-    game = services.get_game(code, for_update=request.method == "POST")
-    require_edit_rights(game)
+    game = game_to_change(code, lock=request.method == "POST")
     if game.status != "in_progress":
         return redirect(url_for("games.scoreboard", code=game.code))
     form = ConfirmForm()
@@ -440,8 +442,7 @@ def abandon_game(code: str) -> ResponseReturnValue:
 @bp.route("/g/<code>/delete", methods=["GET", "POST"])
 def delete_game(code: str) -> ResponseReturnValue:
     """Remove the game and its rounds for good, then go home."""
-    game = services.get_game(code, for_update=request.method == "POST")
-    require_edit_rights(game)
+    game = game_to_change(code, lock=request.method == "POST")
     form = ConfirmForm()
     if form.validate_on_submit():
         services.delete_game(game, form.seen_version())

@@ -20,7 +20,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from wtforms import Form
 
 from companion import csrf, services
-from companion.edit_rights import require_edit_rights
+from companion.edit_rights import game_to_change
 from companion.games import bp
 from companion.games.round_clash import (
     clash_page,
@@ -205,16 +205,15 @@ class Problems:
 def editable_game(code: str) -> Game:
     """The game ``code`` (locked while a change is made), if this device may change it:
     otherwise a 403 page saying how to get the right (the game pages' error handler)."""
-    game = services.get_game(code, for_update=request.method == "POST")
-    require_edit_rights(
-        game,
+    return game_to_change(
+        code,
         gettext(
             "This phone may only look at this game, so it cannot enter rounds. Open the "
             "game's edit link on this phone (the phone keeping the score can show it) to "
             "enter and correct rounds here."
         ),
+        lock=request.method == "POST",
     )
-    return game
 
 
 def names_of(game: Game) -> list[str]:

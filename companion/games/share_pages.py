@@ -22,7 +22,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from companion import services
-from companion.edit_rights import device_edit_key, remember_edit_key, require_edit_rights
+from companion.edit_rights import device_edit_key, game_to_change, remember_edit_key
 from companion.games import bp
 from companion.games.game_forms import ConfirmForm
 from companion.models import Game, db
@@ -34,14 +34,13 @@ NEW_KEY_MADE = "edit-key-made"
 @bp.route("/g/<code>/share", methods=["GET", "POST"])
 def share(code: str) -> ResponseReturnValue:
     """The share page; its form makes a new edit link (post/redirect/get)."""
-    game = services.get_game(code, for_update=request.method == "POST")
     form = ConfirmForm()
     if request.method == "POST":
-        require_edit_rights(game)
+        game = game_to_change(code)
         if form.validate_on_submit():
             return make_new_edit_link(game, form)
         return render_share(game, form, status=400)
-    return render_share(game, form)
+    return render_share(services.get_game(code), form)
 
 
 def make_new_edit_link(game: Game, form: ConfirmForm) -> ResponseReturnValue:

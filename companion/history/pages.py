@@ -23,7 +23,7 @@ from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 
 from companion import services, stats
 from companion.charts import score_history_chart
-from companion.edit_rights import SESSION_KEYS, can_edit, require_edit_rights
+from companion.edit_rights import SESSION_KEYS, can_edit, game_to_change
 from companion.error_pages import (
     back_to_game,
     error_page,
@@ -311,8 +311,7 @@ def merge(name: str) -> ResponseReturnValue:
 @bp.post("/g/<code>/exclude")
 def exclude_game(code: str) -> ResponseReturnValue:
     """Leave the game out of the statistics, or count it again; it stays in the history."""
-    game = services.get_game(code, for_update=True)
-    require_edit_rights(game)
+    game = game_to_change(code)
     form = ExcludeForm()
     wanted = form.wants_excluded()
     if not form.validate() or wanted is None:

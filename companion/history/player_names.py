@@ -78,7 +78,7 @@ def check_new_name(name: str, player: PlayerRef) -> str:
         raise ServiceError(N_("%(name)s already has this name."), name=player.name)
     if not cleaned:
         raise ServiceError(N_("Every player needs a name."))
-    check_name_characters(cleaned)
+    check_name_characters(name)
     if len(cleaned) > MAX_NAME_LENGTH:
         raise ServiceError(
             N_("A name has at most %(most)s characters: %(name)s is longer."),
