@@ -27,12 +27,15 @@ from companion.rules.variants import ClassicVariant, HatTrickVariant
 
 @dataclass(frozen=True)
 class PlayedTrick:
-    """One trick as played: its leader, the plays in order from the leader, and the result."""
+    """One trick as played: its leader, the plays in order from the leader, and the result:
+    the seats taking cards, the seat taking the trick (Hat Trick: the deciding pile, R21)
+    and the seat leading next (Hat Trick: the player of the deciding card, R21)."""
 
     leader: int
     plays: tuple[Play, ...]
     winners: tuple[int, ...]
     next_leader: int
+    winner: int
 
 
 @dataclass
@@ -50,7 +53,8 @@ class LiveRound:
 
     @property
     def leader(self) -> int:
-        """Who leads the next trick: the last trick's winner (R9) or the next leader (R21)."""
+        """Who leads the next trick: the last trick's winner (R9) or, in Hat Trick, the
+        player of the card that decided the last trick (R21)."""
         return self.tricks[-1].next_leader if self.tricks else self.first_leader
 
     @property
@@ -150,10 +154,16 @@ class LiveRound:
         if isinstance(variant, HatTrickVariant):
             outcome = resolve_hat_trick(plays)
             winners = tuple(order[pile.winner] for pile in outcome.piles)
-            return PlayedTrick(self.leader, tuple(plays), winners, order[outcome.next_leader])
+            return PlayedTrick(
+                self.leader,
+                tuple(plays),
+                winners,
+                order[outcome.next_leader],
+                order[outcome.winner],
+            )
         assert isinstance(variant, ClassicVariant)
         winner = order[trick_winner([play.card for play in plays], variant.scoring).winner]
-        return PlayedTrick(self.leader, tuple(plays), (winner,), winner)
+        return PlayedTrick(self.leader, tuple(plays), (winner,), winner, winner)
 
     def undo_trick(self) -> PlayedTrick:
         """Take back the last trick (the table made a mistake)."""
