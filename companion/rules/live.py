@@ -8,7 +8,7 @@ entries a table would type in full, and is scored like them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.rules.cards import Card
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
@@ -164,6 +164,28 @@ class LiveRound:
         assert isinstance(variant, ClassicVariant)
         winner = order[trick_winner([play.card for play in plays], variant.scoring).winner]
         return PlayedTrick(self.leader, tuple(plays), (winner,), winner, winner)
+
+    def follow_recorded_lead(self, leader: int) -> None:
+        """Replay a stored trick from the seat the table led it from. Until R21 was corrected
+        (issue 14), a Hat Trick lead went to the taker of the deciding pile rather than to the
+        player of the deciding card; a round recorded then keeps the lead as it was played,
+        so its cards stay with the seats that played them. Any other leader is refused."""
+        if leader == self.leader:
+            return
+        last = self.tricks[-1] if self.tricks else None
+        if (
+            last is None
+            or not isinstance(self.setup.variant, HatTrickVariant)
+            or leader != last.winner
+        ):
+            raise TrickError(
+                Message(
+                    N_("%(player)s cannot lead this trick: %(other)s leads it (R9, R21)."),
+                    {"player": leader, "other": self.leader},
+                ),
+                seat=leader,
+            )
+        self.tricks[-1] = replace(last, next_leader=leader)
 
     def undo_trick(self) -> PlayedTrick:
         """Take back the last trick (the table made a mistake)."""
