@@ -157,12 +157,12 @@ def resolve_hat_trick(plays: Sequence[Play]) -> HatTrickOutcome:
         piles.append(Pile(colour, winner, tuple(plays[i].card for i in indexes)))
     passes = tuple(i for i, play in enumerate(plays) if play.passed)
     leading = min(piles, key=_pile_strength)
-    others = [pile for pile in piles if pile is not leading]
-    deciding = _deciding_card(leading, others[0] if others else None)
+    other = next((pile for pile in piles if pile is not leading), None)
+    deciding = _deciding_card(leading, other)
     next_leader = next(
         i for i, play in enumerate(plays) if not play.passed and play.card == deciding
     )
-    reason = _reason(plays, leading, others[0] if others else None, deciding, next_leader)
+    reason = _reason(plays, leading, other, deciding, next_leader)
     return HatTrickOutcome(tuple(piles), passes, leading.winner, next_leader, reason)
 
 
