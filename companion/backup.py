@@ -52,6 +52,7 @@ from companion.rules import (
     table_setup,
 )
 from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.errors import TrickError
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
 from companion.rules.table import check_round_count
@@ -590,8 +591,12 @@ def _replay_live_round(
     for index, trick in enumerate(tricks):
         where = f"tricks[{index}]"
         trick_obj = parse.fields(trick, where, ("leader", "plays"))
-        if parse.integer(trick_obj["leader"], f"{where}.leader", 0, 7) != live.leader:
-            raise ApiError(f"{where}.leader must be seat {live.leader}, who leads it (R9, R21).")
+        try:
+            live.follow_recorded_lead(parse.integer(trick_obj["leader"], f"{where}.leader", 0, 7))
+        except TrickError:
+            raise ApiError(
+                f"{where}.leader must be seat {live.leader}, who leads it (R9, R21)."
+            ) from None
         items = parse.listing(trick_obj["plays"], f"{where}.plays", 8)
         plays: list[Play] = [
             parse.play(play, f"{where}.plays[{i}]")

@@ -536,6 +536,7 @@ def live_round_of(game: Game, round_: Round) -> LiveRound:
     )
     live = LiveRound(setup_of(game), round_.leader, marked)
     for trick in round_.tricks or []:
+        live.follow_recorded_lead(int(trick.get("leader", live.leader)))
         live.play_trick([_play_of(play) for play in trick["plays"]])
     return live
 

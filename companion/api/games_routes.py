@@ -135,8 +135,10 @@ def open_live_round(code: str) -> ResponseReturnValue:
 def play_trick(code: str, number: int) -> ResponseReturnValue:
     """Record one trick, a card per seat in play order from the leader (C6).
 
-    Answers who took it (Hat Trick: the winner of each colour's pile) and who leads next,
-    with the game state; after the last trick the round is scored by itself.
+    Answers who took it (Hat Trick: each colour's pile in ``pile_winners``, and the taker of
+    the deciding pile as ``winner``) and who leads next (Hat Trick: the player of the card
+    that decided, R21, who may have taken no pile), with the game state; after the last
+    trick the round is scored by itself.
     """
     game = editable_game(code)
     hat_trick = services.variant_of(game).game == "hat-trick"
@@ -150,7 +152,7 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
     trick, round_ = services.play_live_trick(game, number, version, plays)
     db.session.commit()
     answer: dict[str, object] = {
-        "winner": trick.winners[0] if len(trick.winners) == 1 else trick.next_leader,
+        "winner": trick.winner,
         "pile_winners": list(trick.winners),
         "next_leader": trick.next_leader,
         "round_complete": round_.status == "scored",

@@ -130,6 +130,7 @@ def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
             for pile in outcome.piles
         ],
         "passes": list(outcome.passes),
+        "winner": outcome.winner,
         "next_leader": outcome.next_leader,
         "reason": str(outcome.reason),
     }

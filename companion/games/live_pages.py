@@ -219,7 +219,8 @@ def trick_view(
             )
             for pile in outcome.piles
         )
-        extra["reason"] = render_message(outcome.reason, names)
+        # The reason names players by their place in the trick (R21: who played the card).
+        extra["reason"] = render_message(outcome.reason, [names[seat] for seat in order])
     elif plays:
         classic = setup.variant
         assert not isinstance(classic, HatTrickVariant)

@@ -1,8 +1,10 @@
 """Hat Trick tricks (R19-R21) and scoring (R22, C5).
 
 A trick holds at most two colours; each colour forms its own pile, taken by its highest
-card; the stronger pile's top card leads next. A player who cannot or will not play one
-of the two colours passes by laying a card of the third colour face down.
+card. The piles are compared rank by rank, and the card that decides gives the next lead:
+with equal top cards its player may take no pile at all (000: "quello che ha giocato la 2°
+(o 3, o 4, ecc.) carta più elevata comincia la presa seguente"). A player who cannot or
+will not play one of the two colours passes by laying a card of the third colour face down.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class HatTrickOutcome:
 
     piles: tuple[Pile, ...]
     passes: tuple[int, ...]
+    #: The play that takes the deciding pile (R20, R21): the API's ``winner``.
+    winner: int
+    #: The play whose card decides (R21); its player leads next, pile or no pile.
     next_leader: int
     reason: Message
 
@@ -138,7 +143,8 @@ def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
 
 
 def resolve_hat_trick(plays: Sequence[Play]) -> HatTrickOutcome:
-    """R20, R21: the piles of a (possibly partial) trick, its passes and the next leader.
+    """R20, R21: the piles of a (possibly partial) trick, its passes, the taker of the
+    deciding pile and the next leader: the player of the card that decides.
 
     ``plays`` must be valid (see :func:`check_hat_trick_plays`).
     """
@@ -151,48 +157,89 @@ def resolve_hat_trick(plays: Sequence[Play]) -> HatTrickOutcome:
         piles.append(Pile(colour, winner, tuple(plays[i].card for i in indexes)))
     passes = tuple(i for i, play in enumerate(plays) if play.passed)
     leading = min(piles, key=_pile_strength)
-    params: dict[str, object] = {"card": plays[leading.winner].card}
-    if len(piles) == 1:
-        reason = Message(
-            N_(
-                "%(card)s is the highest card of the only pile; it takes the "
-                "pile and its player leads next (R20, R21)."
-            ),
-            params,
-        )
-    else:
-        other = next(pile for pile in piles if pile is not leading)
-        params["other"] = plays[other.winner].card
-        reason = Message(_comparison_template(leading, other), params)
-    return HatTrickOutcome(tuple(piles), passes, leading.winner, reason)
+    other = next((pile for pile in piles if pile is not leading), None)
+    deciding = _deciding_card(leading, other)
+    next_leader = next(
+        i for i, play in enumerate(plays) if not play.passed and play.card == deciding
+    )
+    reason = _reason(plays, leading, other, deciding, next_leader)
+    return HatTrickOutcome(tuple(piles), passes, leading.winner, next_leader, reason)
 
 
 def _pile_strength(pile: Pile) -> tuple[tuple[int, ...], int]:
     """A sort key, smallest first, for R21: values high to low, where a pile that runs out
     of cards first loses (the end marker 1 sorts after any negated value), then red before
     blue before green."""
-    values = sorted((card.value for card in pile.cards), reverse=True)
-    return ((*(-value for value in values), 1), COLOUR_PRECEDENCE[pile.colour])
+    return ((*(-card.value for card in _high_to_low(pile)), 1), COLOUR_PRECEDENCE[pile.colour])
 
 
-def _comparison_template(leading: Pile, other: Pile) -> str:
+def _high_to_low(pile: Pile) -> list[Card]:
+    """A pile's cards in the order R21 compares them: highest first."""
+    return sorted(pile.cards, key=lambda card: card.value, reverse=True)
+
+
+def _deciding_card(leading: Pile, other: Pile | None) -> Card:
+    """R21: the stronger pile's card at the first rank where the two piles differ; where the
+    other pile has run out, the stronger pile's next card. With one pile, or two piles equal
+    card for card (colour decides), the stronger pile's top card."""
+    high = _high_to_low(leading)
+    low = [card.value for card in _high_to_low(other)] if other is not None else []
+    if not low:
+        return high[0]
+    for rank, card in enumerate(high):
+        if rank >= len(low) or card.value != low[rank]:
+            return card
+    return high[0]
+
+
+def _reason(
+    plays: Sequence[Play], leading: Pile, other: Pile | None, deciding: Card, next_leader: int
+) -> Message:
+    """The sentence saying which step of R21 decided, naming the deciding card and the
+    player (by index into ``plays``) who played it and leads next."""
+    params: dict[str, object] = {
+        "card": plays[leading.winner].card,
+        "deciding": deciding,
+        "player": next_leader,
+    }
+    if other is None:
+        return Message(
+            N_(
+                "%(card)s is the highest card of the only pile: %(player)s takes the pile "
+                "and leads next (R20, R21)."
+            ),
+            params,
+        )
+    params["other"] = plays[other.winner].card
+    return Message(_comparison_template(leading, other, deciding), params)
+
+
+def _comparison_template(leading: Pile, other: Pile, deciding: Card) -> str:
     """Which step of R21 decided between the two piles."""
-    high = sorted((card.value for card in leading.cards), reverse=True)
-    low = sorted((card.value for card in other.cards), reverse=True)
+    high = [card.value for card in _high_to_low(leading)]
+    low = [card.value for card in _high_to_low(other)]
     if high[0] != low[0]:
         return N_(
             "%(card)s and %(other)s each take their colour's pile; %(card)s is the "
-            "higher top card, so its player leads next (R20, R21)."
+            "higher top card, so %(player)s, who played it, leads next (R20, R21)."
         )
-    if high != low:
+    if high == low:
         return N_(
-            "%(card)s and %(other)s each take their colour's pile; the top cards are "
-            "equal, and comparing the next cards down favours %(card)s's pile, so its "
-            "player leads next (R21)."
+            "%(card)s and %(other)s each take their colour's pile; the piles are equal card "
+            "for card, and red beats blue beats green, so %(player)s, who played %(card)s, "
+            "leads next (R21)."
+        )
+    if len(low) < len(high) and high[: len(low)] == low:
+        return N_(
+            "%(card)s and %(other)s each take their colour's pile; the top cards are equal "
+            "and the pile of %(other)s runs out first, so the next card of the longer pile, "
+            "%(deciding)s, decides: %(player)s played it and leads next, though taking no "
+            "pile (R21)."
         )
     return N_(
-        "%(card)s and %(other)s each take their colour's pile; the piles are equal card "
-        "for card, and red beats blue beats green, so %(card)s's player leads next (R21)."
+        "%(card)s and %(other)s each take their colour's pile; the top cards are equal, and "
+        "at the first rank where the piles differ %(deciding)s is the higher card: "
+        "%(player)s played it and leads next, though taking no pile (R21)."
     )
 
 

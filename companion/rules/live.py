@@ -8,7 +8,7 @@ entries a table would type in full, and is scored like them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.rules.cards import Card
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
@@ -27,12 +27,15 @@ from companion.rules.variants import ClassicVariant, HatTrickVariant
 
 @dataclass(frozen=True)
 class PlayedTrick:
-    """One trick as played: its leader, the plays in order from the leader, and the result."""
+    """One trick as played: its leader, the plays in order from the leader, and the result:
+    the seats taking cards, the seat taking the trick (Hat Trick: the deciding pile, R21)
+    and the seat leading next (Hat Trick: the player of the deciding card, R21)."""
 
     leader: int
     plays: tuple[Play, ...]
     winners: tuple[int, ...]
     next_leader: int
+    winner: int
 
 
 @dataclass
@@ -50,7 +53,8 @@ class LiveRound:
 
     @property
     def leader(self) -> int:
-        """Who leads the next trick: the last trick's winner (R9) or the next leader (R21)."""
+        """Who leads the next trick: the last trick's winner (R9) or, in Hat Trick, the
+        player of the card that decided the last trick (R21)."""
         return self.tricks[-1].next_leader if self.tricks else self.first_leader
 
     @property
@@ -150,10 +154,38 @@ class LiveRound:
         if isinstance(variant, HatTrickVariant):
             outcome = resolve_hat_trick(plays)
             winners = tuple(order[pile.winner] for pile in outcome.piles)
-            return PlayedTrick(self.leader, tuple(plays), winners, order[outcome.next_leader])
+            return PlayedTrick(
+                self.leader,
+                tuple(plays),
+                winners,
+                order[outcome.next_leader],
+                order[outcome.winner],
+            )
         assert isinstance(variant, ClassicVariant)
         winner = order[trick_winner([play.card for play in plays], variant.scoring).winner]
-        return PlayedTrick(self.leader, tuple(plays), (winner,), winner)
+        return PlayedTrick(self.leader, tuple(plays), (winner,), winner, winner)
+
+    def follow_recorded_lead(self, leader: int) -> None:
+        """Replay a stored trick from the seat the table led it from. Until R21 was corrected
+        (issue 14), a Hat Trick lead went to the taker of the deciding pile rather than to the
+        player of the deciding card; a round recorded then keeps the lead as it was played,
+        so its cards stay with the seats that played them. Any other leader is refused."""
+        if leader == self.leader:
+            return
+        last = self.tricks[-1] if self.tricks else None
+        if (
+            last is None
+            or not isinstance(self.setup.variant, HatTrickVariant)
+            or leader != last.winner
+        ):
+            raise TrickError(
+                Message(
+                    N_("%(player)s cannot lead this trick: %(other)s leads it (R9, R21)."),
+                    {"player": leader, "other": self.leader},
+                ),
+                seat=leader,
+            )
+        self.tricks[-1] = replace(last, next_leader=leader)
 
     def undo_trick(self) -> PlayedTrick:
         """Take back the last trick (the table made a mistake)."""

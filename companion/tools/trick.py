@@ -210,7 +210,7 @@ def _hat_trick_view(
         players,
         next_player,
         winner=shown[outcome.next_leader],
-        reason=render_message(outcome.reason, table.names or None),
+        reason=render_message(outcome.reason, [play.player for play in shown]),
         piles=piles,
         passes=tuple(shown[i] for i in outcome.passes),
     )

@@ -114,6 +114,73 @@ def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(client: Flas
     assert state["rounds"][0]["scores"] == expected
 
 
+def test_r21_a_live_hat_trick_trick_answers_the_pile_winner_and_the_deciding_cards_player(
+    client: FlaskClient,
+) -> None:
+    """Issue 14: red 14, green 14, green 12, red 3 - seat 2 (green 12) leads next; ``winner``
+    stays the taker of the deciding (green) pile. 002: "celui qui a posé la 2e (ou 3e, ou 4e,
+    etc.) carte la plus élevée commence"."""
+    game = start(client, "hat-trick", 1)
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"]},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    plays = [
+        {"colour": t.split()[0], "value": int(t.split()[1])}
+        for t in ("red 14", "green 14", "green 12", "red 3")
+    ]
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={"version": answer.json["version"], "plays": plays},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    # Seat 1 leads: Ben red 14, Cleo green 14, Dan green 12, Ann red 3.
+    assert answer.json["pile_winners"] == [1, 2]
+    assert answer.json["winner"] == 2
+    assert answer.json["next_leader"] == 3
+    assert answer.json["rounds"][0]["next_leader"] == 3
+
+
+def test_r21_a_live_round_recorded_before_the_correction_keeps_its_seats(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A Hat Trick round stored before issue 14 gave the lead to the deciding pile's taker;
+    it is replayed from the leader each stored trick names, not moved to other seats."""
+    from companion.models import Game, db
+
+    game = start(client, "hat-trick", 0)
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"]},
+        headers=auth(game),
+    )
+    plays = [
+        {"colour": t.split()[0], "value": int(t.split()[1])}
+        for t in ("red 15", "blue 15", "red 3", "blue 2")
+    ]
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={"version": answer.json["version"], "plays": plays},
+        headers=auth(game),
+    )
+    assert answer.json["next_leader"] == 2
+    with app.app_context():
+        stored = db.session.scalar(db.select(Game).filter_by(code=game["id"]))
+        round_ = stored.rounds[0]
+        greens = [{"colour": "green", "value": value} for value in (5, 6, 7, 8)]
+        round_.tricks = [*round_.tricks, {"leader": 0, "plays": greens}]  # Ann led, as then
+        db.session.commit()
+
+    state = client.get(f"/api/v1/games/{game['id']}").json
+
+    # Seat 0 led green 5, so green 8 was seat 3's card: seat 3 took the trick and leads.
+    assert state["rounds"][0]["tricks_played"] == 2
+    assert state["rounds"][0]["next_leader"] == 3
+
+
 def open_classic(client: FlaskClient) -> tuple[dict[str, Any], dict[str, Any]]:
     game = start(client, "classic", 0)
     marked = [[{"colour": c, "value": 0}] for c in ("red", "blue", "green", "yellow")]

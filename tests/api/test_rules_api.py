@@ -151,8 +151,32 @@ def test_resolve_a_hat_trick_trick_with_a_pass(client: FlaskClient) -> None:
         {"colour": "blue", "winner": 1, "cards": [card("blue", 15)]},
     ]
     assert result["passes"] == [3]
-    # R21: equal top cards; the red pile has a second card, the blue pile runs out first.
-    assert result["next_leader"] == 0
+    # R21: equal top cards; the blue pile runs out first, so red 3 decides: its player leads
+    # next, though taking no pile, and the red pile's taker stays the winner.
+    assert result["winner"] == 0
+    assert result["next_leader"] == 2
+
+
+@pytest.mark.parametrize(
+    ("plays", "winner", "next_leader", "deciding"),
+    [
+        (["red 15", "blue 15", "red 3", "blue 2"], 0, 2, "red 3"),
+        (["red 14", "green 14", "green 12", "red 3"], 1, 2, "green 12"),
+        (["blue 15", "green 15", "green 4"], 1, 2, "green 4"),
+        (["red 15", "red 3", "blue 17"], 2, 2, "blue 17"),
+    ],
+)
+def test_r21_resolve_names_the_deciding_pile_winner_and_the_deciding_cards_player(
+    client: FlaskClient, plays: list[str], winner: int, next_leader: int, deciding: str
+) -> None:
+    """Issue 14's examples; 000: "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più
+    elevata comincia la presa seguente"; 002: "celui qui a posé la 2e (ou 3e, ou 4e, etc.)
+    carte la plus élevée commence"."""
+    body = [card(text.split()[0], int(text.split()[1])) for text in plays]
+    result = resolve(client, {"variant": "hat-trick", "players": 4, "plays": body})
+    assert result["winner"] == winner
+    assert result["next_leader"] == next_leader
+    assert deciding in result["reason"] and f"seat {next_leader}" in result["reason"]
 
 
 def deal_round_robin(

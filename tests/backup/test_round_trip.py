@@ -199,3 +199,67 @@ def test_an_empty_history_exports_and_imports(
     assert data["games"] == []
     result = import_file(second_app, tmp_path / "empty.json")
     assert result.exit_code == 0, result.output
+
+
+def hat_trick_round_recorded_before_the_r21_correction(app: Flask, client: FlaskClient) -> str:
+    """A live Hat Trick round as stored before issue 14: after red 15, blue 15, red 3, blue 2
+    the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's player (seat 2).
+    Answers the game's code."""
+    game = client.post(
+        "/api/v1/games",
+        json={"players": ["Ann", "Ben", "Cleo", "Dan"], "variant": "hat-trick"},
+    ).json
+    headers = {"Authorization": f"Bearer {game['edit_key']}"}
+    opened = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"]},
+        headers=headers,
+    ).json
+    plays = [
+        {"colour": colour, "value": value}
+        for colour, value in (("red", 15), ("blue", 15), ("red", 3), ("blue", 2))
+    ]
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={"version": opened["version"], "plays": plays},
+        headers=headers,
+    )
+    assert answer.status_code == 201, answer.json
+    with app.app_context():
+        stored = db.session.scalar(sa.select(Game).filter_by(code=game["id"]))
+        greens = [{"colour": "green", "value": value} for value in (5, 6, 7, 8)]
+        stored.rounds[0].tricks = [*stored.rounds[0].tricks, {"leader": 0, "plays": greens}]
+        db.session.commit()
+    return str(game["id"])
+
+
+def test_a_live_round_recorded_before_the_r21_correction_restores_as_it_was_played(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    code = hat_trick_round_recorded_before_the_r21_correction(app, client)
+    data = export(app, tmp_path / "before.json")
+
+    result = import_file(second_app, tmp_path / "before.json")
+
+    assert result.exit_code == 0, result.output
+    again = export(second_app, tmp_path / "after.json")
+    assert without_time_of_export(again) == without_time_of_export(data)
+    tricks = again["games"][0]["rounds"][0]["tricks"]
+    assert [trick["leader"] for trick in tricks] == [0, 0]
+    assert (
+        second_app.test_client().get(f"/api/v1/games/{code}").json["rounds"][0]["next_leader"] == 3
+    )  # green 8 was seat 3's card
+
+
+def test_a_recorded_lead_that_no_rule_gave_is_refused_on_import(
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+) -> None:
+    hat_trick_round_recorded_before_the_r21_correction(app, client)
+    data = export(app, tmp_path / "before.json")
+    data["games"][0]["rounds"][0]["tricks"][1]["leader"] = 1  # neither taker nor R21
+    (tmp_path / "forged.json").write_text(json.dumps(data), encoding="utf-8")
+
+    result = import_file(second_app, tmp_path / "forged.json")
+
+    assert result.exit_code == 1
+    assert "tricks[1].leader must be seat 2, who leads it (R9, R21)." in result.output

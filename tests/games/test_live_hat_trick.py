@@ -39,10 +39,11 @@ def open_hat_trick(client: FlaskClient, first_leader: int = 0) -> tuple[str, str
     return code, start_live(client, code)
 
 
-def pass_text(app: Flask, plays: list[Play]) -> str:
-    """The rules' reason for the piles and next leader of ``plays``, as a page says it."""
+def pass_text(app: Flask, plays: list[Play], order: list[str]) -> str:
+    """The rules' reason for the piles and next leader of ``plays``, as a page says it: it
+    names players by their place in the trick, ``order`` from the leader."""
     with app.test_request_context():
-        return render_message(resolve_hat_trick(plays).reason, NAMES)
+        return render_message(resolve_hat_trick(plays).reason, order)
 
 
 def test_a_whole_hat_trick_round_with_passes_scores_like_a_full_entry(
@@ -62,7 +63,7 @@ def test_a_whole_hat_trick_round_with_passes_scores_like_a_full_entry(
             if index < 3:
                 leads = order[expected_next_leader(so_far)]
                 assert f"So far {leads} would lead the next trick." in text_of(live)
-                assert pass_text(app, so_far) in text_of(live)
+                assert pass_text(app, so_far, order) in text_of(live)
         taken = section(live, "live-last")
         assert taken.startswith(f"Trick {number} ")
         outcome = resolve_hat_trick(plays)
@@ -116,6 +117,22 @@ def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(client: Flask
     assert seat_rows(live)["Dan"] == ["0", "0", "0", "1"]
     assert seat_rows(live)["Ben"] == ["2", "0", "0", "0"]
     assert chips(live)["green-4"] is True  # shown, so out of every hand (C6)
+
+
+def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
+    client: FlaskClient,
+) -> None:
+    """Issue 14: red 15, blue 15, red 3, blue 2 - seat 2 (red 3) leads next. 000: "quello
+    che ha giocato la 2° (o 3, o 4, ecc.) carta più elevata comincia la presa seguente"."""
+    _, live = open_hat_trick(client)
+    live = play_cards(client, live, "red 15, blue 15, red 3, blue 2")
+    taken = section(live, "live-last")
+    assert "Ann takes this pile with red 15 (R20)." in taken
+    assert "Ben takes this pile with blue 15 (R20)." in taken
+    assert "Cleo leads the next trick." in taken
+    assert "red 3 is the higher card: Cleo played it and leads next" in taken
+    assert [player for player, _ in slots(live)] == ["Cleo", "Dan", "Ann", "Ben"]
+    assert "Cleo leads: tap the card they play." in text_of(live)
 
 
 def test_r19_a_third_colour_is_refused_unless_it_is_a_pass(app: Flask, client: FlaskClient) -> None:

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from html import unescape
 
+import pytest
 from flask.testing import FlaskClient
 
 RULINGS = [f"r{number}" for number in range(1, 24)]
@@ -130,3 +131,114 @@ def test_the_footer_of_every_page_links_to_the_rules(client: FlaskClient) -> Non
     home = client.get("/").get_data(as_text=True)
 
     assert '<a href="/rules">' in home[home.index("<footer") :]
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 14: the page says what the rulebooks say, and marks the app's own conventions
+
+
+def ruling_text(page: str, anchor: str) -> str:
+    """The words of the ruling under ``anchor`` ("r3"), tags dropped."""
+    start = page.index(f'id="{anchor}"')
+    end = min(page.index(stop, start) for stop in ('<div class="ruling"', "</section>"))
+    return unescape(re.sub(r"<[^>]+>", "", page[start:end]))
+
+
+#: (language, what R3 now says, the old "suggests" verb it must no longer use)
+R3_WORDING = [
+    ("en", "The rulebooks say the youngest player leads the first trick of round 1", "suggest"),
+    ("de", "Die Spielregeln sagen: Der jüngste Spieler eröffnet den ersten Stich", "schlägt"),
+    ("it", "I regolamenti dicono che il giocatore più giovane apre la prima presa", "suggerisce"),
+    ("fr", "Les règles disent que le plus jeune joueur entame le premier pli", "propose"),
+    ("hu", "A szabálykönyvek szerint az 1. forduló első ütésében a legfiatalabb", "javasol"),
+]
+
+
+@pytest.mark.parametrize(("language", "says", "suggests"), R3_WORDING)
+def test_r3_says_the_rulebooks_say_the_youngest_player_leads_round_one(
+    client: FlaskClient, language: str, says: str, suggests: str
+) -> None:
+    """000 "Il giocatore più giovane comincia", 002 "Le plus jeune joueur commence": the
+    rulebooks state it, they do not suggest it."""
+    r3 = ruling_text(rules_page(client, **{"Accept-Language": language}), "r3")
+
+    assert says in r3
+    assert suggests not in r3
+
+
+#: The label in each language, as the table would say "house rule".
+HOUSE_RULE_LABELS = {
+    "en": "House rule",
+    "de": "Hausregel",
+    "it": "Regola della casa",
+    "fr": "Règle maison",
+    "hu": "Házszabály",
+}
+
+#: Where RULES.md rules by the app's own convention, not by a rulebook: (the ruling or section
+#: the note sits in, what it is about).
+HOUSE_RULES = [
+    ("r3", "deal"),  # R3: the deal passes one seat clockwise each round
+    ("r11", "rounds"),  # R11: 1 to 10 rounds
+    ("r11", "shared-win"),  # R11: equal highest totals share the win
+    ("variants", "combinations"),  # section 5: any combination of the three settings
+    ("r14", "two-colours-reverse"),  # two colours with Reverse
+    ("r16", "two-colours-delayed"),  # two colours with Delayed
+]
+PLACES = re.compile(r'id="(r\d+|c\d+|deck|round|tricks|scoring|variants|hat-trick|checks)"')
+
+
+def house_rules(page: str) -> list[tuple[str, str, str, str]]:
+    """Every house-rule note: the ruling or section it sits in, its topic, its visible label
+    and its words."""
+    notes = []
+    pattern = r'<p class="house-rule" data-house-rule="([^"]+)">(.*?)</p>'
+    for match in re.finditer(pattern, page, re.S):
+        place = PLACES.findall(page[: match.start()])[-1]
+        label = re.search(r'<strong class="house-rule__label">(.*?)<span', match.group(2))
+        assert label, match.group(0)
+        words = unescape(re.sub(r"<[^>]+>", "", match.group(2))).strip()
+        notes.append((place, match.group(1), label.group(1), words))
+    return notes
+
+
+@pytest.mark.parametrize("language", list(HOUSE_RULE_LABELS))
+def test_house_rule_labels_mark_exactly_the_apps_own_conventions(
+    client: FlaskClient, language: str
+) -> None:
+    page = rules_page(client, **{"Accept-Language": language})
+
+    notes = house_rules(page)
+
+    assert [(place, topic) for place, topic, _, _ in notes] == HOUSE_RULES
+    label = HOUSE_RULE_LABELS[language]
+    assert all(shown == label for _, _, shown, _ in notes)
+    assert all(len(words) > len(label) + 10 for _, _, _, words in notes)
+    assert page.count(label) == len(HOUSE_RULES) + 1  # the notes, and the intro that explains them
+
+
+def test_house_rule_notes_say_which_convention_they_are(client: FlaskClient) -> None:
+    words = {topic: text for _, topic, _, text in house_rules(rules_page(client))}
+
+    assert "the deal moves one seat clockwise" in words["deal"]
+    assert "from 1 to 10" in words["rounds"]
+    assert "share the win" in words["shared-win"]
+    assert "two colours with Delayed" in words["combinations"]
+    assert "With Reverse, both colours are lucky." in words["two-colours-reverse"]
+    assert words["two-colours-delayed"].startswith("House rule: With two colours")
+
+
+@pytest.mark.parametrize("language", list(HOUSE_RULE_LABELS))
+def test_r21_example_gives_the_lead_to_the_player_of_the_deciding_card(
+    client: FlaskClient, language: str
+) -> None:
+    """000: "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più elevata comincia la presa
+    seguente"; 002: "celui qui a posé la 2e (ou 3e, ou 4e, etc.) carte la plus élevée
+    commence". In the example Dan plays red 11, which decides, so Dan leads, not Ben."""
+    text = ruling_text(rules_page(client, **{"Accept-Language": language}), "r21")
+
+    assert text.count("Dan") == 2  # he plays red 11, and he leads next
+    assert text.count("Ben") == 2  # he plays red 14 and takes the red pile, nothing more
+    if language == "en":
+        assert "so red 11 decides: Dan played it and leads next, though he took no pile." in text
+        assert "whoever played it leads the next trick, even without taking a pile" in text

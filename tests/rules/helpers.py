@@ -115,15 +115,35 @@ COLOUR_RANK = {RED: 2, BLUE: 1, GREEN: 0}
 
 def expected_next_leader(plays: Sequence[Play]) -> int:
     """R20 / R21: index of the play whose player leads next. Python compares lists the R21 way:
-    value by value from the top, and a list that runs out first is the smaller one."""
+    value by value from the top, and a list that runs out first is the smaller one. The card
+    that decides is the stronger pile's card at the first rank where the piles differ (000:
+    "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più elevata comincia"), or its top
+    card when there is one pile or the piles are equal throughout."""
     piles: dict[Colour, list[int]] = {}
     for play in plays:
         if not play.passed:
             piles.setdefault(play.card.colour, []).append(play.card.value)
     colour = max(piles, key=lambda col: (sorted(piles[col], reverse=True), COLOUR_RANK[col]))
-    top = max(piles[colour])
+    high = sorted(piles[colour], reverse=True)
+    low = next((sorted(v, reverse=True) for col, v in piles.items() if col != colour), high)
+    ranks = [rank for rank, value in enumerate(high) if rank >= len(low) or value != low[rank]]
+    value = high[ranks[0]] if ranks else high[0]
     return next(
-        i for i, play in enumerate(plays) if not play.passed and play.card == Card(colour, top)
+        i for i, play in enumerate(plays) if not play.passed and play.card == Card(colour, value)
+    )
+
+
+def expected_pile_taker(plays: Sequence[Play]) -> int:
+    """R20 / R21: index of the play taking the stronger pile: its highest card."""
+    piles: dict[Colour, list[int]] = {}
+    for play in plays:
+        if not play.passed:
+            piles.setdefault(play.card.colour, []).append(play.card.value)
+    colour = max(piles, key=lambda col: (sorted(piles[col], reverse=True), COLOUR_RANK[col]))
+    return next(
+        i
+        for i, play in enumerate(plays)
+        if not play.passed and play.card == Card(colour, max(piles[colour]))
     )
 
 

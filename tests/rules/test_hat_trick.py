@@ -158,34 +158,70 @@ def test_r20_the_20_always_takes_its_pile():
 # --------------------------------------------------------------------------------------------
 # R21: who leads next
 
+# Each case: the trick, the play taking the deciding pile (the API's "winner"), and the play
+# whose card decides and whose player leads next. Indexes count from the trick's leader
+# (seat 0 leads). The rulebooks: 000 "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più
+# elevata comincia la presa seguente"; 002 "celui qui a posé la 2e (ou 3e, ou 4e, etc.) carte
+# la plus élevée commence".
 R21_CASES = [
-    ("r21-higher-top-card-leads", "red 15, red 3, blue 17", 2),
-    ("r21-higher-top-card-leads-whatever-the-pile-size", "red 15, blue 14, blue 13, blue 12", 0),
-    ("r21-equal-tops-second-card-decides", "red 12, blue 12, red 5, blue 7", 1),
+    ("r21-higher-top-card-leads", "red 15, red 3, blue 17", 2, 2),
+    ("r21-higher-top-card-leads-whatever-the-pile-size", "red 15, blue 14, blue 13, blue 12", 0, 0),
+    # The three examples of issue 14.
+    ("r21-issue-equal-tops-red-3-beats-blue-2", "red 15, blue 15, red 3, blue 2", 0, 2),
+    ("r21-issue-equal-tops-green-12-beats-red-3", "red 14, green 14, green 12, red 3", 1, 2),
+    ("r21-issue-the-blue-pile-runs-out-green-4-leads", "blue 15, green 15, green 4", 1, 2),
+    ("r21-equal-tops-second-card-decides", "red 12, blue 12, red 5, blue 7", 1, 3),
     (
         "r21-equal-tops-and-seconds-third-card-decides",
         "red 12, blue 12, red 5, blue 5, red 2, blue 3",
         1,
+        5,
     ),
-    ("r21-a-pile-that-runs-out-first-loses", "red 12, blue 12, red 5, blue 5, blue 1", 1),
-    ("r21-a-longer-pile-wins-even-with-a-zero", "red 12, blue 12, blue 0", 1),
-    ("r21-equal-piles-red-beats-blue", "blue 12, red 12, blue 5, red 5", 1),
-    ("r21-equal-piles-blue-beats-green", "green 9, blue 9", 1),
-    ("r21-equal-piles-red-beats-green", "green 9, red 9", 1),
-    ("r21-one-pile-its-top-card-leads", "green 3, green 18, green 7", 1),
-    ("r21-a-passed-card-is-not-in-any-pile", "red 12, blue 12, pass green 20, red 5, blue 5", 0),
-    ("r21-the-leader-can-lead-again", "red 20, blue 19, blue 18, red 1", 0),
+    ("r21-a-pile-that-runs-out-first-loses", "red 12, blue 12, red 5, blue 5, blue 1", 1, 4),
+    ("r21-a-longer-pile-wins-even-with-a-zero", "red 12, blue 12, blue 0", 1, 2),
+    ("r21-the-deciding-card-may-come-first", "red 3, red 15, blue 15, blue 2", 1, 0),
+    ("r21-equal-piles-red-beats-blue", "blue 12, red 12, blue 5, red 5", 1, 1),
+    ("r21-equal-piles-blue-beats-green", "green 9, blue 9", 1, 1),
+    ("r21-equal-piles-red-beats-green", "green 9, red 9", 1, 1),
+    ("r21-one-pile-its-top-card-leads", "green 3, green 18, green 7", 1, 1),
+    ("r21-a-passed-card-is-not-in-any-pile", "red 12, blue 12, pass green 20, red 5, blue 5", 0, 0),
+    ("r21-a-pass-never-decides", "red 12, blue 12, pass green 20, red 5, blue 4", 0, 3),
+    ("r21-the-leader-can-lead-again", "red 20, blue 19, blue 18, red 1", 0, 0),
 ]
 
 
-@pytest.mark.parametrize(("case", "text", "leader"), R21_CASES, ids=[r[0] for r in R21_CASES])
-def test_r21_the_stronger_piles_top_card_leads_next(case, text, leader):
+@pytest.mark.parametrize(
+    ("case", "text", "winner", "leader"), R21_CASES, ids=[r[0] for r in R21_CASES]
+)
+def test_r21_the_player_of_the_deciding_card_leads_next(case, text, winner, leader):
     trick = plays(text)
     check_hat_trick_plays(trick, deck(7), 7)
     outcome = resolve_hat_trick(trick)
+    assert outcome.winner == winner
     assert outcome.next_leader == leader
     assert mentions(str(outcome.reason), str(trick[leader].card))
+    assert f"seat {leader}" in str(outcome.reason)
     assert "R21" in str(outcome.reason)
+
+
+def test_r21_with_equal_tops_the_next_leader_may_take_no_pile():
+    """000 / 002: the player of the 2nd (3rd, 4th...) highest card leads; here red 3's
+    player takes nothing, yet leads."""
+    trick = plays("red 15, blue 15, red 3, blue 2")
+    outcome = resolve_hat_trick(trick)
+    assert outcome.next_leader == 2
+    assert 2 not in {pile.winner for pile in outcome.piles}
+    assert str(outcome.reason) == (
+        "Red 15 and blue 15 each take their colour's pile; the top cards are equal, and at "
+        "the first rank where the piles differ red 3 is the higher card: seat 2 played it and "
+        "leads next, though taking no pile (R21)."
+    )
+
+
+def test_r21_when_a_pile_runs_out_the_reason_says_so():
+    outcome = resolve_hat_trick(plays("blue 15, green 15, green 4"))
+    assert "the pile of blue 15 runs out first" in str(outcome.reason)
+    assert "green 4, decides: seat 2 played it" in str(outcome.reason)
 
 
 def test_r21_a_partial_trick_tells_who_leads_so_far():

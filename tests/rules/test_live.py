@@ -146,3 +146,40 @@ def test_no_trick_after_the_last() -> None:
         live.play_trick([Play(card) for card in cards])
     with pytest.raises(TrickError):
         live.play_trick([Play(Card(Colour.RED, 0))] * 3)
+
+
+def hat_trick_plays(text: str) -> list[Play]:
+    return [Play(c(part)) for part in text.split(",")]
+
+
+def test_r21_a_trick_recorded_before_the_correction_keeps_the_lead_it_was_played_with() -> None:
+    """Until issue 14 the taker of the deciding pile led next; a round recorded then is
+    replayed from the seats that really led, so every card stays with its player."""
+    live = LiveRound(table_setup(4, PRESETS["hat-trick"]), 0)
+    first = live.play_trick(hat_trick_plays("red 15, blue 15, red 3, blue 2"))
+    assert (first.winner, first.next_leader) == (0, 2)  # R21: red 3's player leads now
+    live.follow_recorded_lead(0)  # the record says seat 0, the red pile's taker, led
+    second = live.play_trick(hat_trick_plays("green 5, green 6, green 7, green 8"))
+    assert second.leader == 0
+    assert second.winners == (3,)  # green 8 was seat 3's card
+    assert [len(pile) for pile in live.capture_piles()] == [2, 2, 0, 4]
+
+
+@pytest.mark.parametrize("leader", [1, 3])
+def test_r21_a_recorded_lead_that_no_rule_gave_is_refused(leader: int) -> None:
+    live = LiveRound(table_setup(4, PRESETS["hat-trick"]), 0)
+    live.play_trick(hat_trick_plays("red 15, blue 15, red 3, blue 2"))
+    with pytest.raises(TrickError) as refused:
+        live.follow_recorded_lead(leader)
+    assert str(refused.value.message) == (
+        f"Seat {leader} cannot lead this trick: seat 2 leads it (R9, R21)."
+    )
+    assert live.leader == 2
+
+
+def test_r9_a_classic_trick_keeps_the_lead_with_its_winner() -> None:
+    live = LiveRound(table_setup(4, PRESETS["classic"]), 1)
+    with pytest.raises(TrickError):
+        live.follow_recorded_lead(0)  # nobody has played: the first leader leads
+    live.follow_recorded_lead(1)
+    assert live.leader == 1

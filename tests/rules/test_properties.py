@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.cards import Card, Colour
-from companion.rules.hat_trick import resolve_hat_trick
+from companion.rules.hat_trick import HatTrickOutcome, Play, resolve_hat_trick
 from companion.rules.scoring import (
     DelayedEntry,
     FullEntry,
@@ -38,10 +38,14 @@ from companion.rules.tricks import trick_winner
 from companion.rules.variants import SCORINGS, Reveal, variant_from_settings, variant_named
 
 from .helpers import (
+    BLUE,
+    GREEN,
+    RED,
     box,
     expected_delayed_best,
     expected_hat_trick_score,
     expected_next_leader,
+    expected_pile_taker,
     expected_score,
     expected_winner,
     is_trump,
@@ -221,6 +225,46 @@ def test_r20_r21_piles_go_to_their_highest_card_and_the_stronger_pile_leads(play
                 assert all(card.colour is pile.colour for card in pile.cards)
                 assert so_far[pile.winner].card == max(pile.cards, key=lambda card: card.value)
             assert mentions(str(outcome.reason), str(so_far[outcome.next_leader].card))
+            assert_r21_next_leader(so_far, outcome)
+
+
+def assert_r21_next_leader(plays: list[Play], outcome: HatTrickOutcome) -> None:
+    """R21 as 000 and 002 say it: the player of the card that decides leads next. That card
+    lies in the winning pile; with unequal top cards (or one pile) it is the pile's top card,
+    so the taker leads; with equal tops and unequal piles it is a lower card, whose player
+    takes no pile."""
+    assert outcome.winner == expected_pile_taker(plays)
+    assert outcome.next_leader == expected_next_leader(plays)
+    won = next(pile for pile in outcome.piles if pile.winner == outcome.winner)
+    assert plays[outcome.next_leader].card in won.cards
+    tops = sorted(max(card.value for card in pile.cards) for pile in outcome.piles)
+    values = sorted(sorted(card.value for card in pile.cards) for pile in outcome.piles)
+    if len(outcome.piles) == 1 or tops[0] != tops[-1] or values[0] == values[-1]:
+        assert outcome.next_leader == outcome.winner
+    else:
+        assert outcome.next_leader not in {pile.winner for pile in outcome.piles}
+    assert f"seat {outcome.next_leader}" in str(outcome.reason)
+
+
+@st.composite
+def equal_top_tricks(draw: st.DrawFn) -> list[Play]:
+    """A trick of two colours whose top cards are equal (the case R21 settles rank by rank),
+    in any legal order: with no pass any order of the two colours is legal (R19)."""
+    first, second = draw(st.sampled_from(list(itertools.permutations([RED, BLUE, GREEN], 2))))
+    top = draw(st.integers(2, 20))
+    below = st.lists(st.integers(0, top - 1), unique=True, max_size=3)
+    cards = [Card(first, top), Card(second, top)]
+    cards += [Card(first, value) for value in draw(below)]
+    cards += [Card(second, value) for value in draw(below)]
+    order = draw(st.permutations(cards[:7]))
+    return [Play(card) for card in order]
+
+
+@EXAMPLES
+@given(trick=equal_top_tricks())
+def test_r21_equal_tops_the_deciding_card_leads_next(trick):
+    outcome = resolve_hat_trick(trick)
+    assert_r21_next_leader(trick, outcome)
 
 
 # --------------------------------------------------------------------------------------------

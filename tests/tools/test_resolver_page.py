@@ -330,8 +330,13 @@ def test_hat_trick_equal_top_cards_compare_the_next_cards_down(client: FlaskClie
     after = page_text(tap_cards(client, page, "green-15", "red-15", "green-10", "red-3"))
 
     text = text_of(after)
-    assert "Player 1 leads the next trick." in text
-    assert "comparing the next cards down" in text and "(R21)" in text
+    # R21 (000, 002): the tops are equal, so green 10 decides and its player leads, though
+    # Player 1 and Player 2 take the piles.
+    assert "Player 1 takes this pile with green 15 (R20)." in text
+    assert "Player 2 takes this pile with red 15 (R20)." in text
+    assert "Player 3 leads the next trick." in text
+    assert "green 10 is the higher card: Player 3 played it and leads next" in text
+    assert "(R21)" in text
 
 
 def test_hat_trick_partial_trick_says_who_would_lead_so_far(client: FlaskClient) -> None:
