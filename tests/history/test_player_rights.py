@@ -70,7 +70,7 @@ def test_the_refusal_is_in_the_players_language(
     page = stranger.get("/players/Ann/rename", headers={"Accept-Language": "de"})
     assert page.status_code == 403
     text = page_text(page.get_data(as_text=True))
-    assert "jede dieser Partien" in text
+    assert "Spielstand jeder dieser Partien führt" in text
     assert "flask --app companion players" in text
 
 
