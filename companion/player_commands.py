@@ -117,23 +117,27 @@ def describe(change: PlayerChange) -> str:
     """What an entry did, in one line."""
     if change.kind == MERGE:
         moved = Moved.of(change)
-        return gettext(
-            "#%(id)s: merged %(old)s (player %(player)s) into %(new)s (player %(target)s): "
-            "%(seats)s seats and %(results)s results moved.",
+        return str(
+            gettext(
+                "#%(id)s: merged %(old)s (player %(player)s) into %(new)s (player %(target)s): "
+                "%(seats)s seats and %(results)s results moved.",
+                id=change.id,
+                old=change.player_name,
+                player=change.player_id,
+                new=change.new_name,
+                target=change.target_id,
+                seats=len(moved.seats),
+                results=len(moved.results),
+            )
+        )
+    return str(
+        gettext(
+            "#%(id)s: renamed %(old)s (player %(player)s) to %(new)s.",
             id=change.id,
             old=change.player_name,
             player=change.player_id,
             new=change.new_name,
-            target=change.target_id,
-            seats=len(moved.seats),
-            results=len(moved.results),
         )
-    return gettext(
-        "#%(id)s: renamed %(old)s (player %(player)s) to %(new)s.",
-        id=change.id,
-        old=change.player_name,
-        player=change.player_id,
-        new=change.new_name,
     )
 
 

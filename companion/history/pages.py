@@ -36,6 +36,7 @@ from companion.games.queries import ColourChip
 from companion.history import bp
 from companion.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.history.player_names import (
+    find_player_and_rights,
     may_change_player,
     may_change_players,
     may_touch_games,
@@ -162,8 +163,13 @@ def player_or_404(name: str) -> stats.PlayerRef:
     """The player called ``name`` (case aside), or the not-found page."""
     player = stats.find_player(name)
     if player is None:
-        abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
+        no_such_player(name)
     return player
+
+
+def no_such_player(name: str) -> NoReturn:
+    """The not-found page of a name nobody has."""
+    abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
 
 
 def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) -> Any:
@@ -193,7 +199,10 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
 def player(name: str) -> ResponseReturnValue:
     """A player's statistics, head-to-head and trends (finished games that are not
     excluded count; shared wins count as wins)."""
-    found = player_or_404(name)
+    found_and_rights = find_player_and_rights(name)
+    if found_and_rights is None:
+        no_such_player(name)
+    found, may_fix = found_and_rights
     numbers = stats.player_stats(found)
     points = stats.score_history(found)
     return render_template(
@@ -205,7 +214,7 @@ def player(name: str) -> ResponseReturnValue:
         chart=score_history_svg(found, points),
         months=stats.monthly_trend(found),
         history_games=stats.SCORE_HISTORY_GAMES,
-        may_fix=may_change_player(found),
+        may_fix=may_fix,
     )
 
 
