@@ -101,11 +101,11 @@ def undo_command(entry: int) -> None:
 def journal_command() -> None:
     """List every rename and merge: its id, when, what, from where, and whether undone."""
     entries = journal()
-    db.session.rollback()
     if not entries:
         click.echo(gettext("No player was renamed or merged yet."))
     for change in entries:
         click.echo(journal_line(change))
+    db.session.rollback()
 
 
 def when(moment: datetime) -> str:
