@@ -6,6 +6,8 @@
     flask --app companion demo-data --games N [--seed S]   (N realistic finished games)
     flask --app companion rebuild-statistics   (after changing the tables by hand)
 
+    flask --app companion players rename|merge|undo|journal   (companion.player_commands)
+
 The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
 the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
 """
@@ -25,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from companion import backup, ledger
 from companion.database import create_schema_if_empty, refresh_planner_statistics
 from companion.models import Game, PlayerTotals, db
+from companion.player_commands import players_group
 
 
 def schema_made() -> None:
@@ -163,3 +166,4 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(import_command)
     app.cli.add_command(demo_data_command)
     app.cli.add_command(rebuild_statistics_command)
+    app.cli.add_command(players_group)

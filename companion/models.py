@@ -269,3 +269,38 @@ class PlayerGame(db.Model):  # type: ignore[name-defined,misc]
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True))
     total: so.Mapped[int]
     won: so.Mapped[bool]
+
+
+# --------------------------------------------------------------------------------------------
+# The journal of name changes: what a rename or merge did, so that it can be undone exactly
+
+
+class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
+    """One rename or merge, from a page or the command line (migration 0006).
+
+    It keeps the player row as it was (a merge deletes it) and the exact seat and result
+    rows it re-pointed, so ``flask --app companion players undo`` can put them back.
+    """
+
+    __tablename__ = "player_changes"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    made_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    #: "rename" or "merge".
+    kind: so.Mapped[str] = so.mapped_column(sa.String(8))
+    #: "page" or "command".
+    origin: so.Mapped[str] = so.mapped_column(sa.String(8))
+    # The renamed or merged player as they were (no foreign key: a merge deletes the row).
+    player_id: so.Mapped[int]
+    player_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    player_key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH))
+    player_created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True))
+    #: The player merged into (a merge only).
+    target_id: so.Mapped[int | None]
+    #: The new name (a rename), or the name of the player merged into (a merge).
+    new_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    #: ``{"games": [id, ...], "seats": [[game_id, position], ...],
+    #: "results": [[round_id, seat], ...]}``: the games whose version moved on, and the rows
+    #: a merge pointed at the target.
+    moved: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    undone_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))

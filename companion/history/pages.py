@@ -2,15 +2,15 @@
 player's name, and the scoreboard's switch that leaves a game out of the statistics.
 
 Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
-edit rights: to the game for the exclude switch, to one of the player's games for a rename
-or merge. Each page reads its numbers with a fixed, small number of SQL statements
-(``companion.stats``), however long the history is.
+edit rights: to the game for the exclude switch, to every game of the player (of both
+players, for a merge) for a rename or merge. Each page reads its numbers with a fixed, small
+number of SQL statements (``companion.stats``), however long the history is.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, NoReturn
 
 from babel.dates import format_skeleton
 from flask import abort, redirect, render_template, request, session, url_for
@@ -36,17 +36,24 @@ from companion.games.queries import ColourChip
 from companion.history import bp
 from companion.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.history.player_names import (
-    NameTaken,
-    check_merge,
-    check_new_name,
-    find_target,
+    find_player_and_rights,
     may_change_player,
-    merge_players,
-    rename_player,
+    may_change_players,
+    may_touch_games,
 )
 from companion.history_filters import PERIODS, read_filters, read_page
 from companion.messages import PRESET_NAMES, render_message, signed_number, variant_label
 from companion.models import db, name_key, utcnow
+from companion.player_changes import (
+    PAGE,
+    NameTaken,
+    NotAllowed,
+    check_merge,
+    check_new_name,
+    find_target,
+    merge_players,
+    rename_player,
+)
 from companion.rules import PRESETS
 from companion.rules.text import Message
 
@@ -156,8 +163,13 @@ def player_or_404(name: str) -> stats.PlayerRef:
     """The player called ``name`` (case aside), or the not-found page."""
     player = stats.find_player(name)
     if player is None:
-        abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
+        no_such_player(name)
     return player
+
+
+def no_such_player(name: str) -> NoReturn:
+    """The not-found page of a name nobody has."""
+    abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
 
 
 def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) -> Any:
@@ -187,7 +199,10 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
 def player(name: str) -> ResponseReturnValue:
     """A player's statistics, head-to-head and trends (finished games that are not
     excluded count; shared wins count as wins)."""
-    found = player_or_404(name)
+    found_and_rights = find_player_and_rights(name)
+    if found_and_rights is None:
+        no_such_player(name)
+    found, may_fix = found_and_rights
     numbers = stats.player_stats(found)
     points = stats.score_history(found)
     return render_template(
@@ -199,6 +214,7 @@ def player(name: str) -> ResponseReturnValue:
         chart=score_history_svg(found, points),
         months=stats.monthly_trend(found),
         history_games=stats.SCORE_HISTORY_GAMES,
+        may_fix=may_fix,
     )
 
 
@@ -206,18 +222,35 @@ def player(name: str) -> ResponseReturnValue:
 # Rename and merge: a form, a confirmation, then the change
 
 
-def require_player_rights(player: stats.PlayerRef) -> None:
-    """Refuse (403) a name change from a device that keeps none of the player's games."""
-    if not may_change_player(player):
-        abort(
-            403,
-            description=gettext(
-                "Renaming or merging changes %(name)s in every game they played, so only a "
-                "phone that keeps the score of one of their games may do it. Open one of "
-                "those games' edit links on this phone first.",
-                name=player.name,
-            ),
+def require_player_rights(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> None:
+    """Refuse (403) a name change from a device that does not keep the score of every game
+    it would change: every game of ``player`` (and of ``target``, for a merge)."""
+    players = (player,) if target is None else (player, target)
+    if not may_change_players(*players):
+        refuse_name_change(player, target)
+
+
+def refuse_name_change(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> NoReturn:
+    """The 403 page of a rename or merge: why, and who can do it instead."""
+    db.session.rollback()
+    if target is None:
+        reason = gettext(
+            "Renaming or merging changes %(name)s in every game they played, so only a phone "
+            "that keeps the score of every one of those games may do it.",
+            name=player.name,
         )
+    else:
+        reason = gettext(
+            "Merging %(name)s into %(target)s changes every game either of them played, so "
+            "only a phone that keeps the score of every one of those games may do it.",
+            name=player.name,
+            target=target.name,
+        )
+    operator = gettext(
+        "The server's operator can make this change with the command "
+        "“flask --app companion players”."
+    )
+    abort(403, description=f"{reason} {operator}")
 
 
 def render_fix(
@@ -265,7 +298,9 @@ def rename(name: str) -> ResponseReturnValue:
         new_name = check_new_name(form.new_name.data, found)
         if not form.is_confirmed():
             return render_confirm(found, "rename", new_name)
-        new_name = rename_player(found, new_name)
+        new_name = rename_player(found, new_name, PAGE, may_touch_games).new_name
+    except NotAllowed:
+        refuse_name_change(found)
     except services.ServiceError as error:
         db.session.rollback()
         form.new_name.errors = [*form.new_name.errors, render_message(error.text)]
@@ -292,10 +327,13 @@ def merge(name: str) -> ResponseReturnValue:
         return render_fix(found, merge=form, status=400)
     try:
         target = find_target(form.into.data)
+        require_player_rights(found, target)
         check_merge(found, target)
         if not form.is_confirmed():
             return render_confirm(found, "merge", target.name)
-        merge_players(found, target)
+        merge_players(found, target, PAGE, may_touch_games)
+    except NotAllowed:
+        refuse_name_change(found, target)
     except services.ServiceError as error:
         db.session.rollback()
         form.into.errors = [*form.into.errors, render_message(error.text)]

@@ -10,7 +10,7 @@ later is called "Ann (2)", which the operator may merge into "Ann".
 The normalisation is written out here, as it was when this migration was made.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-11-25 14:00:00
 
 """
@@ -22,7 +22,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

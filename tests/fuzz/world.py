@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from companion import backup, services
 from companion.edit_rights import SESSION_KEYS
-from companion.models import MAX_NAME_LENGTH, Game, db
+from companion.models import MAX_NAME_LENGTH, Game, PlayerChange, db
 from companion.rules import Card, Colour
 from tests.db_snapshot import snapshot
 from tests.fuzz.form_reader import Form, csrf_token_of, read_forms
@@ -131,9 +131,10 @@ class World:
 
     def accepted(self, keep_scene: bool = False) -> None:
         """An accepted change: every game must still be consistent, and at most one game
-        moved on, by one version. The next example starts from a fresh scene, or, when the
-        change leaves the scene's games alone (``keep_scene``: a new game), from the
-        database as it is now."""
+        moved on, by one version; a rename or merge moves on exactly the games its journal
+        entry names. The next example starts from a fresh scene, or, when the change leaves
+        the scene's games alone (``keep_scene``: a new game), from the database as it is
+        now."""
         self.dirty = True
         with self.app.app_context():
             check_every_game()
@@ -141,6 +142,7 @@ class World:
                 code: version
                 for code, version in db.session.execute(sa.select(Game.code, Game.version))
             }
+            renamed = name_changed_games(len(self.baseline.get(PlayerChange.__tablename__, [])))
             db.session.rollback()
         games = self.scene.games.values() if self.scene else []
         moved = {
@@ -148,13 +150,23 @@ class World:
             for g in games
             if versions.get(g["id"], g["version"]) != g["version"]
         }
-        assert len(moved) <= 1, f"one change moved several games on: {moved}"
+        if renamed:
+            assert set(moved) == renamed & {g["id"] for g in games}, (moved, renamed)
+        else:
+            assert len(moved) <= 1, f"one change moved several games on: {moved}"
         for game in games:
             if game["id"] in moved:
                 assert moved[game["id"]] == game["version"] + 1, (game["version"], moved)
         if keep_scene and not moved:
             self.baseline = self.snapshot()
             self.dirty = False
+
+
+def name_changed_games(known: int) -> set[str]:
+    """The codes of the games the journal's entries after the first ``known`` moved on."""
+    changes = db.session.scalars(sa.select(PlayerChange).order_by(PlayerChange.id).offset(known))
+    ids = {game_id for change in changes for game_id in change.moved["games"]}
+    return set(db.session.scalars(sa.select(Game.code).where(Game.id.in_(ids)))) if ids else set()
 
 
 def check_every_game() -> None:

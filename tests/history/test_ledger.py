@@ -16,8 +16,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from companion import backup, demo, ledger, services
-from companion.history import player_names
+from companion import backup, demo, ledger, player_changes, services
 from companion.models import Game, Player, PlayerGame, PlayerTotals, db
 from companion.stats import PlayerRef
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
@@ -181,7 +180,9 @@ def test_merging_players_moves_their_sums(client: FlaskClient, app: Flask) -> No
             db.session.execute(sa.select(Player.id, Player.name).where(Player.name == name)).one()
             for name in ("Ann", "Annie")
         )
-        player_names.merge_players(PlayerRef(annie.id, annie.name), PlayerRef(ann.id, ann.name))
+        player_changes.merge_players(
+            PlayerRef(annie.id, annie.name), PlayerRef(ann.id, ann.name), player_changes.COMMAND
+        )
         db.session.commit()
         games = db.session.scalar(
             sa.select(PlayerTotals.games).where(PlayerTotals.player_id == ann.id)

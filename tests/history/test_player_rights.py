@@ -1,0 +1,176 @@
+"""Who may rename or merge a player from a page: a phone that keeps the score of every game
+the change touches (issue 14, point 1). A throwaway game seating a name is not enough."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.models import Game, PlayerChange, db
+from tests.db_snapshot import snapshot
+from tests.history.helpers import auth, create_game, csrf_token, give_edit_rights, quick, record
+from tests.history.helpers import text_of as page_text
+from tests.history.test_player_names import confirm, send
+
+THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]
+
+
+@pytest.fixture
+def club(client: FlaskClient) -> dict[str, dict[str, Any]]:
+    """Ann's history at the club: two games kept by the club's phone (``client``)."""
+    first = create_game(client, ["Ann", "Ben", "Cleo"])
+    record(client, first, THREE)
+    second = create_game(client, ["Ann", "Dan", "Eve"], rounds=2)
+    record(client, second, THREE)
+    give_edit_rights(client, first)
+    give_edit_rights(client, second)
+    return {"first": first, "second": second}
+
+
+def stranger_with_throwaway_games(app: Flask) -> FlaskClient:
+    """The attack: a phone that starts a throwaway game seating "ann", and one seating
+    "Zed" to merge her into; it keeps the score of both."""
+    stranger = app.test_client()
+    give_edit_rights(stranger, create_game(stranger, ["ann", "X1", "X2"]))
+    give_edit_rights(stranger, create_game(stranger, ["Zed", "X3", "X4"]))
+    return stranger
+
+
+def test_a_throwaway_game_gives_no_right_to_rename_or_merge_a_player(
+    app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    stranger = stranger_with_throwaway_games(app)
+    page = stranger.get("/players/Ann/rename")
+    assert page.status_code == 403
+    text = page_text(page.get_data(as_text=True))
+    assert "keeps the score of every one of those games" in text
+    assert "flask --app companion players" in text
+    token = csrf_token(stranger.get("/games/new").get_data(as_text=True))
+    with app.app_context():
+        before = snapshot()
+    for action, field, value in (("merge", "into", "Zed"), ("rename", "new_name", "Zed2")):
+        answer = stranger.post(
+            f"/players/Ann/{action}", data={"csrf_token": token, field: value, "confirmed": "yes"}
+        )
+        assert answer.status_code == 403
+        assert "flask --app companion players" in page_text(answer.get_data(as_text=True))
+    with app.app_context():
+        assert snapshot() == before
+    assert stranger.get("/api/v1/players/Ann").json["games"] == 3
+
+
+def test_the_refusal_is_in_the_players_language(
+    app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    stranger = stranger_with_throwaway_games(app)
+    page = stranger.get("/players/Ann/rename", headers={"Accept-Language": "de"})
+    assert page.status_code == 403
+    text = page_text(page.get_data(as_text=True))
+    assert "Spielstand jeder dieser Partien führt" in text
+    assert "flask --app companion players" in text
+
+
+def test_a_phone_that_keeps_every_game_renames_and_the_journal_says_so(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    answer = send(client, "Ann", "rename", new_name="Anna")
+    done = confirm(client, answer, "rename")
+    assert done.headers["Location"] == "/players/Anna"
+    with app.app_context():
+        (entry,) = db.session.scalars(sa.select(PlayerChange)).all()
+        assert (entry.kind, entry.origin, entry.player_name, entry.new_name) == (
+            "rename",
+            "page",
+            "Ann",
+            "Anna",
+        )
+        assert entry.undone_at is None
+
+
+def test_a_merge_needs_every_game_of_both_players(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    # "Anne" sits in a game this phone does not keep: her history would change too
+    other = app.test_client()
+    create_game(other, ["Anne", "Finn", "Gus"])
+    with app.app_context():
+        before = snapshot()
+    answer = send(client, "Ann", "merge", into="Anne")
+    assert answer.status_code == 403
+    assert "Merging Ann into Anne changes every game either of them played" in page_text(
+        answer.get_data(as_text=True)
+    )
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_a_game_seating_the_player_meanwhile_stops_a_confirmed_rename(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    answer = send(client, "Ann", "rename", new_name="Anna")
+    create_game(app.test_client(), ["Ann", "Finn", "Gus"])  # another phone's game
+    with app.app_context():
+        before = snapshot()
+    refused = confirm(client, answer, "rename")
+    assert refused.status_code == 403
+    with app.app_context():
+        assert snapshot() == before
+
+
+def test_the_player_page_offers_the_fix_only_where_it_would_be_allowed(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    assert "Rename or merge" in page_text(client.get("/players/Ann").get_data(as_text=True))
+    stranger = stranger_with_throwaway_games(app)
+    shown = page_text(stranger.get("/players/Ann").get_data(as_text=True))
+    assert "Rename or merge" not in shown
+    assert "the server's operator can fix the name" in shown
+    # the stranger's game seats Ann too, and the club's phone does not keep it
+    assert "Rename or merge" not in page_text(client.get("/players/Ann").get_data(as_text=True))
+
+
+def versions(app: Flask, club: dict[str, dict[str, Any]]) -> dict[str, int]:
+    with app.app_context():
+        return {
+            name: db.session.scalar(sa.select(Game.version).where(Game.code == game["id"]))
+            for name, game in club.items()
+        }
+
+
+def test_a_rename_moves_the_versions_on_so_a_stale_round_is_refused(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    before = versions(app, club)
+    etag = client.get(f"/g/{club['second']['id']}/view").headers["ETag"]
+    confirm(client, send(client, "Ann", "rename", new_name="Anna"), "rename")
+    after = versions(app, club)
+    assert after == {name: version + 1 for name, version in before.items()}
+    assert client.get(f"/g/{club['second']['id']}/view").headers["ETag"] != etag
+    stale = client.post(
+        f"/api/v1/games/{club['second']['id']}/rounds",
+        json={"version": club["second"]["version"], "entries": THREE},
+        headers=auth(club["second"]),
+    )
+    assert stale.status_code == 409
+    assert stale.json["version"] == after["second"]
+
+
+def test_a_merge_moves_the_versions_of_the_games_it_changes(
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+) -> None:
+    typo = create_game(client, ["Anne", "Finn", "Gus"], rounds=2)
+    give_edit_rights(client, typo)
+    before = versions(app, {**club, "typo": typo})
+    confirm(client, send(client, "Anne", "merge", into="Ann"), "merge")
+    after = versions(app, {**club, "typo": typo})
+    assert after == {**before, "typo": before["typo"] + 1}
+    stale = client.post(
+        f"/api/v1/games/{typo['id']}/rounds",
+        json={"version": typo["version"], "entries": THREE},
+        headers=auth(typo),
+    )
+    assert stale.status_code == 409
