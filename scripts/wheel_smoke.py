@@ -9,10 +9,11 @@ into a new virtual environment, and from a folder outside the checkout:
 
 - ``flask --app companion db upgrade`` on a new SQLite database;
 - ``gunicorn 'companion:create_app()'`` on a free loopback port;
-- the home page (in all five languages), the rules page, the new game page, a game's
-  scoreboard (the game started through the API) and a static file, each page in English and
-  German: ``<html lang>`` must name the language and the page must say the words of that
-  language.
+- the home page in all five languages, then every page (a game started through the API,
+  its pages opened with its edit link) in English and German: ``<html lang>`` must name the
+  language and the page must say the words of that language (its heading, where it is
+  known, and the language switcher's label on every page);
+- a static file, the web app manifest, the service worker and the favicon.
 
 Standard library only. Exits 0 when every check passes and 1, saying which check and why,
 at the first that fails. ``--keep`` leaves the temporary folder behind for a look.
@@ -65,11 +66,36 @@ WELCOME = {
     "hu": "Üdvözöl a Sticheln-segéd",
 }
 
-#: The ``<h1>`` of the other pages, in English and German.
-HEADINGS = {
+#: Every page, ``{game}`` standing for a game's id, with its ``<h1>`` in English and German
+#: where that is worth checking (``None``: the language switcher's label alone).
+PAGES: dict[str, dict[str, str] | None] = {
     "/rules": {"en": "Rules", "de": "Regeln"},
     "/games/new": {"en": "New game", "de": "Neue Partie"},
-    "scoreboard": {"en": "Scoreboard", "de": "Spielstand"},
+    "/g/{game}": {"en": "Scoreboard", "de": "Spielstand"},
+    "/g/{game}/view": {"en": "Scoreboard", "de": "Spielstand"},
+    "/setup": None,
+    "/resolve": None,
+    "/history": None,
+    "/players/Ann": None,
+    "/offline": None,
+    "/g/{game}/setup": None,
+    "/g/{game}/resolve": None,
+    "/g/{game}/rounds/record": None,
+    "/g/{game}/rounds/mark": None,
+    "/g/{game}/rounds/live": None,
+    "/g/{game}/share": None,
+    "/g/{game}/abandon": None,
+    "/g/{game}/delete": None,
+}
+
+#: The language switcher's label, on every page.
+SWITCHER = {"en": '<nav aria-label="Language">', "de": '<nav aria-label="Sprache">'}
+
+#: Files that are not pages, with the start of their Content-Type.
+FILES = {
+    "/manifest.webmanifest": "application/manifest+json",
+    "/sw.js": "text/javascript",
+    "/favicon.ico": "image/",
 }
 
 SERVER_START_SECONDS = 60.0
@@ -116,7 +142,15 @@ def install(wheel: Path, work: Path) -> Path:
     say(f"installing {wheel.name} into a new virtual environment")
     venv.create(environment, with_pip=True)
     bin_dir = environment / "bin"
-    install_command = [str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)]
+    install_command = [
+        str(bin_dir / "python"),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-compile",
+        str(wheel),
+    ]
     run(install_command, work, os.environ, "pip install of the wheel")
     return bin_dir
 
@@ -260,56 +294,73 @@ def html_lang(page: str) -> str | None:
     return match.group(1) if match else None
 
 
-def fetch_page(server: Server, path: str, language: str, words: str) -> str:
+def fetch_page(server: Server, path: str, language: str, words: list[str], cookie: str) -> str:
     """GET ``path`` asked in ``language``; fail unless it answers 200 with ``lang`` set to
-    that language and ``words`` in its text."""
-    reply = server.request("GET", path, {"Accept-Language": language})
+    that language and each of ``words`` in its text."""
+    reply = server.request("GET", path, {"Accept-Language": language, "Cookie": cookie})
     where = f"GET {path} in {language}"
     if reply.status != 200:
         raise SmokeFailed(f"{where}: status {reply.status}, expected 200:\n{reply.text[:2000]}")
     page = reply.text
     if html_lang(page) != language:
         raise SmokeFailed(f'{where}: <html lang="{html_lang(page)}">, expected "{language}"')
-    if words not in page:
-        raise SmokeFailed(f"{where}: the page does not say {words!r} (is it translated?)")
+    for text in words:
+        if text not in page:
+            raise SmokeFailed(f"{where}: the page does not say {text!r} (is it translated?)")
     return page
 
 
-def start_game(server: Server) -> str:
-    """Start a game through the API; return its id."""
+def start_game(server: Server) -> tuple[str, str]:
+    """Start a game through the API; return its id and the session cookie of a phone that
+    opened its edit link."""
     players = {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
     reply = server.request("POST", "/api/v1/games", body=players)
     if reply.status != 201:
         raise SmokeFailed(f"POST /api/v1/games: status {reply.status}, expected 201:\n{reply.text}")
-    return str(json.loads(reply.body)["id"])
+    state = json.loads(reply.body)
+    link = f"/g/{state['id']}/edit/{state['edit_key']}"
+    granted = server.request("GET", link)
+    cookie = granted.headers.get("Set-Cookie", "").split(";", 1)[0]
+    if granted.status != 302 or not cookie:
+        raise SmokeFailed(f"GET {link}: status {granted.status}, no session cookie")
+    return str(state["id"]), cookie
 
 
-def fetch_stylesheet(server: Server, home_page: str) -> None:
-    """The stylesheet the home page links to is served as CSS."""
+def fetch_file(server: Server, path: str, content_type: str) -> None:
+    """``path`` answers 200 with a body of the expected type."""
+    reply = server.request("GET", path)
+    served_type = reply.headers.get("Content-Type", "")
+    if reply.status != 200 or not served_type.startswith(content_type) or not reply.body:
+        raise SmokeFailed(
+            f"GET {path}: status {reply.status}, type {served_type!r}, {len(reply.body)} bytes;"
+            f" expected 200 and {content_type}"
+        )
+
+
+def stylesheet(home_page: str) -> str:
+    """The address of the stylesheet the home page links to."""
     match = re.search(r'<link rel="stylesheet" href="(/static/style[^"]*\.css)"', home_page)
     if not match:
         raise SmokeFailed("the home page links to no /static/style*.css")
-    reply = server.request("GET", match.group(1))
-    content_type = reply.headers.get("Content-Type", "")
-    if reply.status != 200 or not content_type.startswith("text/css") or not reply.body:
-        raise SmokeFailed(f"GET {match.group(1)}: status {reply.status}, type {content_type!r}")
-    say(f"GET {match.group(1)}: {len(reply.body)} bytes of CSS")
+    return match.group(1)
 
 
 def check_pages(server: Server) -> None:
-    """Every checked page answers in the language asked for, and the static file is there."""
+    """Every page answers in the language asked for, and the files are there."""
     home = ""
     for language, welcome in WELCOME.items():
-        page = fetch_page(server, "/", language, f"<h1>{welcome}</h1>")
+        page = fetch_page(server, "/", language, [f"<h1>{welcome}</h1>"], "")
         home = page if language == "en" else home
     say("the home page speaks all five languages")
-    code = start_game(server)
-    for path, headings in HEADINGS.items():
-        url = f"/g/{code}" if path == "scoreboard" else path
-        for language, heading in headings.items():
-            fetch_page(server, url, language, f"<h1>{heading}</h1>")
-        say(f"GET {url} answers in English and German")
-    fetch_stylesheet(server, home)
+    game, cookie = start_game(server)
+    for path, headings in PAGES.items():
+        for language, switcher in SWITCHER.items():
+            words = [switcher] + ([f"<h1>{headings[language]}</h1>"] if headings else [])
+            fetch_page(server, path.format(game=game), language, words, cookie)
+    say(f"{len(PAGES)} more pages answer in English and German")
+    for path, content_type in {stylesheet(home): "text/css", **FILES}.items():
+        fetch_file(server, path, content_type)
+    say(f"{len(FILES) + 1} files are served: {', '.join([stylesheet(home), *FILES])}")
 
 
 def smoke(work: Path) -> None:
