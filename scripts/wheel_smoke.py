@@ -122,10 +122,15 @@ def run(command: list[str], cwd: Path, env: Mapping[str, str], what: str) -> str
     return output
 
 
+def clean_copy(destination: Path) -> Path:
+    """Copy the checkout's sources to ``destination``, without what NOT_SOURCE names."""
+    shutil.copytree(ROOT, destination, ignore=NOT_SOURCE)
+    return destination
+
+
 def build_wheel(work: Path) -> Path:
     """Build the wheel from a clean copy of the checkout; return its path."""
-    source, dist = work / "source", work / "dist"
-    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    source, dist = clean_copy(work / "source"), work / "dist"
     say("building the wheel")
     pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), "."]
     run(pip_wheel, source, os.environ, "pip wheel")
