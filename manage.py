@@ -4,8 +4,9 @@
     python3 manage.py setup           create .venv, install the project, compile translations
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
     python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest on SQLite (browser tests
-                                      included, in headless Chromium) and again on a throwaway
-                                      PostgreSQL server (ARGS go to pytest)
+                                      included, in headless Chromium), the wheel smoke test,
+                                      and pytest again on a throwaway PostgreSQL server (ARGS
+                                      go to pytest)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -31,12 +32,13 @@ BIN = VENV / "bin"
 INSTALL_STAMP = VENV / ".pyproject.sha256"
 TRANSLATIONS = ROOT / "companion" / "translations"
 RULES = ROOT / "companion" / "rules"
+WHEEL_SMOKE = ROOT / "scripts" / "wheel_smoke.py"
 INSTANCE = ROOT / "instance"
 
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = ["tests/rules"]
+DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging"]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
@@ -143,6 +145,7 @@ def test(args: list[str]) -> None:
     if not ensure_chromium():
         step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
     pytest("pytest on SQLite", args)
+    run_or_fail("wheel smoke test", [str(BIN / "python"), str(WHEEL_SMOKE)])
     postgres = ensure_postgres()
     if postgres is None:
         step("pytest on PostgreSQL: no PostgreSQL server here, skipped (CI never skips)")

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from companion import assets, cli, compression, database, i18n, security
+from companion import assets, cli, compression, database, i18n, resources, security
 from companion.config import configure
 
 csrf = CSRFProtect()
@@ -27,8 +27,8 @@ def create_app(
         __name__,
         instance_path=instance_path,
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=resources.folder("templates"),
+        static_folder=resources.folder("static"),
     )
     os.makedirs(app.instance_path, exist_ok=True)
     configure(app, test_config)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import Migrate, upgrade
 
-from companion import ledger
+from companion import ledger, resources
 from companion.models import Game, db
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = resources.folder("migrations")
 SQLITE_BUSY_TIMEOUT_MS = 5000
 
 migrate = Migrate(compare_type=True, render_as_batch=True)

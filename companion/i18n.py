@@ -82,12 +82,39 @@ def add_vary_headers(response: Response) -> Response:
 
 
 def template_globals() -> dict[str, Any]:
-    """Give templates the current locale and the language switcher's entries."""
+    """Give templates the current locale and the language switcher's entries: the languages
+    the app speaks, each by its own name."""
     return {
         "current_locale": str(get_locale()),
         "get_locale": get_locale,
-        "language_names": LANGUAGE_NAMES,
+        "language_names": {
+            code: LANGUAGE_NAMES.get(code, code) for code in current_app.config["LANGUAGES"]
+        },
     }
+
+
+def keep_languages_with_catalogs(app: Flask) -> None:
+    """Leave out every language whose compiled catalog cannot be found, saying so in the log.
+
+    Without its catalog a language's pages would carry its ``lang`` and the switcher would
+    offer it, while every word stayed English. Left out, pages asked in it are English and
+    say ``lang="en"``; the other languages go on. The default language needs no catalog:
+    its words are the messages themselves.
+    """
+    with app.app_context():
+        found = {str(locale) for locale in babel.list_translations()}
+    configured: list[str] = app.config["LANGUAGES"]
+    missing = [code for code in configured if code not in found]
+    if not missing:
+        return
+    app.config["LANGUAGES"] = [code for code in configured if code in found]
+    app.logger.warning(
+        "No compiled message catalog for %s: pages asked in %s are served in English. "
+        "Compile the catalogs (python3 manage.py setup) or install the app from its wheel, "
+        "which carries them.",
+        ", ".join(missing),
+        "it" if len(missing) == 1 else "them",
+    )
 
 
 def counts_written_locally(ngettext: Any) -> Any:
@@ -109,6 +136,7 @@ def counts_written_locally(ngettext: Any) -> Any:
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the language switch route and the template globals."""
     babel.init_app(app, locale_selector=select_locale)
+    keep_languages_with_catalogs(app)
     globals_ = app.jinja_env.globals
     globals_["ngettext"] = counts_written_locally(globals_["ngettext"])
     app.register_blueprint(bp)
