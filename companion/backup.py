@@ -702,7 +702,7 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
                     player_id=players[seat].id,
                     score=score,
                     tricks=tricks,
-                    colours=colours,
+                    colour_names=colours,
                 )
                 for seat, (score, tricks, colours) in enumerate(round_.scored)
             ],

@@ -171,7 +171,7 @@ def store_scored_round(app: Flask, code: str, scores: list[int], colours: list[s
             entries=[{"captured": []} for _ in game.seats],
         )
         round_.results = [
-            RoundResult(seat=seat, player_id=place.player_id, score=score, colours=colour)
+            RoundResult(seat=seat, player_id=place.player_id, score=score, colour_names=colour)
             for seat, (place, score, colour) in enumerate(
                 zip(game.seats, scores, colours, strict=True)
             )
