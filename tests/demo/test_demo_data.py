@@ -143,7 +143,7 @@ def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) ->
 
 def test_the_demo_mixes_variants_table_sizes_entry_modes_and_keen_players(demo: Flask) -> None:
     games = db.session.scalars(sa.select(Game)).all()
-    assert len({(g.game, g.scoring, g.colours, g.reveal) for g in games}) >= 4
+    assert len({g.variant for g in games}) >= 4
     assert len({len(game.seats) for game in games}) >= 3
     modes = Counter(db.session.scalars(sa.select(Round.mode)))
     assert set(modes) == {"quick", "full", "live"}
