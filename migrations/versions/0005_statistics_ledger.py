@@ -141,46 +141,24 @@ def upgrade():
     # Filled by the app's own ledger code, which reads and writes only the columns this
     # revision knows (games, seats, rounds, round_results and the new tables); two of them
     # are read under the names 0008 gave them.
-    ledger.rebuild(op.get_bind(), tables_of_this_revision())
+    connection = op.get_bind()
+    ledger.rebuild(connection, tables_of_this_revision(connection))
 
 
-def tables_of_this_revision():
+def tables_of_this_revision(connection):
     """The games and results as the ledger reads them, from the columns of this revision:
     ``games.game`` as ``family`` and ``round_results.colours`` as ``colour_names``."""
-    games = sa.table(
-        "games",
-        sa.column("id", sa.Integer),
-        sa.column("game", sa.String),
-        sa.column("status", sa.String),
-        sa.column("excluded", sa.Boolean),
-        sa.column("created_at", sa.DateTime(timezone=True)),
-    )
-    results = sa.table(
-        "round_results",
-        sa.column("round_id", sa.Integer),
-        sa.column("seat", sa.Integer),
-        sa.column("player_id", sa.Integer),
-        sa.column("score", sa.Integer),
-        sa.column("tricks", sa.Integer),
-        sa.column("colours", sa.String),
-    )
     return ledger.StoredTables(
-        games=sa.select(
-            games.c.id,
-            games.c.game.label("family"),
-            games.c.status,
-            games.c.excluded,
-            games.c.created_at,
-        ).subquery("games"),
-        results=sa.select(
-            results.c.round_id,
-            results.c.seat,
-            results.c.player_id,
-            results.c.score,
-            results.c.tricks,
-            results.c.colours.label("colour_names"),
-        ).subquery("round_results"),
+        games=renamed(connection, "games", "game", "family"),
+        results=renamed(connection, "round_results", "colours", "colour_names"),
     )
+
+
+def renamed(connection, table, old, new):
+    """``table`` as it is stored, with its column ``old`` read as ``new``."""
+    stored = sa.Table(table, sa.MetaData(), autoload_with=connection)
+    kept = (column for column in stored.c if column.name != old)
+    return sa.select(*kept, stored.c[old].label(new)).subquery(table)
 
 
 def downgrade():
