@@ -138,6 +138,7 @@ def variant_of_columns(
 
 
 def _optional(value: object) -> str | int | None:
+    """A setting of the API shape as a column value (the shape is typed loosely)."""
     assert value is None or isinstance(value, str | int)
     return value
 
@@ -211,7 +212,8 @@ class RoundResult(db.Model):  # type: ignore[name-defined,misc]
     player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
     score: so.Mapped[int]
     tricks: so.Mapped[int | None]
-    #: The colours the seat marked, comma-separated names ("red,blue"); empty in Hat Trick.
+    #: Colour names, comma-separated ("red,blue"): the colours the seat marked, or in Hat
+    #: Trick the colour that scored (R22).
     colour_names: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
 
     round: so.Mapped[Round] = so.relationship(back_populates="results")
