@@ -92,8 +92,7 @@ def iso_time(moment: datetime) -> str:
 
 
 def _hides_unscored_marks(game: Game) -> bool:
-    variant = services.variant_of(game)
-    return isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
+    return services.variant_of(game).hides_marks
 
 
 def game_document(game: Game, public: bool = False) -> dict[str, Any]:
@@ -551,7 +550,7 @@ def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[di
         for seat, item in enumerate(items):
             parse.fields(item, f"entries[{seat}]", ())
         return [{} for _ in items]
-    if not isinstance(setup.variant, ClassicVariant):
+    if not setup.variant.colours_marked:
         raise ApiError("this variant lays out no indicator cards.")
     marked = []
     for seat, item in enumerate(items):
@@ -562,7 +561,7 @@ def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[di
         [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
     )
     for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours)
+        check_indicators(seat, cards, setup.variant.colours_marked)
     return [{"marked": [card.as_json() for card in cards]} for cards in marked]
 
 
@@ -571,7 +570,7 @@ def _replay_live_round(
 ) -> list[Entry] | None:
     """Play a live round's tricks again through the rules (C6); a scored one must have the
     entries its tricks give. Answers those entries (``None`` while it is being played)."""
-    hat_trick = not isinstance(setup.variant, ClassicVariant)
+    with_passes = setup.variant.has_passes
     if plan.status == "scored":
         stored = parse.listing(obj["entries"], "entries", 8)
         marked_entries = [
@@ -600,7 +599,7 @@ def _replay_live_round(
         items = parse.listing(trick_obj["plays"], f"{where}.plays", 8)
         plays: list[Play] = [
             parse.play(play, f"{where}.plays[{i}]")
-            if hat_trick
+            if with_passes
             else Play(parse.card(play, f"{where}.plays[{i}]"))
             for i, play in enumerate(items)
         ]
@@ -684,10 +683,11 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
         created_at=plan.created_at,
         updated_at=plan.updated_at,
     )
-    if isinstance(plan.variant, ClassicVariant):
-        game.scoring = plan.variant.scoring.name
-        game.colours = plan.variant.colours
-        game.reveal = plan.variant.reveal.value
+    settings = plan.variant.settings
+    if settings is not None:
+        game.scoring = settings.scoring.name
+        game.colours = settings.colours
+        game.reveal = settings.reveal.value
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [
         Round(
