@@ -42,7 +42,6 @@ from companion.api.rules_routes import read_entries
 from companion.messages import render_message
 from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.rules import (
-    ClassicVariant,
     Entry,
     RuleError,
     TableSetup,

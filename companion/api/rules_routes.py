@@ -10,13 +10,12 @@ from flask import current_app, request
 from companion.api import bp, parse
 from companion.api.parse import ApiError
 from companion.rules import (
-    ClassicVariant,
+    MAX_PLAYERS,
     DelayedEntry,
     Entry,
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
-    HatTrickVariant,
     QuickEntry,
     TableSetup,
     Variant,
@@ -98,14 +97,15 @@ def resolve_trick() -> dict[str, object]:
     raw = request_body()
     if "variant" not in raw:
         raise ApiError('The request is missing the field "variant".')
-    if isinstance(parse.variant(raw["variant"]), HatTrickVariant):
+    if parse.variant(raw["variant"]).has_passes:
         return _resolve_hat_trick(raw)
     body = parse.fields(raw, "The request", ("variant", "cards"), ("players",))
     players, variant, setup = _players_and_variant(body)
-    assert isinstance(variant, ClassicVariant)
-    cards = parse.cards(body["cards"], "cards", most=8)
+    settings = variant.settings
+    assert settings is not None  # a game without passes is of the classic family
+    cards = parse.cards(body["cards"], "cards", most=MAX_PLAYERS)
     check_trick_cards(cards, setup.deck if setup else None, players)
-    outcome = trick_winner(cards, variant.scoring)
+    outcome = trick_winner(cards, settings.scoring)
     return {"winner": outcome.winner, "card": outcome.card.as_json(), "reason": str(outcome.reason)}
 
 
@@ -161,8 +161,8 @@ def read_entry(value: object, where: str, setup: TableSetup) -> Entry:
     """A full, quick, delayed or Hat Trick entry, told apart by its fields."""
     if not isinstance(value, dict):
         raise ApiError(f"{where} must be a JSON object.")
-    variant = setup.variant
-    if isinstance(variant, HatTrickVariant):
+    variant = setup.variant.settings
+    if variant is None:
         return _hat_trick_entry(value, where)
     if variant.reveal is Reveal.DELAYED:
         obj = parse.fields(value, where, ("captured",), ("choose",))
