@@ -10,6 +10,7 @@ from flask import current_app, request
 from companion.api import bp, parse
 from companion.api.parse import ApiError
 from companion.rules import (
+    HAT_TRICK_MAX_PLAYERS,
     MAX_PLAYERS,
     DelayedEntry,
     Entry,
@@ -116,7 +117,7 @@ def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
     players, _variant, setup = _players_and_variant(body)
     plays = tuple(
         parse.play(item, f"plays[{i}]")
-        for i, item in enumerate(parse.listing(body["plays"], "plays", 7))
+        for i, item in enumerate(parse.listing(body["plays"], "plays", HAT_TRICK_MAX_PLAYERS))
     )
     check_hat_trick_plays(plays, setup.deck if setup else None, players)
     outcome = resolve_hat_trick(plays)
@@ -148,7 +149,7 @@ def score() -> dict[str, object]:
 
 def read_entries(value: object, setup: TableSetup) -> list[Entry]:
     """One entry per seat, in the shape the variant takes (DESIGN.md, rounds/score)."""
-    items = parse.listing(value, "entries", most=8)
+    items = parse.listing(value, "entries", most=MAX_PLAYERS)
     if len(items) != setup.players:
         raise ApiError(
             f"entries holds {len(items)} entries, but there are {setup.players} players: "

@@ -50,6 +50,11 @@ class TableSetup:
         return self.variant.tricks_per_round(self.players)
 
     @property
+    def cards_per_trick(self) -> int:
+        """C3 / C5: each trick gives exactly one card per player (a pass card included)."""
+        return self.players
+
+    @property
     def cards_per_round(self) -> int:
         """C3 / C5: the cards the whole table captures in a round, tricks x players."""
         return self.variant.cards_per_round(self.players)
@@ -117,7 +122,7 @@ def seat_order(leader: int, players: int) -> list[int]:
 def tricks_of_cards(cards: int, players: int) -> int | None:
     """C3: the tricks a seat's ``cards`` captured make, one card per player each; ``None``
     while the count is no whole number of tricks."""
-    tricks, rest = divmod(cards, players)
+    tricks, rest = divmod(cards, players)  # one card per player each (C3)
     return tricks if rest == 0 else None
 
 
