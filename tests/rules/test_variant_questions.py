@@ -8,17 +8,9 @@ import pytest
 
 from companion import rules
 from companion.rules.table import MAX_ROUNDS, MIN_ROUNDS, check_round_count, table_setup
-from companion.rules.variants import (
-    CLASSIC,
-    HAT_TRICK,
-    HAT_TRICK_MAX_PLAYERS,
-    HAT_TRICK_MIN_PLAYERS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
-    variant_from_settings,
-    variant_named,
-)
+from companion.rules.variants import PRESETS, variant_from_settings, variant_named
+
+CLASSIC, HAT_TRICK = rules.CLASSIC, rules.HAT_TRICK
 
 # preset -> (hides marks R15, has passes R19, colours marked R4/R14/R17, classic settings)
 QUESTIONS = [
@@ -72,11 +64,11 @@ def test_r2_r17_the_player_range_is_the_counts_the_game_seats(name, players):
 
 
 def test_r2_r17_the_limits_are_named_once():
-    assert (MIN_PLAYERS, MAX_PLAYERS) == (3, 8)
-    assert (HAT_TRICK_MIN_PLAYERS, HAT_TRICK_MAX_PLAYERS) == (4, 7)
-    assert PRESETS[CLASSIC].player_range == range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    assert (rules.MIN_PLAYERS, rules.MAX_PLAYERS) == (3, 8)
+    assert (rules.HAT_TRICK_MIN_PLAYERS, rules.HAT_TRICK_MAX_PLAYERS) == (4, 7)
+    assert PRESETS[CLASSIC].player_range == range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)
     assert PRESETS[HAT_TRICK].player_range == range(
-        HAT_TRICK_MIN_PLAYERS, HAT_TRICK_MAX_PLAYERS + 1
+        rules.HAT_TRICK_MIN_PLAYERS, rules.HAT_TRICK_MAX_PLAYERS + 1
     )
 
 
