@@ -29,10 +29,9 @@ from companion.models import (
 )
 from companion.names import clean_name, name_character_problem, name_key
 from companion.rules import (
-    ClassicVariant,
+    HAT_TRICK,
     Entry,
     HatTrickQuickEntry,
-    HatTrickVariant,
     QuickEntry,
     RoundScore,
     TableSetup,
@@ -175,8 +174,8 @@ def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
 
 def variant_of(game: Game) -> Variant:
     """The rules' variant a stored game is played with."""
-    if game.game == HatTrickVariant.game:
-        return variant_named("hat-trick")
+    if game.game == HAT_TRICK:
+        return variant_named(HAT_TRICK)
     assert game.scoring and game.colours and game.reveal
     return variant_from_settings(game.scoring, game.colours, game.reveal)
 
@@ -205,10 +204,11 @@ def create_game(
         first_leader=first_leader,
         status="in_progress",
     )
-    if isinstance(variant, ClassicVariant):
-        game.scoring = variant.scoring.name
-        game.colours = variant.colours
-        game.reveal = variant.reveal.value
+    settings = variant.settings
+    if settings is not None:
+        game.scoring = settings.scoring.name
+        game.colours = settings.colours
+        game.reveal = settings.reveal.value
     game.seats = [
         Seat(position=seat, player=player)
         for seat, player in enumerate(find_or_add_players(cleaned))
@@ -339,7 +339,7 @@ def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: str) -> Ro
 def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
     """Every seat's indicator cards, each named once (C1), of its own colours (C2)."""
     setup = setup_of(game)
-    if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
+    if not setup.variant.colours_marked or not setup.cards_laid_out:
         raise ServiceError(N_("Colours are marked only in classic-family games that lay them out."))
     if len(marked) != setup.players:
         raise ServiceError(
@@ -349,7 +349,7 @@ def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
         [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
     )
     for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours)
+        check_indicators(seat, cards, setup.variant.colours_marked)
 
 
 def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
@@ -468,9 +468,7 @@ def totals_of(game: Game) -> Totals:
 
 def marked_of(game: Game, round_: Round) -> list[list[dict[str, object]]] | None:
     """Each seat's indicator cards; ``None`` while a hazy round is unscored (R15)."""
-    variant = variant_of(game)
-    hidden = isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
-    if hidden and round_.status != "scored":
+    if variant_of(game).hides_marks and round_.status != "scored":
         return None
     return [list(entry.get("marked", [])) for entry in round_.entries or []]
 

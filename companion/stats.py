@@ -44,7 +44,7 @@ from companion.models import (
     db,
     name_key,
 )
-from companion.rules import PRESETS, ClassicVariant, Colour, Variant
+from companion.rules import HAT_TRICK, PRESETS, Colour, Variant
 from companion.rules.variants import variant_from_settings, variant_named
 
 #: Games per page of the history (page and API).
@@ -56,7 +56,6 @@ SCORE_HISTORY_GAMES = 30
 #: The player page's trend table covers this many months (those with games), the latest.
 TREND_MONTHS = 12
 
-HAT_TRICK = "hat-trick"
 STATUS_IN_PROGRESS = "in_progress"
 STATUS_FINISHED = "finished"
 
@@ -78,13 +77,14 @@ class HistoryFilter:
 def variant_condition(preset: str) -> sa.ColumnElement[bool]:
     """Games played with exactly the preset's settings."""
     variant = PRESETS[preset]
-    if not isinstance(variant, ClassicVariant):
-        return Game.game == HAT_TRICK
+    settings = variant.settings
+    if settings is None:
+        return Game.game == variant.game
     return sa.and_(
         Game.game == variant.game,
-        Game.scoring == variant.scoring.name,
-        Game.colours == variant.colours,
-        Game.reveal == variant.reveal.value,
+        Game.scoring == settings.scoring.name,
+        Game.colours == settings.colours,
+        Game.reveal == settings.reveal.value,
     )
 
 
@@ -116,7 +116,9 @@ def seat_results(games: sa.Select[Any]) -> sa.CTE:
     the highest total wins; equal highest totals share the win), 0 otherwise.
 
     A seat whose game has no scored round yet has the total 0. The winners come from a
-    window MAX over the game's seats, so no game is ever loaded to find them.
+    window MAX over the game's seats, so no game is ever loaded to find them. This is an
+    optimisation: the window repeats ``rules.winners`` (R11) in SQL, and a test
+    (tests/history/test_winners_in_sql.py) holds the two to the same answer on many games.
     """
     scored = (
         sa.select(

@@ -21,7 +21,6 @@ from companion import ledger
 from companion.demo.games import PlayedGame
 from companion.demo.plan import GamePlan
 from companion.models import Game, Player, Round, RoundResult, Seat, name_key
-from companion.rules import ClassicVariant
 from companion.services import hash_edit_key
 
 GAMES = Game.__table__
@@ -80,18 +79,19 @@ def player_ids(
 
 def _game_row(plan: GamePlan, played: PlayedGame) -> dict[str, Any]:
     variant = plan.variant
-    settings: dict[str, Any] = {"scoring": None, "colours": None, "reveal": None}
-    if isinstance(variant, ClassicVariant):  # as services.create_game stores a variant
-        settings = {
-            "scoring": variant.scoring.name,
-            "colours": variant.colours,
-            "reveal": variant.reveal.value,
+    columns: dict[str, Any] = {"scoring": None, "colours": None, "reveal": None}
+    settings = variant.settings
+    if settings is not None:  # as services.create_game stores a variant
+        columns = {
+            "scoring": settings.scoring.name,
+            "colours": settings.colours,
+            "reveal": settings.reveal.value,
         }
     return {
         "code": plan.code,
         "edit_key_hash": hash_edit_key(plan.edit_key),
         "game": variant.game,
-        **settings,
+        **columns,
         "rounds_planned": plan.rounds,
         "first_leader": plan.first_leader,
         "status": "finished",

@@ -19,7 +19,7 @@ from companion.rules.scoring import (
     FullEntry,
     HatTrickFullEntry,
 )
-from companion.rules.table import TableSetup
+from companion.rules.table import TableSetup, seat_order
 from companion.rules.text import N_, Message
 from companion.rules.tricks import check_trick_cards, deck_message, trick_winner
 from companion.rules.variants import ClassicVariant, HatTrickVariant
@@ -64,8 +64,7 @@ class LiveRound:
 
     def seat_order(self) -> list[int]:
         """The seats in playing order for the next trick, from its leader clockwise."""
-        players = self.setup.players
-        return [(self.leader + offset) % players for offset in range(players)]
+        return seat_order(self.leader, self.setup.players)
 
     def cards_out(self) -> dict[Card, int]:
         """Every card laid out or played so far, with the seat that showed it (C6)."""
