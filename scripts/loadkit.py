@@ -14,7 +14,6 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
 import sqlite3
 import subprocess
@@ -482,15 +481,6 @@ def form_fields(planned: PlannedRound) -> dict[str, list[str]]:
             f"{c['colour']}-{c['value']}" for c in entry["marked_captured"]
         ]
     return fields
-
-
-def csrf_token(page: str) -> str:
-    """The CSRF token of the first form of a page."""
-    tag = re.search(r'<input[^>]*name="csrf_token"[^>]*>', page)
-    value = re.search(r'value="([^"]+)"', tag[0]) if tag else None
-    if value is None:
-        raise KitError("the page holds no CSRF token")
-    return value[1]
 
 
 def stored_rounds(client: Client, code: str) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from companion.models import Game, Player, Round, RoundResult, Seat, db, utcnow
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
+from scripts.page_reader import csrf_token
 from tests.assets.helpers import static_url
 
 MINUS = "\u2212"
@@ -35,13 +36,6 @@ CONFLICT = "This game changed on another phone."
 
 # --------------------------------------------------------------------------------------------
 # Helpers: a browser's way of filling forms, and a look into the database
-
-
-def csrf_token(page: str) -> str:
-    """The CSRF token of the (first) form on ``page``, as a browser would send it back."""
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
 
 
 def form_value(page: str, name: str) -> str:

@@ -195,12 +195,6 @@ def build_fixed_history(client: FlaskClient, app: Flask) -> FixedHistory:
 # Reading pages
 
 
-def csrf_token(page: str) -> str:
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
-
-
 def text_of(page: str) -> str:
     """The visible words of the page's main part (tags dropped, spaces collapsed)."""
     body = page[page.index("<main") : page.index("</main>")]

@@ -10,10 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.history.helpers import (
     create_game,
-    csrf_token,
     give_edit_rights,
     history_items,
     quick,

@@ -14,8 +14,9 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.models import Player, RoundResult, Seat, db
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.history.helpers import create_game, csrf_token, give_edit_rights, quick, record, text_of
+from tests.history.helpers import create_game, give_edit_rights, quick, record, text_of
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]  # 14, 13, 9
 

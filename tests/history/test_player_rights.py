@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.models import Game, PlayerChange, db
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.history.helpers import auth, create_game, csrf_token, give_edit_rights, quick, record
+from tests.history.helpers import auth, create_game, give_edit_rights, quick, record
 from tests.history.helpers import text_of as page_text
 from tests.history.test_player_names import confirm, send
 

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.models import db
-from tests.fuzz.form_reader import csrf_token_of
+from scripts.page_reader import csrf_token
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
 #: Every page address that changes a game, with what a form would send beside the token.
@@ -72,7 +72,7 @@ def test_a_phone_without_edit_rights_is_refused_before_any_lock(
 ) -> None:
     game = new_game(app.test_client())
     stranger = app.test_client()
-    token = csrf_token_of(stranger.get("/games/new").get_data(as_text=True))
+    token = csrf_token(stranger.get("/games/new").get_data(as_text=True))
     locks.clear()
     answer = stranger.post(address.format(code=game["id"]), data={"csrf_token": token, **fields})
     assert answer.status_code == 403
@@ -89,7 +89,7 @@ def test_a_phone_holding_a_replaced_key_takes_no_lock_either(app: Flask, locks: 
         headers={"Authorization": f"Bearer {game['edit_key']}"},
     )
     assert rotated.status_code == 200
-    token = csrf_token_of(old_phone.get("/games/new").get_data(as_text=True))
+    token = csrf_token(old_phone.get("/games/new").get_data(as_text=True))
     locks.clear()
     answer = old_phone.post(f"/g/{game['id']}/abandon", data={"csrf_token": token, "version": "2"})
     assert answer.status_code == 403
@@ -119,7 +119,7 @@ def test_a_phone_with_edit_rights_locks_the_game_while_it_changes_it(
     game = new_game(app.test_client())
     phone = app.test_client()
     phone.get(f"/g/{game['id']}/edit/{game['edit_key']}")
-    token = csrf_token_of(phone.get(f"/g/{game['id']}/abandon").get_data(as_text=True))
+    token = csrf_token(phone.get(f"/g/{game['id']}/abandon").get_data(as_text=True))
     locks.clear()
     answer = phone.post(f"/g/{game['id']}/abandon", data={"csrf_token": token, "version": "1"})
     assert answer.status_code == 302

@@ -76,13 +76,6 @@ def text_of(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
-def csrf_token(page: str) -> str:
-    """The CSRF token of the (first) form on ``page``."""
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
-
-
 def form_version(page: str) -> str:
     """The version the page's form carries."""
     match = re.search(r'<input[^>]*name="version"[^>]*value="([^"]*)"', page)

@@ -10,9 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.share.helpers import (
-    csrf_token,
     edit_url_on,
     form_version,
     new_game,
