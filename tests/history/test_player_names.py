@@ -16,7 +16,8 @@ from werkzeug.test import TestResponse
 from companion.models import Player, RoundResult, Seat, db
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.history.helpers import create_game, give_edit_rights, quick, record, text_of
+from tests.history.helpers import quick, text_of
+from tests.table import Table
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]  # 14, 13, 9
 
@@ -66,16 +67,16 @@ def player_rows(app: Flask) -> dict[str, tuple[int, int]]:
 
 
 @pytest.fixture
-def games(client: FlaskClient) -> dict[str, dict[str, Any]]:
+def games(client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
     """Ann, Ben and "Clea" (a typo) in one game, Ann, Ben and Cleo in another; this phone
     keeps the score of both."""
-    typo = create_game(client, ["Ann", "Ben", "Clea"])
-    record(client, typo, THREE)
-    right = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
-    record(client, right, THREE)
-    record(client, right, THREE)
-    give_edit_rights(client, typo)
-    give_edit_rights(client, right)
+    typo = table.new_game(["Ann", "Ben", "Clea"])
+    table.record(typo, THREE)
+    right = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
+    table.record(right, THREE)
+    table.record(right, THREE)
+    table.give_edit_rights(client, typo)
+    table.give_edit_rights(client, right)
     return {"typo": typo, "right": right}
 
 
@@ -197,11 +198,11 @@ def test_a_merge_that_cannot_be_done_says_why(
 
 
 def test_a_merge_refused_after_the_confirmation_changes_nothing(
-    client: FlaskClient, app: Flask, games: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, games: dict[str, dict[str, Any]], table: Table
 ) -> None:
     answer = send(client, "Clea", "merge", into="Cleo")
     # meanwhile Clea and Cleo sit down at the same table, at a game this phone keeps too
-    give_edit_rights(client, create_game(client, ["Clea", "Cleo", "Dan"]))
+    table.give_edit_rights(client, table.new_game(["Clea", "Cleo", "Dan"]))
     with app.app_context():
         before = snapshot()
     refused = confirm(client, answer, "merge")
