@@ -51,8 +51,12 @@ class Table:
         variant: Any = "classic",
         rounds: int = 1,
         first_leader: int = 0,
+        *,
+        edit_here: bool = False,
     ) -> dict[str, Any]:
-        """A new game through the API; the answer keeps its edit key."""
+        """A new game through the API; the answer keeps its edit key. With ``edit_here``,
+        the table's own phone (the ``client`` fixture) opens the edit link, as the phone
+        that keeps the score does."""
         answer = self.client.post(
             "/api/v1/games",
             json={
@@ -64,6 +68,8 @@ class Table:
         )
         assert answer.status_code == 201, answer.json
         game: dict[str, Any] = answer.json
+        if edit_here:
+            self.give_edit_rights(self.client, game)
         return game
 
     def record(self, game: dict[str, Any], entries: Sequence[Entry]) -> dict[str, Any]:
@@ -104,6 +110,7 @@ class Table:
         ``phone``, as another phone at the table would."""
         opened = phone.get(f"/g/{game['id']}/edit/{key or game['edit_key']}")
         assert opened.status_code == 302, opened.status_code
+        assert opened.headers["Location"] == f"/g/{game['id']}"
         return phone
 
     def phone(self, game: Mapping[str, Any] | None = None, key: str | None = None) -> FlaskClient:

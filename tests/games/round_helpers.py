@@ -17,7 +17,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.edit_rights import SESSION_KEYS
 from companion.messages import render_message
 from companion.models import db
 from companion.rules import RuleError
@@ -83,37 +82,6 @@ def form_fields(page: str) -> Fields:
     reader = RoundFormReader()
     reader.feed(page)
     return {name: values for name, values in reader.fields.items() if not name.endswith("-tab")}
-
-
-def grant_edit_rights(client: FlaskClient, code: str, key: str) -> None:
-    """Give the test client's "phone" the game's edit key, as the edit link would."""
-    with client.session_transaction() as session:
-        keys = dict(session.get(SESSION_KEYS, {}))
-        keys[code] = key
-        session[SESSION_KEYS] = keys
-
-
-def new_game(
-    client: FlaskClient,
-    variant: str | dict[str, Any] = "classic",
-    names: list[str] | None = None,
-    rounds: int = 5,
-    first_leader: int = 0,
-) -> str:
-    """A game created through the JSON API, editable from ``client``; answers its code."""
-    response = client.post(
-        "/api/v1/games",
-        json={
-            "players": names or NAMES,
-            "variant": variant,
-            "rounds": rounds,
-            "first_leader": first_leader,
-        },
-    )
-    assert response.status_code == 201, response.get_json()
-    state = response.get_json()
-    grant_edit_rights(client, state["id"], state["edit_key"])
-    return str(state["id"])
 
 
 def game_state(client: FlaskClient, code: str) -> dict[str, Any]:
