@@ -203,9 +203,9 @@ def test_an_empty_history_exports_and_imports(
 
 
 def hat_trick_round_recorded_before_the_r21_correction(app: Flask, client: FlaskClient) -> str:
-    """A live Hat Trick round as stored before issue 14: after red 15, blue 15, red 3, blue 2
-    the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's player (seat 2).
-    Answers the game's code."""
+    """A live Hat Trick round as stored before R21 was corrected: after red 15, blue 15,
+    red 3, blue 2 the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's
+    player (seat 2). Answers the game's code."""
     game = client.post(
         "/api/v1/games",
         json={"players": ["Ann", "Ben", "Cleo", "Dan"], "variant": "hat-trick"},

@@ -1,4 +1,4 @@
-"""A stale save never files a round under another number (issue 14, point 8).
+"""A stale save never files a round under another number.
 
 Two phones hold the game's edit rights. One opens a round form (record, correct, mark the
 colours, start live), the other changes that same round first. The first phone's save then

@@ -1,5 +1,5 @@
 """The operator's ``players`` commands: rename, merge, the journal, and undo that puts back
-exactly what was there, with the statistics ledger in step (issue 14, point 1)."""
+exactly what was there, with the statistics ledger in step."""
 
 from __future__ import annotations
 

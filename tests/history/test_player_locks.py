@@ -1,6 +1,6 @@
 """A merge takes the same row locks as any other write: a round corrected by a phone while a
 merge moves its game waits for the merge, and is then told the game changed, instead of
-being counted twice in the statistics ledger (issue 14, point 1).
+being counted twice in the statistics ledger.
 
 Row locks are PostgreSQL's: on SQLite one writer at a time holds the whole database.
 """

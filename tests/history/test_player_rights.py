@@ -1,5 +1,5 @@
 """Who may rename or merge a player from a page: a phone that keeps the score of every game
-the change touches (issue 14, point 1). A throwaway game seating a name is not enough."""
+the change touches. A throwaway game seating a name is not enough."""
 
 from __future__ import annotations
 

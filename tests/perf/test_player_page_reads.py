@@ -1,5 +1,5 @@
 """A player page reads the statistics ledger by key, never the player's games themselves, so
-its cost does not grow with the history (issue 8: a player with 1,800 games is served as fast
+its cost does not grow with the history (a player with 1,800 games is served as fast
 as one with 5). The statements are caught while the page and the player API are served; on
 SQLite each statement's query plan is read too: every table is searched through a key, none
 is scanned whole."""

@@ -1,4 +1,4 @@
-"""No answer that hands out an edit key is ever stored by a cache (issue 14, point 4)."""
+"""No answer that hands out an edit key is ever stored by a cache."""
 
 from __future__ import annotations
 

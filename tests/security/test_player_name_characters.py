@@ -1,4 +1,4 @@
-"""One spelling per player (issue 14, point 4): "Ａｎｎ" is "Ann", and "Ann" with an invisible
+"""One spelling per player: "Ａｎｎ" is "Ann", and "Ann" with an invisible
 or writing-direction character is refused, in the new-game form, the API, a rename and a
 backup import. Never three look-alikes in the shared history."""
 

@@ -1,4 +1,4 @@
-"""No request without edit rights takes a game's row lock (issue 14, point 4).
+"""No request without edit rights takes a game's row lock.
 
 A lock makes every other writer of the game wait until the request ends: a phone (or a
 script) without the edit key must be refused before it takes one. Every ORM query is
