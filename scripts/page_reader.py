@@ -7,9 +7,13 @@ the CSRF token of the pages they post to).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+#: What HTML counts as white space between words (not the no-break space).
+HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 #: Elements that never hold anything and have no end tag.
 VOID = frozenset(
     [
@@ -33,18 +37,42 @@ VOID = frozenset(
 
 @dataclass
 class Element:
-    """One element: its tag, its attributes (a bare attribute has the value ""), the text it
-    holds (its descendants' too) and the elements inside it."""
+    """One element: its tag, its attributes (a bare attribute has the value ""), and what it
+    holds, text and elements in page order."""
 
     tag: str
     attrs: dict[str, str]
-    parts: list[str] = field(default_factory=list, repr=False)
-    children: list[Element] = field(default_factory=list, repr=False)
+    content: list[str | Element] = field(default_factory=list, repr=False)
+
+    @property
+    def children(self) -> list[Element]:
+        """The elements directly inside this one."""
+        return [part for part in self.content if isinstance(part, Element)]
 
     @property
     def text(self) -> str:
-        """The text inside, as the DOM's textContent joins it, with runs of spaces collapsed."""
-        return " ".join("".join(self.parts).split())
+        """The text inside, as the DOM's textContent joins it, with runs of HTML white space
+        collapsed (a no-break space stays: it is part of what the page says)."""
+        return HTML_SPACE.sub(" ", self._joined(frozenset(), None)).strip(" ")
+
+    def words(self, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
+        """The words a reader sees: every tag a word break except those ``joined`` (a link
+        inside a word), elements whose tag is in ``skip`` (an inline chart) left out, every
+        run of spaces (no-break ones too) one space."""
+        return " ".join(self._joined(frozenset(skip), frozenset(joined)).split())
+
+    def _joined(self, skip: frozenset[str], joined: frozenset[str] | None) -> str:
+        pieces = []
+        for part in self.content:
+            if isinstance(part, str):
+                pieces.append(part)
+            elif part.tag in skip:
+                pieces.append(" ")
+            elif joined is None or part.tag in joined:
+                pieces.append(part._joined(skip, joined))
+            else:
+                pieces.append(f" {part._joined(skip, joined)} ")
+        return "".join(pieces)
 
     def get(self, name: str, default: str | None = None) -> str | None:
         """The value of attribute ``name``."""
@@ -98,12 +126,12 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         element = Element(tag, {k: v or "" for k, v in attrs})
-        self.open[-1].children.append(element)
+        self.open[-1].content.append(element)
         if tag not in VOID:
             self.open.append(element)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.open[-1].children.append(Element(tag, {k: v or "" for k, v in attrs}))
+        self.open[-1].content.append(Element(tag, {k: v or "" for k, v in attrs}))
 
     def handle_endtag(self, tag: str) -> None:
         for depth in range(len(self.open) - 1, 0, -1):
@@ -112,8 +140,7 @@ class _Reader(HTMLParser):
                 return
 
     def handle_data(self, data: str) -> None:
-        for element in self.open:
-            element.parts.append(data)
+        self.open[-1].content.append(data)
 
 
 def read_page(page: str) -> Element:
@@ -131,3 +158,8 @@ def csrf_token(page: str) -> str:
     if not token:
         raise LookupError("the page has no CSRF token")
     return token
+
+
+def words_of_main(page: str, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
+    """The words of the page's ``<main>`` (see :meth:`Element.words`)."""
+    return read_page(page).find("main").words(skip, joined)

@@ -6,8 +6,6 @@ hand; the expected numbers are written out next to the games in test_statistics.
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +16,7 @@ from flask.testing import FlaskClient
 
 from companion import ledger, services
 from companion.models import Game, db
+from scripts.page_reader import read_page, words_of_main
 from tests.table import Table, auth
 
 
@@ -150,25 +149,21 @@ def build_fixed_history(table: Table) -> FixedHistory:
 
 def text_of(page: str) -> str:
     """The visible words of the page's main part (tags dropped, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, skip={"svg"})
 
 
 def stat_values(page: str) -> dict[str, str]:
     """The player page's summary: each statistic's label and value."""
-    pairs = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page)
-    return {html.unescape(label): html.unescape(value) for label, value in pairs}
+    stats = read_page(page).find_all("div", class_="stat")
+    return {stat.find("dt").text: stat.find("dd").text for stat in stats}
 
 
 def history_items(page: str) -> list[str]:
     """The text of each game in the history list, in order."""
-    items = re.findall(
-        r'<li class="history-game[^"]*">(.*?)</li>\s*(?=<li class="history-game|</ol>)', page, re.S
-    )
-    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in items]
+    return [item.words() for item in read_page(page).find_all("li", class_="history-game")]
 
 
 def history_codes(page: str) -> list[str]:
     """The game codes of the history list, in order (from each game's date link)."""
-    return re.findall(r'<a class="history-game__date" href="/g/([^"]+)">', page)
+    links = read_page(page).find_all("a", class_="history-game__date")
+    return [str(link.get("href")).removeprefix("/g/") for link in links]

@@ -53,3 +53,19 @@ def test_void_elements_hold_nothing_and_do_not_swallow_what_follows() -> None:
 def test_looking_for_what_is_not_there_names_what_was_looked_for() -> None:
     with pytest.raises(LookupError, match="no element td data_seat='9'"):
         read_page(PAGE).find("td", data_seat="9")
+
+
+def test_words_break_at_tags_but_not_at_joined_ones_and_skip_what_is_asked() -> None:
+    main = read_page(
+        "<main><h1>Sti<a href='/'>cheln</a></h1><p>12<svg><title>chart</title></svg>"
+        "<b>Ann</b></p></main>"
+    ).find("main")
+    assert main.text == "Sticheln12chartAnn"
+    assert main.words() == "Sti cheln 12 chart Ann"
+    assert main.words(skip={"svg"}, joined={"a"}) == "Sticheln 12 Ann"
+
+
+def test_text_keeps_a_no_break_space_where_words_make_it_a_space() -> None:
+    cell = read_page("<dd>\n  50&nbsp;%\n</dd>").find("dd")
+    assert cell.text == "50\xa0%"
+    assert cell.words() == "50 %"

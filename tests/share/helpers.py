@@ -3,12 +3,11 @@ the ``table`` fixture, tests/table.py)."""
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from scripts.page_reader import read_page, words_of_main
 from tests.table import auth
 
 #: A complete quick round for three players (classic): 5 + 5 + 4 of the 14 tricks, no
@@ -40,19 +39,16 @@ def page_of(client: FlaskClient, path: str, status: int = 200, **kwargs: Any) ->
 
 def text_of(page: str) -> str:
     """The words of a page's <main> (tags dropped, entities decoded, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, skip={"svg"})
 
 
 def form_version(page: str) -> str:
     """The version the page's form carries."""
-    match = re.search(r'<input[^>]*name="version"[^>]*value="([^"]*)"', page)
-    assert match, "the page has no version field"
-    return match.group(1)
+    return str(read_page(page).find("input", name="version").get("value"))
 
 
 def edit_url_on(page: str, code: str) -> str | None:
     """The key of the edit link a page shows for game ``code``, if any."""
-    match = re.search(rf'href="http://localhost/g/{code}/edit/([^"]+)"', page)
-    return html.unescape(match.group(1)) if match else None
+    prefix = f"http://localhost/g/{code}/edit/"
+    links = [str(tag.get("href")) for tag in read_page(page).find_all(href=True)]
+    return next((link.removeprefix(prefix) for link in links if link.startswith(prefix)), None)
