@@ -20,6 +20,7 @@ from werkzeug.test import TestResponse
 from companion.messages import render_message
 from companion.models import db
 from companion.rules import RuleError
+from scripts.page_reader import words_of_main
 from tests.db_snapshot import snapshot
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -137,9 +138,7 @@ def quick_round(
 
 def text_of(page: str) -> str:
     """The visible words of a page's main part (tags dropped, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"</?a\b[^>]*>", "", body)  # a link is no word break
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, joined={"a"})  # a link is no word break
 
 
 def seat_section(page: str, seat: int) -> str:
