@@ -74,25 +74,26 @@ class Table:
 
     def record(self, game: dict[str, Any], entries: Sequence[Entry]) -> dict[str, Any]:
         """Record the next round (quick, full or delayed entries); ``game`` follows."""
-        answer = self.client.post(
-            f"/api/v1/games/{game['id']}/rounds",
-            json={"version": game["version"], "entries": as_json(entries)},
-            headers=auth(game),
-        )
-        assert answer.status_code == 201, answer.json
-        game.update(answer.json)
-        return game
+        return self._write("POST", game, f"/api/v1/games/{game['id']}/rounds", entries, 201)
 
     def correct(
         self, game: dict[str, Any], number: int, entries: Sequence[Entry]
     ) -> dict[str, Any]:
         """Correct round ``number``; ``game`` follows the new version."""
-        answer = self.client.put(
-            f"/api/v1/games/{game['id']}/rounds/{number}",
+        url = f"/api/v1/games/{game['id']}/rounds/{number}"
+        return self._write("PUT", game, url, entries, 200)
+
+    def _write(
+        self, method: str, game: dict[str, Any], url: str, entries: Sequence[Entry], status: int
+    ) -> dict[str, Any]:
+        """Send a round with the game's version and key; the game follows the answer."""
+        answer = self.client.open(
+            url,
+            method=method,
             json={"version": game["version"], "entries": as_json(entries)},
             headers=auth(game),
         )
-        assert answer.status_code == 200, answer.json
+        assert answer.status_code == status, answer.json
         game.update(answer.json)
         return game
 
