@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from companion.assets import split_fingerprint
 from companion.games.game_pages import SCOREBOARD_STATIC
 from companion.models import Player, db
+from scripts.page_reader import csrf_token, read_page
 from tests.share.helpers import page_of, record_round, text_of
 from tests.table import Table
 
@@ -89,7 +90,8 @@ def test_a_round_recorded_through_the_api_changes_the_etag_and_the_page_shows_it
     scores = table.state(game)["rounds"][0]["scores"]
     page = after.get_data(as_text=True)
     assert "Round 2 of 3" in text_of(page) and "No round has been played yet." not in page
-    cells = re.findall(r"<td[^>]*><b>([^<]+)</b>", page)  # the round scores
+    rows = read_page(page).find_all("tr", class_="is-scored")
+    cells = [td.find("b").text for row in rows for td in row.find_all("td") if td.find_all("b")]
     assert len(cells) == 3 and cells[0].endswith(str(abs(scores[0])))
     assert watcher.get(path, headers={"If-None-Match": after.headers["ETag"]}).status_code == 304
 
@@ -192,11 +194,11 @@ def test_the_scoreboard_tells_the_poller_where_to_ask_and_its_own_etag(
     for path in (f"/g/{code}", f"/g/{code}/view"):
         response = table.phone(game).get(path)
         page = response.get_data(as_text=True)
-        marker = re.search(r'<div class="board-updates" hidden ([^>]*)>', page)
-        assert marker, path
-        attributes = dict(re.findall(r'data-([a-z]+)="([^"]*)"', marker.group(1)))
+        marker = read_page(page).find("div", class_="board-updates")
+        assert "hidden" in marker.attrs, path
+        attributes = {k.removeprefix("data-"): v for k, v in marker.attrs.items()}
         assert attributes["poll"] == path
-        assert attributes["etag"] == response.headers["ETag"].replace('"', "&#34;")
+        assert attributes["etag"] == response.headers["ETag"]
         assert attributes["version"] == str(game["version"])
         assert attributes["updated"] == "Scores updated"
         assert '<noscript><p class="reload-hint">' in page and f'href="{path}">Reload' in page
@@ -209,11 +211,10 @@ def test_a_refused_change_shows_the_scoreboard_uncached_and_without_an_etag(
     code = game["id"]
     editor = table.phone(game)
     page = page_of(editor, f"/g/{code}/abandon")
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert token
+    token = csrf_token(page)
     answer = editor.post(
         f"/g/{code}/abandon",
-        data={"csrf_token": token.group(1), "version": str(game["version"] - 1)},
+        data={"csrf_token": token, "version": str(game["version"] - 1)},
     )
     assert answer.status_code == 409 and "ETag" not in answer.headers
     assert answer.headers["Cache-Control"] == "no-store"
