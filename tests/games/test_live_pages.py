@@ -33,6 +33,7 @@ from companion.rules import (
 )
 from companion.rules.checks import check_indicators
 from companion.rules.tricks import trick_winner
+from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
     database,
@@ -758,9 +759,9 @@ def test_the_live_page_keeps_the_screen_awake_with_its_own_static_scripts(
     table: Table,
 ) -> None:
     _, _, live = open_classic(table)
-    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", live, re.S)
-    assert scripts and all(body.strip() == "" and "src=" in attrs for attrs, body in scripts)
-    sources = [re.search(r'src="([^"]+)"', attrs).group(1) for attrs, _ in scripts]  # type: ignore[union-attr]
+    scripts = read_page(live).find_all("script")
+    assert scripts and all(script.text == "" and "src" in script.attrs for script in scripts)
+    sources = [str(script.get("src")) for script in scripts]
     assert static_url("wake_lock.js") in sources and static_url("live.js") in sources
     assert all(source.startswith("/static/") for source in sources)  # nothing from other hosts
     wake = client.get("/static/wake_lock.js")

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from companion import services
 from companion.models import db
+from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
     NAMES,
@@ -42,7 +43,8 @@ def test_the_mark_page_lists_the_seats_from_the_rounds_leader(
     code = table.new_game(NAMES, "classic", rounds=5, first_leader=2, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     assert "Cleo leads the first trick." in text_of(page)  # R3
-    seats = [int(seat) for seat in re.findall(r'<fieldset class="round-seat" id="seat-(\d)"', page)]
+    fieldsets = read_page(page).find_all("fieldset", class_="round-seat")
+    seats = [int(str(seat.get("id")).removeprefix("seat-")) for seat in fieldsets]
     assert seats == [2, 3, 0, 1]
     assert 'type="radio" id="s2-marked-red-4" name="s2-marked" value="red-4"' in page
 
@@ -173,17 +175,20 @@ def test_round_pages_load_their_script_from_this_app_only(
     code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     for url in (f"/g/{code}/rounds/record", f"/g/{code}/rounds/record?mode=full"):
         page = page_of(client, url)
-        scripts = re.findall(r"<script([^>]*)>", page)
-        sources = [re.search(r' src="([^"]+)"', script) for script in scripts]
-        assert [source[1] if source else None for source in sources] == [
+        scripts = read_page(page).find_all("script")
+        assert [script.get("src") for script in scripts] == [
             static_url("forms.js"),
             static_url("app.js"),
             static_url("rounds.js"),
         ]
-        assert all(script.endswith(" defer") for script in scripts)
-        assert "http" not in "".join(re.findall(r'(?:src|href)="([^"]*)"', page)).replace(
-            "http://localhost/", ""
-        )
+        assert all("defer" in script.attrs for script in scripts)
+        links = [
+            str(e.get(k))
+            for e in read_page(page).find_all()
+            for k in ("src", "href")
+            if e.get(k) is not None
+        ]
+        assert not any("http" in link.replace("http://localhost/", "") for link in links)
     with client.get("/static/rounds.js") as script:
         assert script.status_code == 200
         assert b"round-form" in script.data
