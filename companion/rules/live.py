@@ -165,8 +165,8 @@ class LiveRound:
         return PlayedTrick(self.leader, tuple(plays), (winner,), winner, winner)
 
     def follow_recorded_lead(self, leader: int) -> None:
-        """Replay a stored trick from the seat the table led it from. Until R21 was corrected
-        (issue 14), a Hat Trick lead went to the taker of the deciding pile rather than to the
+        """Replay a stored trick from the seat the table led it from. Until R21 was corrected,
+        a Hat Trick lead went to the taker of the deciding pile rather than to the
         player of the deciding card; a round recorded then keeps the lead as it was played,
         so its cards stay with the seats that played them. Any other leader is refused."""
         if leader == self.leader:

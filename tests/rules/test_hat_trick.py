@@ -167,10 +167,10 @@ def test_r20_the_20_always_takes_its_pile():
 R21_CASES = [
     ("r21-higher-top-card-leads", "red 15, red 3, blue 17", 2, 2),
     ("r21-higher-top-card-leads-whatever-the-pile-size", "red 15, blue 14, blue 13, blue 12", 0, 0),
-    # The three examples of issue 14.
-    ("r21-issue-equal-tops-red-3-beats-blue-2", "red 15, blue 15, red 3, blue 2", 0, 2),
-    ("r21-issue-equal-tops-green-12-beats-red-3", "red 14, green 14, green 12, red 3", 1, 2),
-    ("r21-issue-the-blue-pile-runs-out-green-4-leads", "blue 15, green 15, green 4", 1, 2),
+    # Equal top cards: the pile whose next card is higher leads.
+    ("r21-equal-tops-red-3-beats-blue-2", "red 15, blue 15, red 3, blue 2", 0, 2),
+    ("r21-equal-tops-green-12-beats-red-3", "red 14, green 14, green 12, red 3", 1, 2),
+    ("r21-the-blue-pile-runs-out-green-4-leads", "blue 15, green 15, green 4", 1, 2),
     ("r21-equal-tops-second-card-decides", "red 12, blue 12, red 5, blue 7", 1, 3),
     (
         "r21-equal-tops-and-seconds-third-card-decides",
