@@ -18,13 +18,14 @@ import hashlib
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import venv
 from collections.abc import Iterator
 from pathlib import Path
+
+from scripts.loopback import free_port  # standard library only, beside this file
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -38,7 +39,7 @@ INSTANCE = ROOT / "instance"
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging"]
+DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts"]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
 #: Tests of PostgreSQL's row locks (SQLite has one writer at a time): PostgreSQL pass only,
@@ -231,13 +232,6 @@ def ensure_chromium() -> bool:
     if not CHROMIUM.exists():
         raise StepFailed(f"chromium was installed but {CHROMIUM} is not there")
     return True
-
-
-def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

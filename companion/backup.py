@@ -42,7 +42,8 @@ from companion.api.rules_routes import read_entries
 from companion.messages import render_message
 from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.rules import (
-    ClassicVariant,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
     Entry,
     RuleError,
     TableSetup,
@@ -93,8 +94,7 @@ def iso_time(moment: datetime) -> str:
 
 
 def _hides_unscored_marks(game: Game) -> bool:
-    variant = game.variant
-    return isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
+    return game.variant.hides_marks
 
 
 def game_document(game: Game, public: bool = False) -> dict[str, Any]:
@@ -445,7 +445,7 @@ def read_game(item: object, context: _Context) -> GamePlan:
     variant = parse.variant(obj["variant"])
     raw_names = [
         parse.string(name, f"players[{seat}]")
-        for seat, name in enumerate(parse.listing(obj["players"], "players", 8))
+        for seat, name in enumerate(parse.listing(obj["players"], "players", MAX_PLAYERS))
     ]
     names = services.check_names(raw_names, variant)
     context.names = names
@@ -487,10 +487,10 @@ def read_round(
 ) -> RoundPlan:
     """Check one round: its place, its entries or tricks, and its scores (C1-C6)."""
     obj = parse.fields(item, "The round", ROUND_FIELDS)
-    if parse.integer(obj["number"], "number", 1, 10) != number:
+    if parse.integer(obj["number"], "number", 1, MAX_ROUNDS) != number:
         raise ApiError(f"number must be {number}: rounds are numbered in order from 1.")
     leader = round_leader(number, game.first_leader, setup.players)
-    if parse.integer(obj["leader"], "leader", 0, 7) != leader:
+    if parse.integer(obj["leader"], "leader", 0, MAX_PLAYERS - 1) != leader:
         raise ApiError(f"leader must be seat {leader} (R3), not {obj['leader']}.")
     mode = parse.string(obj["mode"], "mode")
     if mode not in ROUND_MODES:
@@ -528,7 +528,7 @@ def read_round(
     if status == RoundStatus.SCORED:
         assert entries is not None
         result = score_round(setup, entries)
-        scores = parse.listing(obj["scores"], "scores", 8)
+        scores = parse.listing(obj["scores"], "scores", MAX_PLAYERS)
         if [type(score) for score in scores] != [int] * len(scores) or scores != result.scores:
             raise ApiError(
                 f"the scores {scores} are not what the rules give for this round ({result.scores})."
@@ -545,14 +545,14 @@ def read_round(
 def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[dict[str, Any]]:
     """The indicator cards of a round not scored yet (C1, C2), in the stored shape: a
     ``{"marked": [...]}`` per seat, or ``{}`` per seat when the variant lays out none."""
-    items = parse.listing(value, "entries", 8)
+    items = parse.listing(value, "entries", MAX_PLAYERS)
     if len(items) != setup.players:
         raise ApiError(f"entries must hold one entry per seat ({setup.players}).")
     if not setup.cards_laid_out:
         for seat, item in enumerate(items):
             parse.fields(item, f"entries[{seat}]", ())
         return [{} for _ in items]
-    if not isinstance(setup.variant, ClassicVariant):
+    if not setup.variant.colours_marked:
         raise ApiError("this variant lays out no indicator cards.")
     marked = []
     for seat, item in enumerate(items):
@@ -563,7 +563,7 @@ def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[di
         [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
     )
     for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours)
+        check_indicators(seat, cards, setup.variant.colours_marked)
     return [{"marked": [card.as_json() for card in cards]} for cards in marked]
 
 
@@ -572,9 +572,9 @@ def _replay_live_round(
 ) -> list[Entry] | None:
     """Play a live round's tricks again through the rules (C6); a scored one must have the
     entries its tricks give. Answers those entries (``None`` while it is being played)."""
-    hat_trick = not isinstance(setup.variant, ClassicVariant)
+    with_passes = setup.variant.has_passes
     if plan.status == RoundStatus.SCORED:
-        stored = parse.listing(obj["entries"], "entries", 8)
+        stored = parse.listing(obj["entries"], "entries", MAX_PLAYERS)
         marked_entries = [
             {"marked": item["marked"]} if isinstance(item, dict) and "marked" in item else {}
             for item in stored
@@ -593,15 +593,17 @@ def _replay_live_round(
         where = f"tricks[{index}]"
         trick_obj = parse.fields(trick, where, ("leader", "plays"))
         try:
-            live.follow_recorded_lead(parse.integer(trick_obj["leader"], f"{where}.leader", 0, 7))
+            live.follow_recorded_lead(
+                parse.integer(trick_obj["leader"], f"{where}.leader", 0, MAX_PLAYERS - 1)
+            )
         except TrickError:
             raise ApiError(
                 f"{where}.leader must be seat {live.leader}, who leads it (R9, R21)."
             ) from None
-        items = parse.listing(trick_obj["plays"], f"{where}.plays", 8)
+        items = parse.listing(trick_obj["plays"], f"{where}.plays", MAX_PLAYERS)
         plays: list[Play] = [
             parse.play(play, f"{where}.plays[{i}]")
-            if hat_trick
+            if with_passes
             else Play(parse.card(play, f"{where}.plays[{i}]"))
             for i, play in enumerate(items)
         ]

@@ -16,9 +16,9 @@ merging two players are all just that difference.
 - ``rebuild`` makes the whole ledger again from the games (migration 0005, and the tests,
   which check after every kind of write that the kept ledger equals a rebuilt one).
 
-The rules of counting are those of companion.stats (R11: equal highest totals share the
-win); the winners and totals of a game are computed here, in Python, from its stored round
-scores.
+The rules of counting are those of companion.stats; the totals of a game are added up here,
+in Python, from its stored round scores, and its winners are the rules' (``rules.winners``,
+R11: equal highest totals share the win).
 """
 
 from __future__ import annotations
@@ -46,10 +46,9 @@ from companion.models import (
     RoundResult,
     Seat,
 )
-from companion.rules import Colour
+from companion.rules import HAT_TRICK, Colour, winners
 from companion.states import GameStatus, RoundMode, RoundStatus
 
-HAT_TRICK = "hat-trick"
 #: Games read at once when the ledger is rebuilt or the demo data adds games.
 BATCH = 500
 COLOURS = frozenset(colour.value for colour in Colour)
@@ -192,11 +191,10 @@ def seat_totals(facts: GameFacts) -> list[tuple[int, int, bool]]:
         if 0 <= result.seat < len(totals):
             totals[result.seat] += result.score
             rounds[result.seat] += 1
-    highest = max(totals, default=0)
-    finished = facts.status == GameStatus.FINISHED
+    won = set(winners(totals)) if facts.status == GameStatus.FINISHED else set()
     return [
-        (total, count, finished and total == highest)
-        for total, count in zip(totals, rounds, strict=True)
+        (total, count, seat in won)
+        for seat, (total, count) in enumerate(zip(totals, rounds, strict=True))
     ]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
-from companion.rules import ClassicVariant, Colour, Message, Variant
+from companion.rules import HAT_TRICK, Colour, Message, Variant
 
 #: Each colour's name in the player's language (lazy: safe to build at import time).
 COLOUR_NAMES = {
@@ -93,7 +93,7 @@ PRESET_NAMES = {
     "aggravated": _l("Aggravated"),
     "hazy": _l("Hazy"),
     "delayed": _l("Delayed"),
-    "hat-trick": _l("Hat Trick"),
+    HAT_TRICK: _l("Hat Trick"),
 }
 
 SCORING_NAMES = {
@@ -114,12 +114,13 @@ def variant_label(variant: Variant) -> str:
     preset = variant.preset
     if preset is not None:
         return str(PRESET_NAMES[preset])
-    assert isinstance(variant, ClassicVariant)
+    settings = variant.settings  # only the classic family has settings outside a preset
+    assert settings is not None
     return str(
         gettext(
             "Custom: %(scoring)s, %(colours)s %(reveal)s",
-            scoring=SCORING_NAMES[variant.scoring.name],
-            colours=ngettext("%(num)d colour", "%(num)d colours", variant.colours),
-            reveal=REVEAL_NAMES[variant.reveal.value],
+            scoring=SCORING_NAMES[settings.scoring.name],
+            colours=ngettext("%(num)d colour", "%(num)d colours", settings.colours),
+            reveal=REVEAL_NAMES[settings.reveal.value],
         )
     )

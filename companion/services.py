@@ -29,7 +29,6 @@ from companion.models import (
 )
 from companion.names import clean_name, name_character_problem, name_key
 from companion.rules import (
-    ClassicVariant,
     Entry,
     HatTrickQuickEntry,
     QuickEntry,
@@ -325,7 +324,7 @@ def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: RoundMode)
 def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
     """Every seat's indicator cards, each named once (C1), of its own colours (C2)."""
     setup = setup_of(game)
-    if not isinstance(setup.variant, ClassicVariant) or not setup.cards_laid_out:
+    if not setup.variant.colours_marked or not setup.cards_laid_out:
         raise ServiceError(N_("Colours are marked only in classic-family games that lay them out."))
     if len(marked) != setup.players:
         raise ServiceError(
@@ -335,7 +334,7 @@ def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
         [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
     )
     for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours)
+        check_indicators(seat, cards, setup.variant.colours_marked)
 
 
 def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
@@ -458,9 +457,7 @@ def totals_of(game: Game) -> Totals:
 
 def marked_of(game: Game, round_: Round) -> list[list[dict[str, object]]] | None:
     """Each seat's indicator cards; ``None`` while a hazy round is unscored (R15)."""
-    variant = game.variant
-    hidden = isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
-    if hidden and round_.status != RoundStatus.SCORED:
+    if game.variant.hides_marks and round_.status != RoundStatus.SCORED:
         return None
     return [list(entry.get("marked", [])) for entry in round_.entries or []]
 

@@ -109,7 +109,9 @@ def seat_results(games: sa.Select[Any]) -> sa.CTE:
     the highest total wins; equal highest totals share the win), 0 otherwise.
 
     A seat whose game has no scored round yet has the total 0. The winners come from a
-    window MAX over the game's seats, so no game is ever loaded to find them.
+    window MAX over the game's seats, so no game is ever loaded to find them. This is an
+    optimisation: the window repeats ``rules.winners`` (R11) in SQL, and a test
+    (tests/history/test_winners_in_sql.py) holds the two to the same answer on many games.
     """
     scored = (
         sa.select(

@@ -43,8 +43,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -60,8 +58,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-HOST = "127.0.0.1"
+from scripts.loopback import HOST, NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
+
 #: The budgets (see the docstring).
 VIEW_THROUGHPUT_RATIO = 0.5
 EDIT_THROUGHPUT_RATIO = 0.25
@@ -85,7 +86,6 @@ def in_venv() -> bool:
 def reexec_in_venv() -> None:
     """Set up as ``manage.py`` does (a fresh clone gets its .venv; an installed one is kept),
     then run again with .venv's Python, which has Flask, SQLAlchemy and gunicorn."""
-    sys.path.insert(0, str(ROOT))
     import manage  # standard library only
 
     try:
@@ -138,7 +138,6 @@ def databases(kind: str, folder: Path) -> Iterator[tuple[str, str]]:
     if kind == "sqlite":
         yield f"sqlite:///{folder / 'large.sqlite3'}", f"sqlite:///{folder / 'small.sqlite3'}"
         return
-    sys.path.insert(0, str(ROOT))
     import sqlalchemy as sa
 
     import manage  # the throwaway cluster of `manage.py test`
@@ -185,12 +184,6 @@ def fill(url: str, secret: str, games: int, seed: int) -> None:
 # Servers
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 @contextlib.contextmanager
 def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]:
     """Serve the app on the database at ``url``; yield its port; stop it afterwards."""
@@ -210,26 +203,18 @@ def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]
     environment = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret}
     process = subprocess.Popen(command, cwd=ROOT, env=environment, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                sys.exit(f"gunicorn exited with status {process.returncode}")
-            try:
-                if request(port, "GET", "/api/v1/setup?players=4").status == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                sys.exit("gunicorn did not answer within 60 s")
-            time.sleep(0.2)
+        try:
+            wait_until_answering(
+                process,
+                lambda: request(port, "GET", "/api/v1/setup?players=4").status == 200,
+                timeout=60,
+                interval=0.2,
+            )
+        except NotAnswering as silence:
+            sys.exit(f"gunicorn: {silence}")
         yield port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_group(process, grace=20)
 
 
 @dataclass

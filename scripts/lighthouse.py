@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.loopback import NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
+
 BIN = ROOT / ".venv" / "bin"
 
 LIGHTHOUSE = "lighthouse@12"
@@ -175,20 +179,6 @@ def npm_cache() -> Path:
 # Processes that must never outlive the script
 
 
-def stop(process: subprocess.Popen[Any]) -> None:
-    """End ``process`` and its children (its own process group): TERM, then KILL."""
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 def run_bounded(
     command: list[str], env: dict[str, str], timeout: float, log: Path
 ) -> subprocess.CompletedProcess[str]:
@@ -202,10 +192,10 @@ def run_bounded(
         try:
             process.wait(timeout=timeout)
         except subprocess.TimeoutExpired as error:
-            stop(process)
+            stop_group(process)
             raise AuditFailed(f"{Path(command[0]).name} ran over {timeout:.0f} s") from error
         finally:
-            stop(process)
+            stop_group(process)
     return subprocess.CompletedProcess(command, process.returncode, log.read_text(), "")
 
 
@@ -222,13 +212,6 @@ def raise_on_signals() -> None:
 
 # --------------------------------------------------------------------------------------------
 # The app under test
-
-
-def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def app_env(folder: Path) -> dict[str, str]:
@@ -263,15 +246,15 @@ def server_command(port: int) -> list[str]:
 
 def wait_until_up(base: str, server: subprocess.Popen[Any], log: Path) -> None:
     """Poll the home page until it answers; fail early if the server dies."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise AuditFailed(f"the server exited with {server.returncode}:\n{tail(log)}")
-        with contextlib.suppress(OSError), urllib.request.urlopen(base + "/", timeout=2) as answer:
-            if answer.status == 200:
-                return
-        time.sleep(0.2)
-    raise AuditFailed(f"the server did not answer within {SERVER_START_TIMEOUT:.0f} s")
+
+    def home_page_answers() -> bool:
+        with urllib.request.urlopen(base + "/", timeout=2) as answer:
+            return bool(answer.status == 200)
+
+    try:
+        wait_until_answering(server, home_page_answers, SERVER_START_TIMEOUT, interval=0.2)
+    except NotAnswering as silence:
+        raise AuditFailed(f"{silence}:\n{tail(log)}") from None
 
 
 @contextlib.contextmanager
@@ -291,7 +274,7 @@ def running_app(folder: Path) -> Iterator[str]:
         wait_until_up(base, server, log)
         yield base
     finally:
-        stop(server)
+        stop_group(server)
 
 
 def tail(path: Path, lines: int = 30) -> str:

@@ -14,9 +14,7 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -33,6 +31,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from companion.rules import QuickEntry, TableSetup, deal, score_round, table_setup, variant_named
+from scripts import loopback
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
@@ -144,13 +143,6 @@ def scratch_database(kind: str) -> Iterator[tuple[str, Path]]:
 # The server
 
 
-def free_port() -> int:
-    """A loopback port nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def gunicorn_options() -> list[str]:
     """gunicorn 25.1+ opens a control socket in $HOME by default, shared by every server of
     the user; test servers (and killed ones) must leave it alone."""
@@ -179,7 +171,7 @@ class Server:
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the server and return once it answers a request (or raise KitError)."""
-        self.port = free_port()
+        self.port = loopback.free_port()
         command = [
             str(BIN / "gunicorn"),
             *gunicorn_options(),
@@ -206,18 +198,15 @@ class Server:
 
     def wait_until_answering(self, timeout: float) -> None:
         """Poll until a request is answered, the server dies, or the deadline passes."""
-        deadline = time.monotonic() + timeout
+        assert self.process is not None
         client = Client(self.url, timeout=5)
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise KitError(f"gunicorn exited with {self.process.returncode}:\n{self.log()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                if client.get("/api/v1/setup?players=4").status == 200:
-                    return
-            time.sleep(0.05)
-        self.stop()
-        raise KitError(f"gunicorn did not answer within {timeout:.0f} s:\n{self.log()}")
+        try:
+            loopback.wait_until_answering(
+                self.process, lambda: client.get("/api/v1/setup?players=4").status == 200, timeout
+            )
+        except loopback.NotAnswering as silence:
+            self.stop()
+            raise KitError(f"gunicorn: {silence}:\n{self.log()}") from None
 
     def kill(self) -> None:
         """SIGKILL the whole process group: no worker gets to finish what it was doing."""
@@ -233,12 +222,7 @@ class Server:
         after ten seconds."""
         if self.process is None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        loopback.stop_group(self.process)
         self.process = None
 
     def log(self) -> str:
@@ -497,15 +481,6 @@ def form_fields(planned: PlannedRound) -> dict[str, list[str]]:
             f"{c['colour']}-{c['value']}" for c in entry["marked_captured"]
         ]
     return fields
-
-
-def csrf_token(page: str) -> str:
-    """The CSRF token of the first form of a page."""
-    tag = re.search(r'<input[^>]*name="csrf_token"[^>]*>', page)
-    value = re.search(r'value="([^"]+)"', tag[0]) if tag else None
-    if value is None:
-        raise KitError("the page holds no CSRF token")
-    return value[1]
 
 
 def stored_rounds(client: Client, code: str) -> list[dict[str, Any]]:

@@ -28,8 +28,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.loopback import NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
 
 #: What a clean copy of the checkout leaves out: local environments, caches, build output,
 #: the instance folder, and compiled catalogs (the build must compile its own).
@@ -188,13 +190,6 @@ def check_installed_copy_is_used(bin_dir: Path, place: Path, env: Mapping[str, s
     say(f"companion is imported from {where}")
 
 
-def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @dataclass
 class Reply:
     """One answer."""
@@ -257,26 +252,19 @@ class Server:
 
     def wait_until_answering(self) -> None:
         """Poll until the server answers, dies, or the deadline passes."""
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SmokeFailed(f"gunicorn exited with {self.process.returncode}:\n{self.log()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                self.request("GET", "/api/v1/setup?players=4")
-                return
-            time.sleep(0.05)
-        raise SmokeFailed(f"gunicorn did not answer within {SERVER_START_SECONDS:.0f} s")
+
+        def answers() -> bool:
+            self.request("GET", "/api/v1/setup?players=4")
+            return True
+
+        try:
+            wait_until_answering(self.process, answers, SERVER_START_SECONDS)
+        except NotAnswering as silence:
+            raise SmokeFailed(f"gunicorn: {silence}") from None
 
     def stop(self) -> None:
         """Stop gunicorn and its worker; kill them if they linger."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        stop_group(self.process)
 
 
 @contextlib.contextmanager

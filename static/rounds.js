@@ -11,7 +11,7 @@
     return;
   }
   var kind = form.dataset.kind;
-  var players = parseInt(form.dataset.players, 10) || 1;
+  var cardsPerTrick = parseInt(form.dataset.cardsPerTrick, 10) || 1;
 
   function chipInputs(root) {
     return Array.prototype.slice.call((root || form).querySelectorAll(".card-chip__input"));
@@ -105,7 +105,7 @@
       count.textContent = String(cards);
       var tricks = seat.querySelector("[data-seat-tricks]");
       if (tricks) {
-        tricks.textContent = cards % players === 0 ? String(cards / players) : "?";
+        tricks.textContent = cards % cardsPerTrick === 0 ? String(cards / cardsPerTrick) : "?";
       }
     });
   }

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import create_app
 from companion.models import db
+from tests.table import Table
 
 TEST_CONFIG = {
     "TESTING": True,
@@ -94,3 +95,10 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """A runner for ``app``'s command-line commands."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> Table:
+    """Games, rounds and phones with or without the edit key, built as the app's phones
+    build them (tests/table.py)."""
+    return Table(app, client)

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-
-def new_game(client: FlaskClient, names: list[str]) -> dict[str, str]:
-    answer = client.post("/api/v1/games", json={"players": names, "variant": "mild"})
-    assert answer.status_code == 201
-    game: dict[str, str] = answer.json
-    return game
+from tests.table import Table
 
 
-def test_home_lists_the_games_this_phone_can_edit(client: FlaskClient) -> None:
-    mine = new_game(client, ["Ann", "Ben", "Cleo"])
-    new_game(client, ["Xaver", "Yvonne", "Zora"])  # someone else's game
-    client.get(f"/g/{mine['id']}/edit/{mine['edit_key']}")
+def test_home_lists_the_games_this_phone_can_edit(client: FlaskClient, table: Table) -> None:
+    mine = table.new_game(["Ann", "Ben", "Cleo"], "mild", rounds=5)
+    table.new_game(["Xaver", "Yvonne", "Zora"], "mild", rounds=5)  # someone else's game
+    table.give_edit_rights(client, mine)
     page = client.get("/").get_data(as_text=True)
     assert "Your games in progress" in page
     assert f"/g/{mine['id']}" in page and "Ann, Ben, Cleo" in page
@@ -23,8 +18,8 @@ def test_home_lists_the_games_this_phone_can_edit(client: FlaskClient) -> None:
     assert "Xaver" not in page
 
 
-def test_home_shows_no_games_to_a_phone_without_any(client: FlaskClient) -> None:
-    new_game(client, ["Ann", "Ben", "Cleo"])
+def test_home_shows_no_games_to_a_phone_without_any(client: FlaskClient, table: Table) -> None:
+    table.new_game(["Ann", "Ben", "Cleo"], "mild", rounds=5)
     page = client.get("/").get_data(as_text=True)
     assert "Your games in progress" not in page and "Ann" not in page
 

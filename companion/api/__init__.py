@@ -1,4 +1,4 @@
-"""JSON API v1 (see ../shared/DESIGN.md): the rules endpoints and, later, games."""
+"""JSON API v1 (README, "JSON API"): the rules endpoints and, later, games."""
 
 from flask import Blueprint
 

@@ -18,8 +18,9 @@ from companion.api.parse import ApiError
 from companion.api.rules_routes import read_entries, request_body
 from companion.edit_rights import bearer_key
 from companion.models import Game, db
+from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
-from companion.rules.table import DEFAULT_ROUNDS
+from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from companion.states import RoundStatus
 
 
@@ -57,11 +58,11 @@ def create_game() -> ResponseReturnValue:
     )
     names = [
         parse.string(name, f"players[{seat}]")
-        for seat, name in enumerate(parse.listing(data["players"], "players", 8))
+        for seat, name in enumerate(parse.listing(data["players"], "players", MAX_PLAYERS))
     ]
     variant = parse.variant(data["variant"])
-    rounds = parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", 1, 10)
-    first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, 7)
+    rounds = parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", MIN_ROUNDS, MAX_ROUNDS)
+    first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, MAX_PLAYERS - 1)
     game, key = services.create_game(names, variant, rounds, first_leader)
     db.session.commit()
     return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
@@ -125,7 +126,7 @@ def open_live_round(code: str) -> ResponseReturnValue:
     services.check_version(game, version)
     marked = None
     if "marked" in data:
-        seats = parse.listing(data["marked"], "marked", 8)
+        seats = parse.listing(data["marked"], "marked", MAX_PLAYERS)
         marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
     services.open_live_round(game, version, marked)
     db.session.commit()
@@ -142,12 +143,12 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
     trick the round is scored by itself.
     """
     game = editable_game(code)
-    hat_trick = game.variant.game == "hat-trick"
+    hat_trick = game.variant.has_passes
     field = "plays" if hat_trick else "cards"
     data = parse.fields(request_body(), "The request", ("version", field))
     version = parse.integer(data["version"], "version", 0, 2**31)
     services.check_version(game, version)
-    items = parse.listing(data[field], field, 8)
+    items = parse.listing(data[field], field, MAX_PLAYERS)
     read = parse.play if hat_trick else _plain_play
     plays = [read(item, f"{field}[{i}]") for i, item in enumerate(items)]
     trick, round_ = services.play_live_trick(game, number, version, plays)

@@ -10,7 +10,15 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import Card, Colour, Variant, variant_from_settings, variant_named
+from companion.rules import (
+    CLASSIC,
+    HAT_TRICK,
+    Card,
+    Colour,
+    Variant,
+    variant_from_settings,
+    variant_named,
+)
 from companion.rules.hat_trick import Play
 
 #: No list in a request names more cards than the box holds (R1).
@@ -166,12 +174,12 @@ def variant(value: object, where: str = "variant") -> Variant:
     as the setup answer shows it), or ``{"game": "hat-trick"}``."""
     if isinstance(value, str):
         return variant_named(value)
-    if isinstance(value, dict) and value.get("game") == "hat-trick":
+    if isinstance(value, dict) and value.get("game") == HAT_TRICK:
         fields(value, where, ("game",))
-        return variant_named("hat-trick")
+        return variant_named(HAT_TRICK)
     obj = fields(value, where, ("scoring", "colours", "reveal"), ("game",))
-    if "game" in obj and obj["game"] != "classic":
-        raise ApiError(f'{where}.game must be "classic" or "hat-trick".')
+    if "game" in obj and obj["game"] != CLASSIC:
+        raise ApiError(f'{where}.game must be "{CLASSIC}" or "{HAT_TRICK}".')
     return variant_from_settings(
         string(obj["scoring"], f"{where}.scoring"),
         integer(obj["colours"], f"{where}.colours", 1, 2),

@@ -10,13 +10,13 @@ from flask import current_app, request
 from companion.api import bp, parse
 from companion.api.parse import ApiError
 from companion.rules import (
-    ClassicVariant,
+    HAT_TRICK_MAX_PLAYERS,
+    MAX_PLAYERS,
     DelayedEntry,
     Entry,
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
-    HatTrickVariant,
     QuickEntry,
     TableSetup,
     Variant,
@@ -98,14 +98,15 @@ def resolve_trick() -> dict[str, object]:
     raw = request_body()
     if "variant" not in raw:
         raise ApiError('The request is missing the field "variant".')
-    if isinstance(parse.variant(raw["variant"]), HatTrickVariant):
+    if parse.variant(raw["variant"]).has_passes:
         return _resolve_hat_trick(raw)
     body = parse.fields(raw, "The request", ("variant", "cards"), ("players",))
     players, variant, setup = _players_and_variant(body)
-    assert isinstance(variant, ClassicVariant)
-    cards = parse.cards(body["cards"], "cards", most=8)
+    settings = variant.settings
+    assert settings is not None  # a game without passes is of the classic family
+    cards = parse.cards(body["cards"], "cards", most=MAX_PLAYERS)
     check_trick_cards(cards, setup.deck if setup else None, players)
-    outcome = trick_winner(cards, variant.scoring)
+    outcome = trick_winner(cards, settings.scoring)
     return {"winner": outcome.winner, "card": outcome.card.as_json(), "reason": str(outcome.reason)}
 
 
@@ -116,7 +117,7 @@ def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
     players, _variant, setup = _players_and_variant(body)
     plays = tuple(
         parse.play(item, f"plays[{i}]")
-        for i, item in enumerate(parse.listing(body["plays"], "plays", 7))
+        for i, item in enumerate(parse.listing(body["plays"], "plays", HAT_TRICK_MAX_PLAYERS))
     )
     check_hat_trick_plays(plays, setup.deck if setup else None, players)
     outcome = resolve_hat_trick(plays)
@@ -148,7 +149,7 @@ def score() -> dict[str, object]:
 
 def read_entries(value: object, setup: TableSetup) -> list[Entry]:
     """One entry per seat, in the shape the variant takes (DESIGN.md, rounds/score)."""
-    items = parse.listing(value, "entries", most=8)
+    items = parse.listing(value, "entries", most=MAX_PLAYERS)
     if len(items) != setup.players:
         raise ApiError(
             f"entries holds {len(items)} entries, but there are {setup.players} players: "
@@ -161,8 +162,8 @@ def read_entry(value: object, where: str, setup: TableSetup) -> Entry:
     """A full, quick, delayed or Hat Trick entry, told apart by its fields."""
     if not isinstance(value, dict):
         raise ApiError(f"{where} must be a JSON object.")
-    variant = setup.variant
-    if isinstance(variant, HatTrickVariant):
+    variant = setup.variant.settings
+    if variant is None:
         return _hat_trick_entry(value, where)
     if variant.reveal is Reveal.DELAYED:
         obj = parse.fields(value, where, ("captured",), ("choose",))

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from companion.demo.play import DemoRandom, DemoTable, PlayedRound, play_round
-from companion.rules import Variant, round_leader, variant_from_settings, variant_named
+from companion.rules import HAT_TRICK, Variant, round_leader, variant_from_settings, variant_named
 from companion.states import RoundMode
 
 
@@ -49,8 +49,8 @@ class PlayedGame:
 
 def variant_of_json(data: dict[str, Any]) -> Variant:
     """The variant ``Variant.as_json()`` describes."""
-    if data["game"] == "hat-trick":
-        return variant_named("hat-trick")
+    if data["game"] == HAT_TRICK:
+        return variant_named(HAT_TRICK)
     return variant_from_settings(data["scoring"], data["colours"], data["reveal"])
 
 

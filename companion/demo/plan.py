@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from companion.demo.names import FIRST_NAMES
 from companion.models import name_key
-from companion.rules import PRESETS, Variant, variant_from_settings
+from companion.rules import HAT_TRICK, PRESETS, Variant, variant_from_settings
 from companion.rules.table import MAX_ROUNDS, MIN_ROUNDS
 from companion.services import CODE_ALPHABET, CODE_LENGTH
 from companion.states import RoundMode
@@ -38,7 +38,7 @@ PRESET_WEIGHTS: dict[str, float] = {
     "aggravated": 8,
     "hazy": 7,
     "delayed": 7,
-    "hat-trick": 14,
+    HAT_TRICK: 14,
 }
 #: Now and then a table combines settings no preset names (RULES.md section 5).
 COMBINED_CHANCE = 0.03

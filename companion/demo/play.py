@@ -29,13 +29,13 @@ from companion.rules import (
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
-    HatTrickVariant,
     QuickEntry,
     TableSetup,
     Variant,
     deal,
     resolve_hat_trick,
     score_round,
+    seat_order,
     table_setup,
     trick_winner,
 )
@@ -135,10 +135,7 @@ class DemoTable:
             tuple({**card.as_json(), "pass": True} for card in self.cards),
         )
         #: The seats in playing order from each leader (R3, R9).
-        self.orders = tuple(
-            tuple((leader + offset) % players for offset in range(players))
-            for leader in range(players)
-        )
+        self.orders = tuple(tuple(seat_order(leader, players)) for leader in range(players))
 
     def deal(self, rng: random.Random) -> list[list[int]]:
         """R2, R17: the rules shuffle and deal the deck; the hands as positions."""
@@ -157,9 +154,10 @@ class DemoTable:
 def play_round(table: DemoTable, leader: int, mode: str, rng: random.Random) -> PlayedRound:
     """Deal, mark, play every trick and score one round; ``mode`` is ``full``, ``quick`` or
     ``live`` (Delayed has no quick entry: its quick rounds are entered in full)."""
-    if isinstance(table.variant, HatTrickVariant):
+    settings = table.variant.settings
+    if settings is None:
         return _hat_trick_round(table, table.deal(rng), leader, mode, rng)
-    return _classic_round(table, table.variant, table.deal(rng), leader, mode, rng)
+    return _classic_round(table, settings, table.deal(rng), leader, mode, rng)
 
 
 def _take(hand: list[int], index: int) -> int:

@@ -28,11 +28,11 @@ from wtforms.validators import InputRequired, NumberRange
 from companion.messages import PRESET_NAMES
 from companion.models import MAX_NAME_LENGTH
 from companion.names import clean_name, name_character_problem, name_key
-from companion.rules import PRESETS, ClassicVariant, HatTrickVariant, Variant, variant_from_settings
+from companion.rules import CLASSIC, HAT_TRICK, MAX_PLAYERS, PRESETS, Variant, variant_from_settings
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 
 #: Name fields on the page: the most players any variant seats (R2).
-SEATS = 8
+SEATS = MAX_PLAYERS
 CUSTOM = "custom"
 
 #: One line per preset telling the table what changes (RULES.md sections 5 and 6).
@@ -46,7 +46,7 @@ PRESET_EXPLANATIONS = {
     "aggravated": _l("Two cursed colours each, and one trick fewer per round."),
     "hazy": _l("Indicator cards stay face down until the round is scored."),
     "delayed": _l("Nothing is laid out: each player picks their colour when the round ends."),
-    "hat-trick": _l(
+    HAT_TRICK: _l(
         "Another game with red, blue and green for 4 to 7 players: two colours per trick, "
         "passes, no cursed colour."
     ),
@@ -181,9 +181,8 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     def _check_player_count(self) -> bool:
         """R2: 3 to 8 players; R17: Hat Trick 4 to 7."""
         count = len(self.filled_rows()) + self._names_beyond_the_seats()
-        hat_trick = self.variant.data == "hat-trick"
-        game = HatTrickVariant if hat_trick else ClassicVariant
-        if game.min_players <= count <= game.max_players:
+        hat_trick = self.variant.data == HAT_TRICK
+        if PRESETS[HAT_TRICK if hat_trick else CLASSIC].can_seat(count):
             return True
         if hat_trick:
             message = gettext(

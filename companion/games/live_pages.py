@@ -52,7 +52,6 @@ from companion.games.round_pages import (
     chip,
     editable_game,
     game_now,
-    is_hazy,
     names_of,
     not_next_notice,
     notice_page,
@@ -64,7 +63,7 @@ from companion.games.round_pages import (
 )
 from companion.messages import colour_name, colour_symbol, render_message, signed_number
 from companion.models import Game, Round, db
-from companion.rules import HatTrickVariant, RuleError, TableSetup, round_leader
+from companion.rules import RuleError, TableSetup, can_pass, round_leader, seat_order
 from companion.rules.hat_trick import Play, resolve_hat_trick
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.tricks import trick_winner
@@ -200,8 +199,8 @@ def trick_view(
     """The trick led by ``leader`` with ``plays`` so far, resolved by the rules: the trick
     winner (R7, R8, R13) or, for Hat Trick, each pile's taker and the next leader (R20, R21)."""
     players = setup.players
-    order = [(leader + offset) % players for offset in range(players)]
-    hat_trick = isinstance(setup.variant, HatTrickVariant)
+    order = seat_order(leader, players)
+    hat_trick = setup.variant.has_passes
     takers: set[int] = set()
     leads_next = -1
     extra: dict[str, Any] = {}
@@ -223,8 +222,8 @@ def trick_view(
         # The reason names players by their place in the trick (R21: who played the card).
         extra["reason"] = render_message(outcome.reason, [names[seat] for seat in order])
     elif plays:
-        classic = setup.variant
-        assert not isinstance(classic, HatTrickVariant)
+        classic = setup.variant.settings
+        assert classic is not None  # a trick without passes is of the classic family
         won = trick_winner([play.card for play in plays], classic.scoring)
         takers = {won.winner}
         leads_next = won.winner
@@ -294,7 +293,7 @@ def chip_rows(
     out = live.cards_out()
     in_trick = {play.card for play in plays}
     trick_colours = {play.card.colour for play in plays if not play.passed}
-    two_colours = isinstance(setup.variant, HatTrickVariant) and len(trick_colours) == 2
+    two_colours = can_pass(setup.variant, plays)
     rows = []
     for colour in setup.deck.colours:
         chips = []
@@ -377,7 +376,7 @@ def seat_views(
                     )
                     for colour in setup.deck.colours
                 )
-                if isinstance(setup.variant, HatTrickVariant)
+                if setup.variant.has_passes
                 else (),
                 passes=len(passes[seat]),
             )
@@ -440,15 +439,14 @@ def render_live(
     if plays is None:
         plays, dropped = load_partial(game, round_)
         set_aside += dropped
-    hazy = is_hazy(setup)
+    hazy = setup.variant.hides_marks
     complete = round_.status == RoundStatus.SCORED
     played = len(live.tricks)
     current = None
     if not complete:
         current = trick_view(setup, names, played + 1, live.leader, plays, complete=False)
     last = recorded_trick_view(setup, names, played, live.tricks[-1]) if live.tricks else None
-    trick_colours = {play.card.colour for play in plays if not play.passed}
-    hat_trick = isinstance(setup.variant, HatTrickVariant)
+    hat_trick = setup.variant.has_passes
     page = render_template(
         "games/live.html",
         game=game,
@@ -463,7 +461,7 @@ def render_live(
         rows=chip_rows(setup, live, plays, hazy, refused) if not complete else (),
         seats=seat_views(game, round_, live, names),
         scores=score_lines(game, round_, names) if complete else (),
-        can_pass=hat_trick and len(plays) > 0 and len(trick_colours) == 2,
+        can_pass=can_pass(setup.variant, plays),
         last_trick_of_round=played == setup.tricks_per_round - 1,
         refusal=refusal,
         conflict=conflict,
@@ -641,11 +639,11 @@ def start_without_indicators(
         form=form,
         with_indicators=False,
         marked_already=playing is not None and setup.cards_laid_out > 0,
-        hat_trick=isinstance(setup.variant, HatTrickVariant),
+        hat_trick=setup.variant.has_passes,
         setup=setup,
         number=number,
         leader_name=names_of(game)[leader],
-        hazy=is_hazy(setup),
+        hazy=setup.variant.hides_marks,
         conflict=conflict,
         problems=problems,
         scoreboard_url=url_for("games.scoreboard", code=game.code),
@@ -687,8 +685,7 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
         return render_live(
             game, round_, plays=plays, refusal=message, set_aside=set_aside, status=422
         )
-    hat_trick = isinstance(setup.variant, HatTrickVariant)
-    play = Play(card, passed=hat_trick and bool(form.pass_next.data))
+    play = Play(card, passed=setup.variant.has_passes and bool(form.pass_next.data))
     live = services.live_round_of(game, round_)
     try:
         check_next_play(live, [*plays, play])

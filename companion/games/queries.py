@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from companion import services
 from companion.messages import colour_name, colour_symbol, variant_label
 from companion.models import Game, Round
-from companion.rules import ClassicVariant, Colour, round_dealer, round_leader
+from companion.rules import Colour, round_dealer, round_leader
 from companion.states import RoundStatus
 
 #: The fewest characters a shortened name keeps, so "Anna" and "Anne" stay apart.
@@ -240,8 +240,8 @@ def scoreboard_of(game: Game) -> Scoreboard:
         names=names,
         short_names=tuple(short_names(names)),
         variant_label=variant_label(variant),
-        is_hat_trick=not isinstance(variant, ClassicVariant),
-        is_hazy=isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored,
+        is_hat_trick=variant.has_passes,
+        is_hazy=variant.hides_marks,
         rounds_planned=game.rounds_planned,
         rows=rows,
         totals=tuple(totals.totals),

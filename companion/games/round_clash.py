@@ -22,11 +22,10 @@ from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from companion import services
 from companion.games.round_forms import RoundForm, card_of_token, json_tokens
 from companion.messages import colour_name, colour_symbol, signed_number
 from companion.models import Game, Round
-from companion.rules import Card, ClassicVariant, Colour, RuleError, TableSetup, score_round
+from companion.rules import Card, Colour, RuleError, TableSetup, score_round
 from companion.states import GameStatus, RoundMode, RoundStatus
 
 #: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.
@@ -205,9 +204,7 @@ def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
     """Each seat's entry as the other phone saved it, with its score once scored; marks of a
     hazy round stay hidden until it is scored (R15)."""
     scores = {result.seat: result.score for result in round_.results}
-    variant = services.setup_of(game).variant
-    hazy = isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
-    hidden = round_.status != RoundStatus.SCORED and hazy
+    hidden = round_.status != RoundStatus.SCORED and game.variant.hides_marks
     entries = list(round_.entries or ())
     return [
         entry_lines(entries[seat] if seat < len(entries) else {}, scores.get(seat), hidden)

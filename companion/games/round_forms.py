@@ -29,9 +29,9 @@ from companion.rules import (
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
-    HatTrickVariant,
     QuickEntry,
     TableSetup,
+    tricks_of_cards,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
 from companion.states import RoundMode
@@ -75,8 +75,8 @@ class Kind(enum.Enum):
 def kinds_for(setup: TableSetup) -> tuple[Kind, ...]:
     """The entry forms a game offers, the default first: delayed rounds are entered in full
     because the colours are chosen from the captures (R16)."""
-    variant = setup.variant
-    if isinstance(variant, HatTrickVariant):
+    variant = setup.variant.settings
+    if variant is None:
         return (Kind.HAT_QUICK, Kind.HAT_FULL)
     if not variant.reveal.lays_out_indicators:
         return (Kind.DELAYED,)
@@ -404,7 +404,7 @@ def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, A
         colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
         return {
             "marked": marked,
-            "tricks": len(captured) // players,
+            "tricks": tricks_of_cards(len(captured), players),
             "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
         }
     if kind is Kind.FULL:

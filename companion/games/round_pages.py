@@ -44,7 +44,6 @@ from companion.messages import colour_name, colour_symbol, render_message, signe
 from companion.models import Game, Round, db
 from companion.rules import (
     Card,
-    ClassicVariant,
     Colour,
     Entry,
     RoundScore,
@@ -52,6 +51,8 @@ from companion.rules import (
     TableSetup,
     round_leader,
     score_round,
+    seat_order,
+    tricks_of_cards,
 )
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
 from companion.states import GameStatus, RoundMode, RoundStatus
@@ -160,6 +161,7 @@ class SeatPart:
     choice: DelayedChoice | None = None
     problems: list[str] = field(default_factory=list)
     cards_entered: int | None = None  # full forms: cards named, for the C3/C5 line
+    tricks_entered: int | None = None  # the tricks those cards make, if whole (C3)
     preview: str | None = None  # the score a check found
 
 
@@ -280,17 +282,6 @@ def not_next_notice(game: Game, meant: int, title: str) -> ResponseReturnValue:
         number=meant,
     )
     return notice_page(game, title, message)
-
-
-def seat_order(leader: int, players: int) -> list[int]:
-    """Seats clockwise from the round's first leader (R3), the order the table plays in."""
-    return [(leader + offset) % players for offset in range(players)]
-
-
-def is_hazy(setup: TableSetup) -> bool:
-    """Whether marked colours stay hidden until the round is scored (R15)."""
-    variant = setup.variant
-    return isinstance(variant, ClassicVariant) and variant.reveal.hides_marks_until_scored
 
 
 # --------------------------------------------------------------------------------------------
@@ -436,6 +427,7 @@ def _fill_full(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[st
         taken=indicator_tokens(form),
     )
     part.cards_entered = len(seat_form["captured"].data or ())
+    part.tricks_entered = tricks_of_cards(part.cards_entered, setup.players)
     if form.kind is Kind.DELAYED:
         part.choice = delayed_choice(seat_form, setup)
 
@@ -454,7 +446,7 @@ def _fill_hat_trick_quick(
 ) -> None:
     """Face-up cards per colour and passes, as counts (R22, C5)."""
     setup = form.setup
-    most = setup.tricks_per_round * setup.players
+    most = setup.cards_per_round  # C5: a seat holds at most every card of the round
     part.counters = [
         counter(seat_form, colour.value, most, colour) for colour in setup.deck.colours
     ] + [counter(seat_form, "passed", setup.tricks_per_round)]
@@ -472,8 +464,8 @@ SEAT_FILLERS: dict[Kind, Callable[[SeatPart, RoundForm, Form, set[str]], None]] 
 def delayed_choice(seat_form: Form, setup: TableSetup) -> DelayedChoice | None:
     """R16: the proposed colours of a seat's captures and the choices the table may make
     instead; nothing to choose before any capture is entered."""
-    variant = setup.variant
-    assert isinstance(variant, ClassicVariant)
+    variant = setup.variant.settings
+    assert variant is not None  # only the classic family chooses its colours (R16)
     captured = seat_form["captured"].cards
     if not captured:
         return None
@@ -519,7 +511,7 @@ def progress_of(form: RoundForm) -> Progress | None:
     else:
         fields = ("captured", "passed") if kind is Kind.HAT_FULL else ("captured",)
         placed = sum(len(seat[name].data or ()) for seat in form.seats for name in fields)
-    return Progress("cards", placed, setup.tricks_per_round * setup.players)
+    return Progress("cards", placed, setup.cards_per_round)
 
 
 # --------------------------------------------------------------------------------------------
@@ -689,7 +681,7 @@ def render_round_page(
         checked=outcome.scored is not None and not problems,
         number=number,
         leader_name=names[leader],
-        hazy=is_hazy(form.setup),
+        hazy=form.setup.variant.hides_marks,
         scoreboard_url=url_for("games.scoreboard", code=game.code),
         **extra,
     )
@@ -799,7 +791,7 @@ def record_round(code: str) -> ResponseReturnValue:
     if (
         request.method == "GET"
         and playing is not None
-        and is_hazy(setup)
+        and setup.variant.hides_marks
         and not request.args.get("reveal")
     ):
         return render_hazy_gate(game, playing.number, mode)

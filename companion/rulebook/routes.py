@@ -8,7 +8,7 @@ from flask import Blueprint, render_template
 
 from companion.messages import PRESET_NAMES
 from companion.rulebook.citations import link_rulings
-from companion.rules import PRESETS, ClassicVariant, HatTrickVariant, Variant, table_setup
+from companion.rules import CLASSIC, HAT_TRICK, PRESETS, Variant, table_setup
 
 bp = Blueprint("rulebook", __name__)
 bp.add_app_template_filter(link_rulings, "link_rulings")
@@ -63,24 +63,20 @@ def preset_rows() -> list[PresetRow]:
     """The named variants of the classic game, in the order RULES.md lists them."""
     return [
         PresetRow(
-            str(PRESET_NAMES[name]), variant.scoring.name, variant.colours, variant.reveal.value
+            str(PRESET_NAMES[name]), settings.scoring.name, settings.colours, settings.reveal.value
         )
         for name, variant in PRESETS.items()
-        if isinstance(variant, ClassicVariant)
+        if (settings := variant.settings) is not None
     ]
 
 
 @bp.route("/rules")
 def rules() -> str:
     """Show the rules of Sticheln, each ruling under its own anchor."""
-    classic, hat_trick = PRESETS["classic"], HatTrickVariant()
+    classic, hat_trick = PRESETS[CLASSIC], PRESETS[HAT_TRICK]
     return render_template(
         "rulebook/rules.html",
-        classic_decks=deck_rows(
-            classic, range(ClassicVariant.min_players, ClassicVariant.max_players + 1)
-        ),
-        hat_trick_decks=deck_rows(
-            hat_trick, range(HatTrickVariant.min_players, HatTrickVariant.max_players + 1)
-        ),
+        classic_decks=deck_rows(classic, classic.player_range),
+        hat_trick_decks=deck_rows(hat_trick, hat_trick.player_range),
         presets=preset_rows(),
     )

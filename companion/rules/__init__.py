@@ -10,6 +10,7 @@ from companion.rules.errors import RuleError
 from companion.rules.hat_trick import (
     HatTrickOutcome,
     Play,
+    can_pass,
     check_hat_trick_plays,
     resolve_hat_trick,
 )
@@ -24,17 +25,28 @@ from companion.rules.scoring import (
     score_round,
 )
 from companion.rules.table import (
+    DEFAULT_ROUNDS,
+    MAX_ROUNDS,
+    MIN_ROUNDS,
     TableSetup,
     deal,
     round_dealer,
     round_leader,
     running_totals,
+    seat_order,
     table_setup,
+    tricks_of_cards,
     winners,
 )
 from companion.rules.text import Message
 from companion.rules.tricks import TrickOutcome, check_trick_cards, trick_winner
 from companion.rules.variants import (
+    CLASSIC,
+    HAT_TRICK,
+    HAT_TRICK_MAX_PLAYERS,
+    HAT_TRICK_MIN_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PRESETS,
     ClassicVariant,
     HatTrickVariant,
@@ -44,6 +56,15 @@ from companion.rules.variants import (
 )
 
 __all__ = [
+    "CLASSIC",
+    "DEFAULT_ROUNDS",
+    "HAT_TRICK",
+    "HAT_TRICK_MAX_PLAYERS",
+    "HAT_TRICK_MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MIN_PLAYERS",
+    "MIN_ROUNDS",
     "PRESETS",
     "Card",
     "ClassicVariant",
@@ -64,6 +85,7 @@ __all__ = [
     "TableSetup",
     "TrickOutcome",
     "Variant",
+    "can_pass",
     "check_hat_trick_plays",
     "check_trick_cards",
     "deal",
@@ -73,8 +95,10 @@ __all__ = [
     "round_leader",
     "running_totals",
     "score_round",
+    "seat_order",
     "table_setup",
     "trick_winner",
+    "tricks_of_cards",
     "variant_from_settings",
     "variant_named",
     "winners",

@@ -17,6 +17,7 @@ from companion.rules.deck import HAT_TRICK_COLOURS, Deck
 from companion.rules.errors import CardError, HatTrickError
 from companion.rules.text import N_, Message
 from companion.rules.tricks import deck_message
+from companion.rules.variants import Variant
 
 #: R21: on a complete tie red beats blue beats green.
 COLOUR_PRECEDENCE = {Colour.RED: 0, Colour.BLUE: 1, Colour.GREEN: 2}
@@ -103,6 +104,17 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
                     card=card,
                 )
             colours.append(card.colour)
+
+
+def can_pass(variant: Variant, plays: Sequence[Play]) -> bool:
+    """R19: whether the next player may pass now: only in a game with passes, and only once
+    two colours are in the trick (so never the leader)."""
+    return variant.has_passes and len(_trick_colours(plays)) == 2
+
+
+def _trick_colours(plays: Sequence[Play]) -> set[Colour]:
+    """The colours played face up so far (a pass shows a third colour, not a trick's)."""
+    return {play.card.colour for play in plays if not play.passed}
 
 
 def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:

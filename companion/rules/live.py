@@ -19,7 +19,7 @@ from companion.rules.scoring import (
     FullEntry,
     HatTrickFullEntry,
 )
-from companion.rules.table import TableSetup
+from companion.rules.table import TableSetup, seat_order
 from companion.rules.text import N_, Message
 from companion.rules.tricks import check_trick_cards, deck_message, trick_winner
 from companion.rules.variants import ClassicVariant, HatTrickVariant
@@ -64,8 +64,7 @@ class LiveRound:
 
     def seat_order(self) -> list[int]:
         """The seats in playing order for the next trick, from its leader clockwise."""
-        players = self.setup.players
-        return [(self.leader + offset) % players for offset in range(players)]
+        return seat_order(self.leader, self.setup.players)
 
     def cards_out(self) -> dict[Card, int]:
         """Every card laid out or played so far, with the seat that showed it (C6)."""
@@ -166,8 +165,8 @@ class LiveRound:
         return PlayedTrick(self.leader, tuple(plays), (winner,), winner, winner)
 
     def follow_recorded_lead(self, leader: int) -> None:
-        """Replay a stored trick from the seat the table led it from. Until R21 was corrected
-        (issue 14), a Hat Trick lead went to the taker of the deciding pile rather than to the
+        """Replay a stored trick from the seat the table led it from. Until R21 was corrected,
+        a Hat Trick lead went to the taker of the deciding pile rather than to the
         player of the deciding card; a round recorded then keeps the lead as it was played,
         so its cards stay with the seats that played them. Any other leader is refused."""
         if leader == self.leader:

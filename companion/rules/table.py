@@ -49,6 +49,16 @@ class TableSetup:
         """R5, R14, R16, R18."""
         return self.variant.tricks_per_round(self.players)
 
+    @property
+    def cards_per_trick(self) -> int:
+        """C3 / C5: each trick gives exactly one card per player (a pass card included)."""
+        return self.players
+
+    @property
+    def cards_per_round(self) -> int:
+        """C3 / C5: the cards the whole table captures in a round, tricks x players."""
+        return self.variant.cards_per_round(self.players)
+
     def as_json(self) -> dict[str, object]:
         """The shape of ``GET /api/v1/setup``."""
         return {
@@ -102,6 +112,18 @@ def round_leader(round_number: int, first_leader: int, players: int) -> int:
     if round_number < 1 or not 0 <= first_leader < players:
         raise ValueError("round numbers start at 1 and the first leader is one of the seats")
     return (first_leader + round_number - 1) % players
+
+
+def seat_order(leader: int, players: int) -> list[int]:
+    """R3, R9: the seats in playing order, clockwise from ``leader``."""
+    return [(leader + offset) % players for offset in range(players)]
+
+
+def tricks_of_cards(cards: int, players: int) -> int | None:
+    """C3: the tricks a seat's ``cards`` captured make, one card per player each; ``None``
+    while the count is no whole number of tricks."""
+    tricks, rest = divmod(cards, players)  # one card per player each (C3)
+    return tricks if rest == 0 else None
 
 
 def round_dealer(round_number: int, first_leader: int, players: int) -> int:

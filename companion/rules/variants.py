@@ -19,6 +19,20 @@ from companion.rules.deck import CLASSIC_DECKS, HAT_TRICK_COLOURS, HAT_TRICK_DEC
 from companion.rules.errors import PlayerCountError, UnknownVariantError
 from companion.rules.text import N_, Message
 
+#: R2: the classic family seats 3 to 8 players.
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+#: R17: Hat Trick seats 4 to 7 players.
+HAT_TRICK_MIN_PLAYERS = 4
+HAT_TRICK_MAX_PLAYERS = 7
+#: R2: with 8 players each hand holds one card fewer.
+FULL_TABLE_HAND = 14
+HAND = 15
+#: The family keys a game is stored, shown and sent under (``Game.family``, the API's
+#: ``variant.game``); Hat Trick's is also its preset name.
+CLASSIC = "classic"
+HAT_TRICK = "hat-trick"
+
 
 class TrumpOrder(enum.Enum):
     """Which trump takes a trick: the highest (R8) or, in Reverse, the lowest (R13)."""
@@ -114,17 +128,45 @@ class Reveal(enum.Enum):
         return self is Reveal.HAZY
 
 
+class Family(abc.ABC):
+    """What every game of the box answers, whichever family it belongs to."""
+
+    game: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @abc.abstractmethod
+    def tricks_per_round(self, players: int) -> int:
+        """R5 / R18: tricks each round has at this table."""
+
+    @property
+    def player_range(self) -> range:
+        """R2 / R17: the player counts the game is played with."""
+        return range(self.min_players, self.max_players + 1)
+
+    def can_seat(self, players: int) -> bool:
+        """R2 / R17: whether the game is played by this many players."""
+        return players in self.player_range
+
+    def cards_per_round(self, players: int) -> int:
+        """C3 / C5: each trick gives one card per player (face down for a pass in Hat
+        Trick), so a round's captures number tricks x players."""
+        return self.tricks_per_round(players) * players
+
+
 @dataclass(frozen=True)
-class ClassicVariant:
+class ClassicVariant(Family):
     """A classic-family game: the three settings of RULES.md section 5."""
 
     scoring: Scoring
     colours: int = 1
     reveal: Reveal = Reveal.OPEN
 
-    game: ClassVar[str] = "classic"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 8
+    game: ClassVar[str] = CLASSIC
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    #: R19: only Hat Trick has passes.
+    has_passes: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if type(self.colours) is not int or self.colours not in (1, 2):
@@ -139,6 +181,21 @@ class ClassicVariant:
         """Indicator cards each player lays out: 1 or 2 (R4, R14), none when delayed (R16)."""
         return self.colours if self.reveal.lays_out_indicators else 0
 
+    @property
+    def colours_marked(self) -> int:
+        """How many colours each player marks: 1, or 2 in Aggravated (R4, R14)."""
+        return self.colours
+
+    @property
+    def hides_marks(self) -> bool:
+        """Whether the marked colours stay hidden until the round is scored (Hazy, R15)."""
+        return self.reveal.hides_marks_until_scored
+
+    @property
+    def settings(self) -> ClassicVariant:
+        """The three settings of RULES.md section 5: scoring, colours and reveal."""
+        return self
+
     def deck(self, players: int) -> Deck:
         """R2: the colours and values used for this many players."""
         colours, top = CLASSIC_DECKS[check_players(self, players)]
@@ -146,7 +203,7 @@ class ClassicVariant:
 
     def hand_size(self, players: int) -> int:
         """R2: 15 cards each, 14 with 8 players."""
-        return 14 if check_players(self, players) == 8 else 15
+        return FULL_TABLE_HAND if check_players(self, players) == MAX_PLAYERS else HAND
 
     def tricks_per_round(self, players: int) -> int:
         """R5, R14, R16: hand size minus the cards laid out."""
@@ -168,13 +225,23 @@ class ClassicVariant:
 
 
 @dataclass(frozen=True)
-class HatTrickVariant:
+class HatTrickVariant(Family):
     """Hat Trick (R17-R22): three colours, double tricks, passes, no marked colour."""
 
-    game: ClassVar[str] = "hat-trick"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 7
+    game: ClassVar[str] = HAT_TRICK
+    min_players: ClassVar[int] = HAT_TRICK_MIN_PLAYERS
+    max_players: ClassVar[int] = HAT_TRICK_MAX_PLAYERS
     cards_laid_out: ClassVar[int] = 0
+    #: R17: no colour is marked, so none is hidden either (R15 does not apply).
+    colours_marked: ClassVar[int] = 0
+    hides_marks: ClassVar[bool] = False
+    #: R19: a player may pass once two colours are in the trick.
+    has_passes: ClassVar[bool] = True
+
+    @property
+    def settings(self) -> None:
+        """Hat Trick has none of the three settings of RULES.md section 5."""
+        return None
 
     def deck(self, players: int) -> Deck:
         """R17: red, blue and green, 1-20 (0-20 with 7 players)."""
@@ -191,7 +258,7 @@ class HatTrickVariant:
 
     @property
     def preset(self) -> str:
-        return "hat-trick"
+        return HAT_TRICK
 
     def as_json(self) -> dict[str, object]:
         """The API's shape of the Hat Trick variant."""
@@ -207,7 +274,7 @@ PRESETS: dict[str, Variant] = {
     "aggravated": ClassicVariant(SCORINGS["classic"], colours=2),
     "hazy": ClassicVariant(SCORINGS["classic"], reveal=Reveal.HAZY),
     "delayed": ClassicVariant(SCORINGS["classic"], reveal=Reveal.DELAYED),
-    "hat-trick": HatTrickVariant(),
+    HAT_TRICK: HatTrickVariant(),
 }
 
 
@@ -247,10 +314,10 @@ def variant_from_settings(scoring: str, colours: int, reveal: str) -> ClassicVar
 
 def check_players(variant: Variant, players: int) -> int:
     """R2 / R17: refuse a player count the game is not played with."""
-    if not variant.min_players <= players <= variant.max_players:
+    if not variant.can_seat(players):
         template = (
             N_("Hat Trick is played by 4 to 7 players, not %(players)s.")
-            if isinstance(variant, HatTrickVariant)
+            if variant.game == HAT_TRICK
             else N_("Sticheln is played by 3 to 8 players, not %(players)s.")
         )
         raise PlayerCountError(Message(template, {"players": players}))

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from companion import services
 from companion.models import Game
 from companion.rules import (
+    HAT_TRICK,
     Card,
     Colour,
-    HatTrickVariant,
     TableSetup,
     Variant,
     in_box,
@@ -39,7 +39,7 @@ class BoxView:
     @property
     def is_hat_trick(self) -> bool:
         """Hat Trick lays nothing out and plays every card but the last (R18)."""
-        return isinstance(self.setup.variant, HatTrickVariant)
+        return self.setup.variant.has_passes
 
     @property
     def kept_count(self) -> int:
@@ -100,6 +100,7 @@ def seat_names(game: Game) -> list[str]:
 def trick_rule_of(variant: Variant) -> str:
     """The resolver's choice for a variant: Hat Trick, Reverse's lowest trump (R13), or the
     highest trump of every other classic-family variant (R8)."""
-    if isinstance(variant, HatTrickVariant):
-        return "hat-trick"
-    return "reverse" if variant.scoring.trump_order is TrumpOrder.LOWEST else "classic"
+    settings = variant.settings
+    if settings is None:
+        return HAT_TRICK
+    return "reverse" if settings.scoring.trump_order is TrumpOrder.LOWEST else "classic"

@@ -17,11 +17,19 @@ from wtforms import BooleanField, HiddenField, SelectChoice, SelectField, String
 
 from companion.games.game_forms import COLOUR_COUNT_CHOICES, REVEAL_CHOICES, SCORING_CHOICES
 from companion.messages import PRESET_NAMES
-from companion.rules import PRESETS, Variant, variant_from_settings, variant_named
+from companion.rules import (
+    HAT_TRICK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PRESETS,
+    Variant,
+    variant_from_settings,
+    variant_named,
+)
 
 CUSTOM = "custom"
 #: Every player count any game is played with (R2: 3-8; R17: Hat Trick 4-7).
-PLAYER_COUNTS = range(3, 9)
+PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 DEFAULT_PLAYERS = 4
 #: The three settings of a custom classic-family variant (RULES.md section 5).
 SETTING_NAMES = ("scoring", "colours", "reveal")
@@ -37,7 +45,7 @@ SETUP_VARIANT_CHOICES = [
 TRICK_RULE_CHOICES = [
     SelectChoice("classic", _l("Highest trump wins: Classic, Mild, Aggravated, Hazy, Delayed")),
     SelectChoice("reverse", _l("Lowest trump wins: Reverse")),
-    SelectChoice("hat-trick", _l("Hat Trick: two colours, passes")),
+    SelectChoice(HAT_TRICK, _l("Hat Trick: two colours, passes")),
 ]
 
 

@@ -15,13 +15,13 @@ from flask_babel import gettext
 
 from companion.messages import colour_name, colour_symbol, render_message
 from companion.rules import (
-    ClassicVariant,
     Message,
     Play,
     TableSetup,
     check_hat_trick_plays,
     check_trick_cards,
     resolve_hat_trick,
+    seat_order,
     trick_winner,
 )
 from companion.rules.text import N_
@@ -51,13 +51,13 @@ class TrickTable:
     @property
     def is_hat_trick(self) -> bool:
         """Hat Trick tricks have passes and piles (R19-R21)."""
-        return not isinstance(self.setup.variant, ClassicVariant)
+        return self.setup.variant.has_passes
 
     def player(self, index: int) -> str:
         """Who plays the trick's ``index``-th card: play goes clockwise from the leader (R3,
         R9), so in a game that is a seat's name; outside one, players count from the leader."""
         if self.names:
-            return self.names[(self.leader + index) % len(self.names)]
+            return self.names[seat_order(self.leader, len(self.names))[index]]
         return str(gettext("Player %(number)s", number=index + 1))
 
 
@@ -170,9 +170,9 @@ def trick_view(plays: Sequence[Play], table: TrickTable) -> TrickView:
         return TrickView((), players, next_player)
     if table.is_hat_trick:
         return _hat_trick_view(plays, shown, players, next_player, table)
-    variant = table.setup.variant
-    assert isinstance(variant, ClassicVariant)
-    outcome = trick_winner([play.card for play in plays], variant.scoring)
+    settings = table.setup.variant.settings
+    assert settings is not None  # a trick without passes is of the classic family
+    outcome = trick_winner([play.card for play in plays], settings.scoring)
     shown[outcome.winner] = replace(shown[outcome.winner], takes=True)
     return TrickView(
         tuple(shown),

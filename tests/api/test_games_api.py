@@ -1,4 +1,4 @@
-"""The games API: whole games, corrections, edit keys and stale versions (DESIGN.md, games)."""
+"""The games API: whole games, corrections, edit keys and stale versions (README, JSON API)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Live rounds through the API: every trick checked against the rules engine (issue: live)."""
+"""Live rounds through the API: every trick checked against the rules engine."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def test_r21_a_live_hat_trick_trick_answers_the_pile_winner_and_the_deciding_car
 def test_r21_a_live_round_recorded_before_the_correction_keeps_its_seats(
     app: Flask, client: FlaskClient
 ) -> None:
-    """A Hat Trick round stored before issue 14 gave the lead to the deciding pile's taker;
+    """A Hat Trick round stored before R21 was corrected gave the lead to the deciding pile's taker;
     it is replayed from the leader each stored trick names, not moved to other seats."""
     from companion.models import Game, db
 

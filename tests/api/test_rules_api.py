@@ -1,4 +1,5 @@
-"""The rules endpoints answer the exact shapes of DESIGN.md for every player count and variant."""
+"""The rules endpoints answer the exact shapes of the README's JSON API, for every player
+count and variant."""
 
 from __future__ import annotations
 

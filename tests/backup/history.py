@@ -8,7 +8,6 @@ import random
 from collections import Counter
 from typing import Any
 
-from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import services
@@ -30,39 +29,13 @@ from tests.rules.helpers import (
     play_classic_round,
     play_hat_trick_round,
 )
+from tests.table import Table, auth
 
 CLASSIC_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 DELAYED_NAMES = ["ann", "Zoë", '<script>alert("x")</script>']
 HAT_TRICK_NAMES = ["Ben", "=SUM(A1:A9)", "Fay", "@Gus"]
 HAZY_NAMES = ["Cleo", "Dan", "Eve", "-Hal"]
 ABANDONED_NAMES = ["Ann", "Ben", "Cleo", "Dan", "Ida"]
-
-
-def auth(game: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {game['edit_key']}"}
-
-
-def new_game(
-    client: FlaskClient, names: list[str], variant: str, rounds: int, first_leader: int = 0
-) -> dict[str, Any]:
-    answer = client.post(
-        "/api/v1/games",
-        json={"players": names, "variant": variant, "rounds": rounds, "first_leader": first_leader},
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
-    return game
-
-
-def record(client: FlaskClient, game: dict[str, Any], entries: list[Any]) -> dict[str, Any]:
-    """Record the next round; answers the game state (with the edit key kept)."""
-    answer = client.post(
-        f"/api/v1/games/{game['id']}/rounds",
-        json={"version": game["version"], "entries": [entry.as_json() for entry in entries]},
-        headers=auth(game),
-    )
-    assert answer.status_code == 201, answer.json
-    return {**answer.json, "edit_key": game["edit_key"]}
 
 
 def classic_led_by(setup: TableSetup, leader: int, seed: int) -> ClassicRound:
@@ -139,32 +112,32 @@ def play_classic_live(
     return game
 
 
-def build_history(client: FlaskClient, app: Flask) -> dict[str, dict[str, Any]]:
+def build_history(table: Table) -> dict[str, dict[str, Any]]:
     """The games, by what they show; answers each one's last state (with its edit key)."""
+    client = table.client
     games = {}
 
     classic = table_setup(4, PRESETS["classic"])
-    game = new_game(client, CLASSIC_NAMES, "classic", rounds=3, first_leader=1)
-    game = record(client, game, quick_entries(classic_led_by(classic, 1, 10)))
-    game = record(client, game, full_entries(classic_led_by(classic, 2, 20)))
+    game = table.new_game(CLASSIC_NAMES, "classic", rounds=3, first_leader=1)
+    game = table.record(game, quick_entries(classic_led_by(classic, 1, 10)))
+    game = table.record(game, full_entries(classic_led_by(classic, 2, 20)))
     game = play_classic_live(client, game, classic_led_by(classic, 3, 30))
     assert game["status"] == "finished" and game["rounds"][2]["mode"] == "live"
     games["classic"] = game
 
     delayed = table_setup(3, PRESETS["delayed"])
-    game = new_game(client, DELAYED_NAMES, "delayed", rounds=2)
+    game = table.new_game(DELAYED_NAMES, "delayed", rounds=2)
     played = classic_led_by(delayed, 0, 40)
-    game = record(client, game, [DelayedEntry(tuple(cap)) for cap in played.captured])
+    game = table.record(game, [DelayedEntry(tuple(cap)) for cap in played.captured])
     games["delayed"] = game
 
     hat_trick = table_setup(4, PRESETS["hat-trick"])
-    game = new_game(client, HAT_TRICK_NAMES, "hat-trick", rounds=3, first_leader=2)
+    game = table.new_game(HAT_TRICK_NAMES, "hat-trick", rounds=3, first_leader=2)
     game = open_live(client, game, None)
     for _leader, plays in hat_trick_led_by(hat_trick, 2, 50).tricks:
         game = live_trick(client, game, 1, "plays", [play_json(p) for p in plays])
     played_ht = hat_trick_led_by(hat_trick, 3, 60)
-    game = record(
-        client,
+    game = table.record(
         game,
         [
             HatTrickFullEntry(tuple(up), tuple(down))
@@ -172,8 +145,7 @@ def build_history(client: FlaskClient, app: Flask) -> dict[str, dict[str, Any]]:
         ],
     )
     played_ht = hat_trick_led_by(hat_trick, 0, 70)
-    game = record(
-        client,
+    game = table.record(
         game,
         [
             HatTrickQuickEntry(dict(Counter(card.colour for card in up)), len(down))
@@ -184,16 +156,16 @@ def build_history(client: FlaskClient, app: Flask) -> dict[str, dict[str, Any]]:
     games["hat-trick"] = game
 
     hazy = table_setup(4, PRESETS["hazy"])
-    game = new_game(client, HAZY_NAMES, "hazy", rounds=4)
-    game = record(client, game, quick_entries(classic_led_by(hazy, 0, 80)))
+    game = table.new_game(HAZY_NAMES, "hazy", rounds=4)
+    game = table.record(game, quick_entries(classic_led_by(hazy, 0, 80)))
     game = play_classic_live(client, game, classic_led_by(hazy, 1, 90), tricks=2)
     assert game["rounds"][1]["status"] == "playing"
     games["hazy"] = game
 
     mild = table_setup(5, PRESETS["mild"])
-    game = new_game(client, ABANDONED_NAMES, "mild", rounds=5)
-    game = record(client, game, quick_entries(classic_led_by(mild, 0, 100)))
-    with app.app_context():
+    game = table.new_game(ABANDONED_NAMES, "mild", rounds=5)
+    game = table.record(game, quick_entries(classic_led_by(mild, 0, 100)))
+    with table.app.app_context():
         stored = services.get_game(game["id"])
         services.abandon_game(stored, stored.version)
         stored.excluded = True

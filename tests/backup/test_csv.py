@@ -12,11 +12,12 @@ from flask.testing import FlaskClient
 
 from companion.backup import CSV_COLUMNS, csv_safe
 from tests.backup.history import HAT_TRICK_NAMES, build_history
+from tests.table import Table
 
 
 @pytest.fixture
-def games(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]:
-    return build_history(client, app)
+def games(app: Flask, client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
+    return build_history(table)
 
 
 def csv_of(client: FlaskClient, code: str) -> list[list[str]]:

@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 from companion import backup
 from companion.models import db
 from companion.rules import PRESETS, table_setup
-from tests.backup.history import build_history, classic_led_by, new_game, quick_entries, record
+from tests.backup.history import build_history, classic_led_by, quick_entries
+from tests.table import Table
 
 GAME_KEYS = {
     "code",
@@ -42,8 +43,8 @@ ROUND_KEYS = {
 
 
 @pytest.fixture
-def games(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]:
-    return build_history(client, app)
+def games(app: Flask, client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
+    return build_history(table)
 
 
 def test_the_api_exports_one_game_as_a_versioned_document(
@@ -183,14 +184,14 @@ def count_queries(app: Flask, run: Any) -> int:
 
 
 def test_the_whole_history_is_read_in_a_few_queries_however_many_games(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, table: Table
 ) -> None:
     setup = table_setup(4, PRESETS["classic"])
 
     def add_games(count: int) -> None:
         for seed in range(count):
-            game = new_game(client, ["Ann", "Ben", "Cleo", f"Player {seed}"], "classic", 2)
-            record(client, game, quick_entries(classic_led_by(setup, 0, seed)))
+            game = table.new_game(["Ann", "Ben", "Cleo", f"Player {seed}"], "classic", 2)
+            table.record(game, quick_entries(classic_led_by(setup, 0, seed)))
 
     def export() -> None:
         with (tmp_path / "out.json").open("w", encoding="utf-8") as file:

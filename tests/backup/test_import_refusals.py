@@ -14,14 +14,15 @@ from flask.testing import FlaskClient
 
 from tests.backup.history import build_history
 from tests.db_snapshot import snapshot
+from tests.table import Table
 
 Document = dict[str, Any]
 
 
 @pytest.fixture
-def exported(app: Flask, client: FlaskClient, tmp_path: Path) -> Document:
+def exported(app: Flask, client: FlaskClient, tmp_path: Path, table: Table) -> Document:
     """The whole history of ``app`` as exported: classic, delayed, Hat Trick, hazy, mild."""
-    build_history(client, app)
+    build_history(table)
     path = tmp_path / "backup.json"
     assert app.test_cli_runner().invoke(args=["export", str(path)]).exit_code == 0
     data: Document = json.loads(path.read_text(encoding="utf-8"))

@@ -19,6 +19,7 @@ from tests.schema import (
     latest_revision,
     migrated_revision,
 )
+from tests.table import Table
 
 
 def export(app: Flask, path: Path) -> dict[str, Any]:
@@ -38,9 +39,9 @@ def without_time_of_export(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_export_import_into_an_empty_database_and_export_again_gives_the_same_data(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
-    games = build_history(client, app)
+    games = build_history(table)
     first = export(app, tmp_path / "first.json")
     assert first["format"] == "sticheln-companion" and first["version"] == 1
     assert sorted(game["code"] for game in first["games"]) == sorted(
@@ -56,10 +57,10 @@ def test_export_import_into_an_empty_database_and_export_again_gives_the_same_da
 
 
 def test_a_restore_onto_a_database_without_tables_makes_them_first(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
     """A new server restoring a backup before the app was ever served there."""
-    games = build_history(client, app)
+    games = build_history(table)
     first = export(app, tmp_path / "backup.json")
     with second_app.app_context():
         drop_everything()
@@ -78,9 +79,9 @@ def test_a_restore_onto_a_database_without_tables_makes_them_first(
 
 
 def test_the_restored_games_show_the_same_state_through_the_api(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
-    games = build_history(client, app)
+    games = build_history(table)
     export(app, tmp_path / "backup.json")
     assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
     with second_app.app_context():
@@ -95,9 +96,9 @@ def test_the_restored_games_show_the_same_state_through_the_api(
 
 
 def test_the_printed_edit_key_gives_edit_rights_to_a_restored_game(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
-    games = build_history(client, app)
+    games = build_history(table)
     export(app, tmp_path / "backup.json")
     result = import_file(second_app, tmp_path / "backup.json")
     code = games["hazy"]["id"]
@@ -115,9 +116,9 @@ def test_the_printed_edit_key_gives_edit_rights_to_a_restored_game(
 
 
 def test_importing_the_same_backup_again_adds_nothing(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, table: Table
 ) -> None:
-    games = build_history(client, app)
+    games = build_history(table)
     export(app, tmp_path / "backup.json")
     with app.app_context():
         before = snapshot()
@@ -130,9 +131,9 @@ def test_importing_the_same_backup_again_adds_nothing(
 
 
 def test_a_second_import_into_the_restored_database_adds_nothing(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
-    build_history(client, app)
+    build_history(table)
     export(app, tmp_path / "backup.json")
     assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
     with second_app.app_context():
@@ -145,9 +146,9 @@ def test_a_second_import_into_the_restored_database_adds_nothing(
 
 
 def test_import_into_an_existing_database_matches_players_by_name_whatever_the_case(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path, table: Table
 ) -> None:
-    build_history(client, app)
+    build_history(table)
     export(app, tmp_path / "backup.json")
     restored = second_app.test_client()
     answer = restored.post(
@@ -165,9 +166,9 @@ def test_import_into_an_existing_database_matches_players_by_name_whatever_the_c
 
 
 def test_a_changed_game_with_a_known_code_is_reported_and_skipped(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, table: Table
 ) -> None:
-    games = build_history(client, app)
+    games = build_history(table)
     data = export(app, tmp_path / "backup.json")
     changed = next(g for g in data["games"] if g["code"] == games["delayed"]["id"])
     changed["excluded"] = True
@@ -183,8 +184,8 @@ def test_a_changed_game_with_a_known_code_is_reported_and_skipped(
         assert snapshot() == before
 
 
-def test_export_to_standard_output(app: Flask, client: FlaskClient) -> None:
-    games = build_history(client, app)
+def test_export_to_standard_output(app: Flask, client: FlaskClient, table: Table) -> None:
+    games = build_history(table)
     result = app.test_cli_runner().invoke(args=["export", "-"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
@@ -202,9 +203,9 @@ def test_an_empty_history_exports_and_imports(
 
 
 def hat_trick_round_recorded_before_the_r21_correction(app: Flask, client: FlaskClient) -> str:
-    """A live Hat Trick round as stored before issue 14: after red 15, blue 15, red 3, blue 2
-    the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's player (seat 2).
-    Answers the game's code."""
+    """A live Hat Trick round as stored before R21 was corrected: after red 15, blue 15,
+    red 3, blue 2 the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's
+    player (seat 2). Answers the game's code."""
     game = client.post(
         "/api/v1/games",
         json={"players": ["Ann", "Ben", "Cleo", "Dan"], "variant": "hat-trick"},

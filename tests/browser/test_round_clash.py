@@ -1,4 +1,4 @@
-"""A stale record page on a phone (issue 14, point 8): another phone records the same round
+"""A stale record page on a phone: another phone records the same round
 first; this phone is shown both entries side by side, readable at 390 px, and corrects that
 same round with its own entries instead of filing them as the next one."""
 

@@ -8,22 +8,25 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import PRESETS, table_setup
-from tests.backup.history import classic_led_by, new_game, play_classic_live, quick_entries, record
+from tests.backup.history import classic_led_by, play_classic_live, quick_entries
+from tests.table import Table
 
 NAMES = ["Ann", '<script>alert("x")</script>', 'Cleo "C"', "Dan"]
 
 
-def test_no_chart_before_the_first_round_is_scored(client: FlaskClient) -> None:
-    game = new_game(client, NAMES, "classic", rounds=3)
+def test_no_chart_before_the_first_round_is_scored(client: FlaskClient, table: Table) -> None:
+    game = table.new_game(NAMES, "classic", rounds=3)
     page = client.get(f"/g/{game['id']}/view").get_data(as_text=True)
     assert '<svg class="chart' not in page
 
 
-def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(client: FlaskClient) -> None:
+def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(
+    client: FlaskClient, table: Table
+) -> None:
     setup = table_setup(4, PRESETS["classic"])
-    game = new_game(client, NAMES, "classic", rounds=3)
-    game = record(client, game, quick_entries(classic_led_by(setup, 0, 1)))
-    game = record(client, game, quick_entries(classic_led_by(setup, 1, 2)))
+    game = table.new_game(NAMES, "classic", rounds=3)
+    game = table.record(game, quick_entries(classic_led_by(setup, 0, 1)))
+    game = table.record(game, quick_entries(classic_led_by(setup, 1, 2)))
     game = play_classic_live(client, game, classic_led_by(setup, 2, 3), tricks=3)  # playing
     for path in (f"/g/{game['id']}", f"/g/{game['id']}/view"):
         page = client.get(path).get_data(as_text=True)
@@ -41,10 +44,12 @@ def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(client: FlaskCl
         assert 'aria-labelledby="totals-title"' in chart
 
 
-def test_the_chart_is_in_the_players_language(app: Flask, client: FlaskClient) -> None:
+def test_the_chart_is_in_the_players_language(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
     setup = table_setup(4, PRESETS["classic"])
-    game = new_game(client, NAMES, "classic", rounds=3)
-    record(client, game, quick_entries(classic_led_by(setup, 0, 1)))
+    game = table.new_game(NAMES, "classic", rounds=3)
+    table.record(game, quick_entries(classic_led_by(setup, 0, 1)))
     client.set_cookie("lang", "de")
     page = client.get(f"/g/{game['id']}/view").get_data(as_text=True)
     chart = page[page.index('<svg class="chart') :]

@@ -11,6 +11,7 @@ from functools import partial
 
 from scripts import loadkit
 from scripts.loadkit import Client, PlannedRound, Reply, Table
+from scripts.page_reader import csrf_token
 
 #: Phones sending at once: twice the server's workers, so some race and some queue.
 PHONES = 8
@@ -157,7 +158,7 @@ def test_of_phones_sending_the_record_page_form_at_once_exactly_one_is_saved(
         )
         assert page.status == 200, page.text[:300]
         cookie = {"Cookie": f"session={page.cookies.get('session', granted.cookies['session'])}"}
-        token = loadkit.csrf_token(page.text)
+        token = csrf_token(page.text)
         plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
         replies = loadkit.at_once(
             [partial(send_form, http, table, cookie, token, number, p) for p in plans]

@@ -11,6 +11,7 @@ import pytest
 
 from scripts import loadkit
 from scripts.loadkit import Client, Reply, Table
+from scripts.page_reader import csrf_token
 
 PHONES = 8
 
@@ -25,7 +26,7 @@ def confirm_page_phones(http: Client, table: Table, action: str) -> list[Reply]:
     session = page.cookies.get("session", granted.cookies["session"])
     version = re.search(r'<input[^>]*name="version"[^>]*value="(\d+)"', page.text)
     assert version is not None and int(version[1]) == table.version
-    form = {"csrf_token": loadkit.csrf_token(page.text), "version": version[1]}
+    form = {"csrf_token": csrf_token(page.text), "version": version[1]}
     send = partial(
         http.request, "POST", f"/g/{table.code}/{action}", None, {"Cookie": f"session={session}"}
     )
@@ -88,7 +89,7 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
     else:
         page = http.get("/games/new")
         cookie = {"Cookie": f"session={page.cookies['session']}"}
-        token = loadkit.csrf_token(page.text)
+        token = csrf_token(page.text)
         calls = [
             partial(
                 http.request,

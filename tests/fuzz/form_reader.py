@@ -93,11 +93,3 @@ def read_forms(page: str, url: str) -> list[Form]:
     reader = _FormReader(url)
     reader.feed(page)
     return reader.forms
-
-
-def csrf_token_of(page: str) -> str:
-    """The CSRF token of the first form of ``page``."""
-    forms = read_forms(page, "/")
-    token = next((v for f in forms for k, v in f.fields if k == "csrf_token"), None)
-    assert token, "the page has no CSRF token"
-    return token

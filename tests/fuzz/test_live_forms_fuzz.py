@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.round_forms import Kind
-from tests.fuzz.form_reader import csrf_token_of
+from scripts.page_reader import csrf_token
 from tests.fuzz.forms import Pairs, fuzz_form, post_form
 from tests.fuzz.legal import as_form, legal_marked, next_legal_trick
 from tests.fuzz.world import SceneBuilder, World, fuzz_settings
@@ -66,7 +66,7 @@ def play_scene(build: SceneBuilder) -> None:
     live = f"/g/{classic['id']}/rounds/1/live"
     for card in trick[:3]:
         page = build.editor.get(live).get_data(as_text=True)
-        fields = [("csrf_token", csrf_token_of(page)), ("version", str(classic["version"]))]
+        fields = [("csrf_token", csrf_token(page)), ("version", str(classic["version"]))]
         answer = post_form(build.editor, f"{live}/card", [*fields, ("card", token(card))])
         assert answer.status_code == 302, answer.get_data(as_text=True)[:500]
     build.extra["classic"] = token(trick[3])

@@ -25,8 +25,9 @@ from companion import backup, services
 from companion.edit_rights import SESSION_KEYS
 from companion.models import MAX_NAME_LENGTH, Game, PlayerChange, db
 from companion.rules import Card, Colour
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.fuzz.form_reader import Form, csrf_token_of, read_forms
+from tests.fuzz.form_reader import Form, read_forms
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -264,6 +265,6 @@ class SceneBuilder:
         """The scene, with a stranger: a phone with a session and a CSRF token of its own
         but no edit key."""
         stranger = self.app.test_client()
-        token = csrf_token_of(stranger.get("/games/new").get_data(as_text=True))
-        editor_token = csrf_token_of(self.editor.get("/games/new").get_data(as_text=True))
+        token = csrf_token(stranger.get("/games/new").get_data(as_text=True))
+        editor_token = csrf_token(self.editor.get("/games/new").get_data(as_text=True))
         return Scene(self.games, self.editor, stranger, token, editor_token, extra=self.extra)

@@ -17,10 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.edit_rights import SESSION_KEYS
 from companion.messages import render_message
 from companion.models import db
 from companion.rules import RuleError
+from scripts.page_reader import words_of_main
 from tests.db_snapshot import snapshot
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -85,37 +85,6 @@ def form_fields(page: str) -> Fields:
     return {name: values for name, values in reader.fields.items() if not name.endswith("-tab")}
 
 
-def grant_edit_rights(client: FlaskClient, code: str, key: str) -> None:
-    """Give the test client's "phone" the game's edit key, as the edit link would."""
-    with client.session_transaction() as session:
-        keys = dict(session.get(SESSION_KEYS, {}))
-        keys[code] = key
-        session[SESSION_KEYS] = keys
-
-
-def new_game(
-    client: FlaskClient,
-    variant: str | dict[str, Any] = "classic",
-    names: list[str] | None = None,
-    rounds: int = 5,
-    first_leader: int = 0,
-) -> str:
-    """A game created through the JSON API, editable from ``client``; answers its code."""
-    response = client.post(
-        "/api/v1/games",
-        json={
-            "players": names or NAMES,
-            "variant": variant,
-            "rounds": rounds,
-            "first_leader": first_leader,
-        },
-    )
-    assert response.status_code == 201, response.get_json()
-    state = response.get_json()
-    grant_edit_rights(client, state["id"], state["edit_key"])
-    return str(state["id"])
-
-
 def game_state(client: FlaskClient, code: str) -> dict[str, Any]:
     """The game as the API shows it."""
     response = client.get(f"/api/v1/games/{code}")
@@ -169,9 +138,7 @@ def quick_round(
 
 def text_of(page: str) -> str:
     """The visible words of a page's main part (tags dropped, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"</?a\b[^>]*>", "", body)  # a link is no word break
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, joined={"a"})  # a link is no word break
 
 
 def seat_section(page: str, seat: int) -> str:

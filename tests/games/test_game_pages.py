@@ -27,6 +27,7 @@ from companion.models import Game, Player, Round, RoundResult, Seat, db, utcnow
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
+from scripts.page_reader import csrf_token, read_page
 from tests.assets.helpers import static_url
 
 MINUS = "\u2212"
@@ -37,18 +38,11 @@ CONFLICT = "This game changed on another phone."
 # Helpers: a browser's way of filling forms, and a look into the database
 
 
-def csrf_token(page: str) -> str:
-    """The CSRF token of the (first) form on ``page``, as a browser would send it back."""
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
-
-
 def form_value(page: str, name: str) -> str:
     """The value of the hidden or text input called ``name``."""
-    match = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
-    assert match, f"no input {name}"
-    return html.unescape(match.group(1))
+    value = read_page(page).find("input", name=name).get("value")
+    assert value is not None, f"input {name} has no value"
+    return value
 
 
 def text_of(page: str) -> str:
@@ -254,11 +248,13 @@ def test_new_game_page_offers_eight_seats_every_variant_and_known_names(
 ) -> None:
     start_game(client, ["Zoe", "Yann", "Xena"])
     page = page_of(client, "/games/new")
-    assert [f"player_{row}" for row in range(8)] == re.findall(r'name="(player_\d)"', page)
+    form = read_page(page)
+    seats = [str(field.get("name")) for field in form.find_all(name=True)]
+    assert [f"player_{row}" for row in range(8)] == [
+        name for name in seats if name.startswith("player_") and name[7:].isdigit()
+    ]
     assert page.count('maxlength="40"') == 8
-    assert re.findall(
-        r'<option value="([^"]+)">', page.split("<datalist")[1].split("</datalist>")[0]
-    ) == [
+    assert [option.get("value") for option in form.find("datalist").find_all("option")] == [
         "Xena",
         "Yann",
         "Zoe",
@@ -276,11 +272,9 @@ def test_new_game_page_offers_eight_seats_every_variant_and_known_names(
     ]:
         assert f"{name} {explanation}" in words
     assert form_value(page, "rounds") == "5"
-    assert re.search(
-        r'<input[^>]*checked[^>]*value="classic"|<input[^>]*value="classic"[^>]*checked', page
-    )
+    assert form.find_all("input", value="classic", checked=True)
     assert "The rulebook says: the youngest player." in words
-    assert len(re.findall(r"<option[^>]*>Seat \d</option>", page)) == 8
+    assert len([o for o in form.find_all("option") if re.fullmatch(r"Seat \d", o.text)]) == 8
     assert 'name="csrf_token"' in page
     assert "<script>" not in page and 'src="/static/new_game.' in page  # no inline script
 
@@ -308,8 +302,8 @@ def test_a_game_of_each_preset_starts_from_the_page(
     assert f"{label} · 0 of 4 rounds scored" in words
     # R3: the named seat leads round 1; the seat before it deals.
     assert f"Round 1 of 4 {names[0]} deals; {names[1]} leads the first trick." in words
-    listed = re.findall(r'<span class="seat__name">([^<]+)</span>', page_of(client, f"/g/{code}"))
-    assert listed == names
+    board = read_page(page_of(client, f"/g/{code}"))
+    assert [seat.text for seat in board.find_all("span", class_="seat__name")] == names
     with app.app_context():
         game = load(code)
         assert game.variant == variant_named(preset)
@@ -460,11 +454,11 @@ def test_a_refusal_by_the_services_is_shown_next_to_its_field(
 
 def test_the_wrong_field_is_marked_invalid_for_screen_readers(client: FlaskClient) -> None:
     page = post_new_game(client, ["Ann", "Ben", "ann"]).get_data(as_text=True)
-    field = re.search(r'<input[^>]*name="player_2"[^>]*>', page)
-    assert field and 'aria-invalid="true"' in field.group(0)
-    assert 'aria-describedby="player_2-errors"' in field.group(0)
-    other = re.search(r'<input[^>]*name="player_1"[^>]*>', page)
-    assert other and "aria-invalid" not in other.group(0)
+    field = read_page(page).find("input", name="player_2")
+    assert field.get("aria-invalid") == "true"
+    assert field.get("aria-describedby") == "player_2-errors"
+    other = read_page(page).find("input", name="player_1")
+    assert "aria-invalid" not in other.attrs
 
 
 def test_a_form_without_its_csrf_token_is_shown_again_and_saves_nothing(
@@ -534,7 +528,8 @@ def test_the_read_only_view_shows_no_control_and_no_edit_key(client: FlaskClient
         assert "Manage the game" not in page
         assert "Mark colours" not in page and "Record round" not in page
         words = text_of(page)
-        assert "Ann Ben Cleo Dan" in " ".join(re.findall(r'seat__name">([^<]+)<', page))
+        seats = read_page(page).find_all(class_="seat__name")
+        assert "Ann Ben Cleo Dan" in " ".join(seat.text for seat in seats)
         assert f'href="/g/{code}/share"' in page and "Share with other phones" in words
         assert "Dan deals; Ann leads the first trick." in words
 
@@ -580,13 +575,14 @@ def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -
     record(app, code, *ROUND_ONE)
     record(app, code, *ROUND_TWO)
     page = page_of(client, f"/g/{code}")
-    rows = re.findall(r"<tr class=\"is-scored\">(.*?)</tr>", page, re.S)
-    assert [re.findall(r"<td[^>]*><b>([^<]+)</b>", row) for row in rows] == [
+    rows = read_page(page).find_all("tr", class_="is-scored")
+    cells = [[td.words().split() for td in row.find_all("td") if td.find_all("b")] for row in rows]
+    assert [[score for score, *_ in row] for row in cells] == [
         [f"{MINUS}23", "+15", "+16"],
         ["+17", f"{MINUS}4", "+12"],
     ]
     # the running total follows the round score in each cell
-    assert [re.findall(r"<b>[^<]+</b> ([^<\s]+)", row) for row in rows] == [
+    assert [[total for _, total, *_ in row] for row in cells] == [
         [f"{MINUS}23", "+15", "+16"],
         [f"{MINUS}6", "+11", "+28"],
     ]
@@ -603,10 +599,9 @@ def test_dealer_and_leader_move_one_seat_each_round(app: Flask, client: FlaskCli
     words = text_of(page_of(client, f"/g/{code}"))
     assert "Round 2 of 5 Cleo deals; Ann leads the first trick." in words  # R3, around the table
     page = page_of(client, f"/g/{code}")
-    first_row = re.search(r'<tr class="is-scored">(.*?)</tr>', page, re.S)
-    assert first_row and first_row.group(1).count('class="leads"') == 1
-    cells = re.findall(r"<td[^>]*>", first_row.group(1))
-    assert cells[2] == '<td class="leads">'  # round 1 was led by Cleo
+    first_row = read_page(page).find("tr", class_="is-scored")
+    assert len(first_row.find_all(class_="leads")) == 1
+    assert first_row.find_all("td")[2].attrs == {"class": "leads"}  # round 1 was led by Cleo
 
 
 def test_marked_colours_are_shown_as_chips_with_symbol_and_value(

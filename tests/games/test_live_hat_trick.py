@@ -16,7 +16,6 @@ from tests.games.round_helpers import database, signed, text_of
 from tests.games.test_live_pages import (
     NAMES,
     chips,
-    create_game,
     form_ending,
     label,
     play_cards,
@@ -31,12 +30,14 @@ from tests.games.test_live_pages import (
     tap_and_follow,
 )
 from tests.rules.helpers import c, expected_next_leader, play_hat_trick_round
+from tests.table import Table
 
 
-def open_hat_trick(client: FlaskClient, first_leader: int = 0) -> tuple[str, str]:
+def open_hat_trick(table: Table, first_leader: int = 0) -> tuple[str, str]:
     """A Hat Trick game whose round 1 is live; answers its code and the live page."""
-    code, _ = create_game(client, "hat-trick", first_leader=first_leader)
-    return code, start_live(client, code)
+    game = table.new_game(NAMES, "hat-trick", rounds=5, first_leader=first_leader, edit_here=True)
+    code = game["id"]
+    return code, start_live(table.client, code)
 
 
 def pass_text(app: Flask, plays: list[Play], order: list[str]) -> str:
@@ -47,12 +48,15 @@ def pass_text(app: Flask, plays: list[Play], order: list[str]) -> str:
 
 
 def test_a_whole_hat_trick_round_with_passes_scores_like_a_full_entry(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     setup = table_setup(4, PRESETS["hat-trick"])
     played = play_hat_trick_round(setup, random.Random(11))
     assert any(play.passed for _, plays in played.tricks for play in plays), "a pass is played"
-    code, _ = create_game(client, "hat-trick", first_leader=played.tricks[0][0])
+    game = table.new_game(
+        NAMES, "hat-trick", rounds=5, first_leader=played.tricks[0][0], edit_here=True
+    )
+    code = game["id"]
     live = start_live(client, code)
     for number, (leader, plays) in enumerate(played.tricks, start=1):
         order = [NAMES[(leader + i) % 4] for i in range(4)]
@@ -99,8 +103,10 @@ def test_a_whole_hat_trick_round_with_passes_scores_like_a_full_entry(
         assert rows[name] == [*counts, str(len(played.face_down[seat]))]
 
 
-def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(client: FlaskClient) -> None:
-    _, live = open_hat_trick(client)
+def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(
+    client: FlaskClient, table: Table
+) -> None:
+    _, live = open_hat_trick(table)
     assert 'name="pass_next"' not in live
     live = play_cards(client, live, "red 5, red 9")
     assert 'name="pass_next"' not in live  # one colour: no pass yet (R19)
@@ -121,10 +127,11 @@ def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(client: Flask
 
 def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
     client: FlaskClient,
+    table: Table,
 ) -> None:
     """Issue 14: red 15, blue 15, red 3, blue 2 - seat 2 (red 3) leads next. 000: "quello
     che ha giocato la 2° (o 3, o 4, ecc.) carta più elevata comincia la presa seguente"."""
-    _, live = open_hat_trick(client)
+    _, live = open_hat_trick(table)
     live = play_cards(client, live, "red 15, blue 15, red 3, blue 2")
     taken = section(live, "live-last")
     assert "Ann takes this pile with red 15 (R20)." in taken
@@ -135,8 +142,10 @@ def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
     assert "Cleo leads: tap the card they play." in text_of(live)
 
 
-def test_r19_a_third_colour_is_refused_unless_it_is_a_pass(app: Flask, client: FlaskClient) -> None:
-    _, live = open_hat_trick(client)
+def test_r19_a_third_colour_is_refused_unless_it_is_a_pass(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    _, live = open_hat_trick(table)
     live = play_cards(client, live, "red 5, blue 9")
     before = database(app)
     response = tap(client, live, c("green 4"))
@@ -149,9 +158,9 @@ def test_r19_a_third_colour_is_refused_unless_it_is_a_pass(app: Flask, client: F
 
 
 def test_r19_a_pass_before_two_colours_are_in_the_trick_is_refused(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    _, live = open_hat_trick(client)
+    _, live = open_hat_trick(table)
     live = play_cards(client, live, "red 5")
     form = form_ending(live, "/live/card")  # no pass offered yet; sent anyway
     before = database(app)
@@ -164,18 +173,21 @@ def test_r19_a_pass_before_two_colours_are_in_the_trick_is_refused(
     assert database(app) == before
 
 
-def test_hat_trick_uses_only_red_blue_and_green_1_to_20(client: FlaskClient) -> None:
+def test_hat_trick_uses_only_red_blue_and_green_1_to_20(client: FlaskClient, table: Table) -> None:
     """R17: with four players the deck is red, blue and green 1-20."""
-    _, live = open_hat_trick(client)
+    _, live = open_hat_trick(table)
     assert set(chips(live)) == {
         f"{colour}-{value}" for colour in ("red", "blue", "green") for value in range(1, 21)
     }
 
 
-def test_the_last_trick_says_each_last_card_is_set_aside(client: FlaskClient) -> None:
+def test_the_last_trick_says_each_last_card_is_set_aside(client: FlaskClient, table: Table) -> None:
     setup = table_setup(4, PRESETS["hat-trick"])
     played = play_hat_trick_round(setup, random.Random(5))
-    code, _ = create_game(client, "hat-trick", first_leader=played.tricks[0][0])
+    game = table.new_game(
+        NAMES, "hat-trick", rounds=5, first_leader=played.tricks[0][0], edit_here=True
+    )
+    code = game["id"]
     live = start_live(client, code)
     for _, plays in played.tricks[:-1]:
         for play in plays:

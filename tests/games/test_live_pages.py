@@ -33,6 +33,7 @@ from companion.rules import (
 )
 from companion.rules.checks import check_indicators
 from companion.rules.tricks import trick_winner
+from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
     database,
@@ -43,6 +44,7 @@ from tests.games.round_helpers import (
     text_of,
 )
 from tests.rules.helpers import c, expected_winner, play_classic_round
+from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 CONFLICT = "This game changed on another phone"
@@ -121,32 +123,6 @@ def chips(page: str) -> dict[str, bool]:
         for name, value, disabled in form_ending(page, "/live/card").buttons
         if name == "card"
     }
-
-
-def create_game(
-    client: FlaskClient,
-    variant: str,
-    first_leader: int = 0,
-    names: Sequence[str] = NAMES,
-    rounds: int = 5,
-) -> tuple[str, str]:
-    """A game created through the JSON API; this phone opens its edit link. Answers the
-    game's code and edit key."""
-    answer = client.post(
-        "/api/v1/games",
-        json={
-            "players": list(names),
-            "variant": variant,
-            "rounds": rounds,
-            "first_leader": first_leader,
-        },
-    )
-    assert answer.status_code == 201, answer.get_json()
-    state: dict[str, Any] = answer.get_json()
-    code, key = str(state["id"]), str(state["edit_key"])
-    opened = client.get(f"/g/{code}/edit/{key}")
-    assert opened.status_code == 302 and opened.headers["Location"] == f"/g/{code}"
-    return code, key
 
 
 def other_phone(client: FlaskClient, code: str | None = None, key: str | None = None) -> Any:
@@ -292,11 +268,11 @@ def label(card: Card) -> str:
 ZERO_INDICATORS = [[c("red 0")], [c("blue 0")], [c("green 0")], [c("yellow 0")]]
 
 
-def open_classic(client: FlaskClient, variant: str = "classic") -> tuple[str, str, str]:
+def open_classic(table: Table, variant: str = "classic") -> tuple[str, str, str]:
     """A classic game whose round 1 is live (indicators of ZERO_INDICATORS); answers the
     code, the edit key and the live page."""
-    code, key = create_game(client, variant)
-    return code, key, start_live(client, code, ZERO_INDICATORS)
+    game = table.new_game(NAMES, variant, rounds=5, edit_here=True)
+    return game["id"], game["edit_key"], start_live(table.client, game["id"], ZERO_INDICATORS)
 
 
 def play_cards(client: FlaskClient, live: str, cards: str) -> str:
@@ -312,8 +288,9 @@ def play_cards(client: FlaskClient, live: str, cards: str) -> str:
 
 def test_the_scoreboard_offers_to_play_the_round_live_then_to_continue_it(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, _ = create_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     board = page(client, f"/g/{code}")
     assert f'href="/g/{code}/rounds/live"' in board and "Play this round live" in board
     assert "Continue live round" not in board
@@ -329,8 +306,9 @@ def test_the_scoreboard_offers_to_play_the_round_live_then_to_continue_it(
 
 def test_the_start_page_asks_for_each_seats_indicator_with_the_mark_chips(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, _ = create_game(client, "aggravated")
+    code = table.new_game(NAMES, "aggravated", rounds=5, edit_here=True)["id"]
     start = page(client, f"/g/{code}/rounds/live")
     words = text_of(start)
     assert "Play round 1 live" in words and "Ann leads the first trick." in words
@@ -341,9 +319,9 @@ def test_the_start_page_asks_for_each_seats_indicator_with_the_mark_chips(
 
 
 def test_a_wrong_indicator_is_refused_next_to_its_seat_and_nothing_is_saved(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, _ = create_game(client, "aggravated")
+    code = table.new_game(NAMES, "aggravated", rounds=5, edit_here=True)["id"]
     before = database(app)
     start = page(client, f"/g/{code}/rounds/live")
     data: dict[str, Any] = dict(forms_of(start)[-1].fields)
@@ -363,8 +341,9 @@ def test_a_wrong_indicator_is_refused_next_to_its_seat_and_nothing_is_saved(
 
 def test_hazy_says_the_indicators_stay_hidden_and_the_scoreboard_hides_them(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, _ = create_game(client, "hazy")
+    code = table.new_game(NAMES, "hazy", rounds=5, edit_here=True)["id"]
     start = text_of(page(client, f"/g/{code}/rounds/live"))
     assert "the indicators stay hidden" in start
     assert "until this round is scored" in start
@@ -377,8 +356,9 @@ def test_hazy_says_the_indicators_stay_hidden_and_the_scoreboard_hides_them(
 
 def test_colours_marked_on_the_mark_page_start_live_without_being_given_again(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, _ = create_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark = page(client, f"/g/{code}/rounds/mark")
     data: dict[str, Any] = {
         name: value
@@ -399,9 +379,9 @@ def test_colours_marked_on_the_mark_page_start_live_without_being_given_again(
 
 @pytest.mark.parametrize("variant", ["delayed", "hat-trick"])
 def test_variants_that_lay_out_nothing_start_with_one_button(
-    client: FlaskClient, variant: str
+    client: FlaskClient, variant: str, table: Table
 ) -> None:
-    code, _ = create_game(client, variant, first_leader=2)
+    code = table.new_game(NAMES, variant, rounds=5, first_leader=2, edit_here=True)["id"]
     start = page(client, f"/g/{code}/rounds/live")
     assert "marked" not in "".join(forms_of(start)[-1].fields)
     live = start_live(client, code)
@@ -415,11 +395,14 @@ def test_variants_that_lay_out_nothing_start_with_one_button(
 
 @pytest.mark.parametrize("preset", ["classic", "reverse", "aggravated", "hazy", "delayed"])
 def test_a_whole_round_entered_card_by_card_scores_like_a_quick_entry_of_its_captures(
-    app: Flask, client: FlaskClient, preset: str
+    app: Flask, client: FlaskClient, preset: str, table: Table
 ) -> None:
     setup = table_setup(4, PRESETS[preset])
     played = play_classic_round(setup, random.Random(f"live-{preset}"))
-    code, _ = create_game(client, preset, first_leader=played.trick_log[0][0])
+    game = table.new_game(
+        NAMES, preset, rounds=5, first_leader=played.trick_log[0][0], edit_here=True
+    )
+    code = game["id"]
     live = start_live(client, code, played.indicators if setup.cards_laid_out else None)
     reverse = preset == "reverse"
     for number, (leader, cards, winner) in enumerate(played.trick_log, start=1):
@@ -470,8 +453,10 @@ def test_a_whole_round_entered_card_by_card_scores_like_a_quick_entry_of_its_cap
     assert f'href="/g/{code}"' in live and "Back to the scoreboard" in live
 
 
-def test_the_live_page_shows_captures_and_tricks_per_seat(client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_the_live_page_shows_captures_and_tricks_per_seat(
+    client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     # Ann leads: red 5, Ben red 6, Cleo blue 7 (the only trump, R7), Dan green 1.
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
     assert seat_rows(live) == {
@@ -488,9 +473,9 @@ def test_the_live_page_shows_captures_and_tricks_per_seat(client: FlaskClient) -
 
 
 def test_a_card_entered_stays_through_a_reload_until_the_trick_is_complete(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, _, live = open_classic(client)
+    code, _, live = open_classic(table)
     before = database(app)
     live = play_cards(client, live, "red 5, red 6")
     again = page(client, f"/g/{code}/rounds/1/live")
@@ -502,8 +487,9 @@ def test_a_card_entered_stays_through_a_reload_until_the_trick_is_complete(
 
 def test_another_phone_with_the_edit_link_carries_on_from_the_saved_tricks(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, key, live = open_classic(client)
+    code, key, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1, green 5")
     phone = other_phone(client, code, key)
     there = page(phone, f"/g/{code}/rounds/1/live")
@@ -521,9 +507,9 @@ def test_another_phone_with_the_edit_link_carries_on_from_the_saved_tricks(
 
 
 def test_c6_a_card_played_in_an_earlier_trick_is_refused_naming_the_player(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, _, live = open_classic(client)
+    code, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1, green 2, red 7")
     before = database(app)
     assert chips(live)["red-5"] is True  # disabled: already played
@@ -542,9 +528,9 @@ def test_c6_a_card_played_in_an_earlier_trick_is_refused_naming_the_player(
 
 
 def test_c6_an_indicator_is_refused_and_its_chip_is_disabled(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    _, _, live = open_classic(client)
+    _, _, live = open_classic(table)
     assert chips(live)["green-0"] is True
     before = database(app)
     response = tap(client, live, c("green 0"))
@@ -556,9 +542,9 @@ def test_c6_an_indicator_is_refused_and_its_chip_is_disabled(
 
 
 def test_r15_hazy_indicators_are_not_greyed_out_but_still_refused(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, _ = create_game(client, "hazy")
+    code = table.new_game(NAMES, "hazy", rounds=5, edit_here=True)["id"]
     live = start_live(client, code, ZERO_INDICATORS)
     assert chips(live)["green-0"] is False  # a greyed chip would show the indicator
     assert 'title="green 0"' not in live
@@ -569,8 +555,8 @@ def test_r15_hazy_indicators_are_not_greyed_out_but_still_refused(
     assert database(app) == before
 
 
-def test_a_card_twice_in_a_trick_is_refused(app: Flask, client: FlaskClient) -> None:
-    _, _, live = open_classic(client)
+def test_a_card_twice_in_a_trick_is_refused(app: Flask, client: FlaskClient, table: Table) -> None:
+    _, _, live = open_classic(table)
     live = play_cards(client, live, "red 5")
     before = database(app)
     response = tap(client, live, c("red 5"))
@@ -588,9 +574,9 @@ def test_a_card_twice_in_a_trick_is_refused(app: Flask, client: FlaskClient) -> 
     ],
 )
 def test_a_card_outside_the_deck_is_refused_naming_the_player(
-    app: Flask, client: FlaskClient, sent: str, expected: str
+    app: Flask, client: FlaskClient, sent: str, expected: str, table: Table
 ) -> None:
-    _, _, live = open_classic(client)
+    _, _, live = open_classic(table)
     before = database(app)
     response = tap(client, live, sent)
     assert response.status_code == 422
@@ -602,8 +588,10 @@ def test_a_card_outside_the_deck_is_refused_naming_the_player(
 # Undo
 
 
-def test_undo_last_card_takes_back_only_the_card_not_yet_saved(client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_undo_last_card_takes_back_only_the_card_not_yet_saved(
+    client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     assert not has_form(live, "/live/undo-card")  # nothing to take back yet
     live = play_cards(client, live, "red 5, red 6")
     response = press(client, live, "/live/undo-card")
@@ -619,8 +607,10 @@ def test_undo_last_card_takes_back_only_the_card_not_yet_saved(client: FlaskClie
     assert "Ann leads: tap the card they play." in text_of(live)
 
 
-def test_undo_last_card_on_an_empty_trick_says_there_is_none(client: FlaskClient) -> None:
-    _, _, live = open_classic(client)
+def test_undo_last_card_on_an_empty_trick_says_there_is_none(
+    client: FlaskClient, table: Table
+) -> None:
+    _, _, live = open_classic(table)
     live = play_cards(client, live, "red 5")
     stale_page = live
     press(client, live, "/live/undo-card")
@@ -629,8 +619,10 @@ def test_undo_last_card_on_an_empty_trick_says_there_is_none(client: FlaskClient
     assert "there is no card to take back" in refusal_of(response.get_data(as_text=True))
 
 
-def test_undo_last_trick_gives_back_its_cards_and_the_lead(app: Flask, client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_undo_last_trick_gives_back_its_cards_and_the_lead(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
     assert "Cleo leads" in text_of(live)
     response = press(client, live, "/live/undo-trick")
@@ -646,10 +638,13 @@ def test_undo_last_trick_gives_back_its_cards_and_the_lead(app: Flask, client: F
     assert game["rounds"][0]["tricks_played"] == 0 and game["rounds"][0]["next_leader"] == 0
 
 
-def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient) -> None:
+def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient, table: Table) -> None:
     setup = table_setup(4, PRESETS["classic"])
     played = play_classic_round(setup, random.Random("undo-last"))
-    code, _ = create_game(client, "classic", first_leader=played.trick_log[0][0], rounds=1)
+    game = table.new_game(
+        NAMES, "classic", rounds=1, first_leader=played.trick_log[0][0], edit_here=True
+    )
+    code = game["id"]
     live = start_live(client, code, played.indicators)
     for _, cards, _ in played.trick_log:
         for card in cards:
@@ -672,8 +667,10 @@ def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient) ->
 # Edit rights, stale versions, expired forms
 
 
-def test_a_phone_without_the_edit_link_may_not_play_live(app: Flask, client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_a_phone_without_the_edit_link_may_not_play_live(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     phone = other_phone(client)
     phone.get(f"/g/{code}/view")
     before = database(app)
@@ -691,9 +688,9 @@ def test_a_phone_without_the_edit_link_may_not_play_live(app: Flask, client: Fla
 
 
 def test_a_stale_page_changes_nothing_and_shows_the_round_as_it_is_now(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, key, live = open_classic(client)
+    code, key, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6")  # this phone's unfinished trick
     phone = other_phone(client, code, key)
     there = start_page = page(phone, f"/g/{code}/rounds/1/live")
@@ -715,8 +712,9 @@ def test_a_stale_page_changes_nothing_and_shows_the_round_as_it_is_now(
 
 def test_a_page_reopened_after_another_phone_saved_sets_the_unfinished_trick_aside(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, key, live = open_classic(client)
+    code, key, live = open_classic(table)
     play_cards(client, live, "red 5")
     phone = other_phone(client, code, key)
     play_cards(phone, page(phone, f"/g/{code}/rounds/1/live"), "red 8, red 9, red 10, red 11")
@@ -726,9 +724,9 @@ def test_a_page_reopened_after_another_phone_saved_sets_the_unfinished_trick_asi
 
 
 def test_a_form_without_a_valid_csrf_token_saves_nothing_and_says_so(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code, _, live = open_classic(client)
+    code, _, live = open_classic(table)
     before = database(app)
     fields = {**form_ending(live, "/live/card").fields, "csrf_token": "forged", "card": "red-5"}
     response = client.post(f"/g/{code}/rounds/1/live/card", data=fields)
@@ -739,8 +737,8 @@ def test_a_form_without_a_valid_csrf_token_saves_nothing_and_says_so(
     assert slots(page(client, f"/g/{code}/rounds/1/live"))[0] == ("Ann", None)
 
 
-def test_a_round_not_played_live_has_no_live_page(client: FlaskClient) -> None:
-    code, _ = create_game(client, "classic")
+def test_a_round_not_played_live_has_no_live_page(client: FlaskClient, table: Table) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark = page(client, f"/g/{code}/rounds/mark")
     data: dict[str, Any] = dict(form_ending(mark, "").fields)
     for seat, cards in enumerate(ZERO_INDICATORS):
@@ -758,11 +756,12 @@ def test_a_round_not_played_live_has_no_live_page(client: FlaskClient) -> None:
 
 def test_the_live_page_keeps_the_screen_awake_with_its_own_static_scripts(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    _, _, live = open_classic(client)
-    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", live, re.S)
-    assert scripts and all(body.strip() == "" and "src=" in attrs for attrs, body in scripts)
-    sources = [re.search(r'src="([^"]+)"', attrs).group(1) for attrs, _ in scripts]  # type: ignore[union-attr]
+    _, _, live = open_classic(table)
+    scripts = read_page(live).find_all("script")
+    assert scripts and all(script.text == "" and "src" in script.attrs for script in scripts)
+    sources = [str(script.get("src")) for script in scripts]
     assert static_url("wake_lock.js") in sources and static_url("live.js") in sources
     assert all(source.startswith("/static/") for source in sources)  # nothing from other hosts
     wake = client.get("/static/wake_lock.js")
@@ -770,8 +769,10 @@ def test_the_live_page_keeps_the_screen_awake_with_its_own_static_scripts(
     wake.close()
 
 
-def test_every_live_form_carries_the_csrf_token_and_the_version(client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_every_live_form_carries_the_csrf_token_and_the_version(
+    client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1, green 2")
     version = str(state(client, code)["version"])
     posting = [form for form in forms_of(live) if form.action.startswith(f"/g/{code}/")]
@@ -785,25 +786,26 @@ def test_every_live_form_carries_the_csrf_token_and_the_version(client: FlaskCli
 
 def test_an_undo_trick_button_appears_once_the_trick_in_progress_is_empty(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    _, _, live = open_classic(client)
+    _, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
     assert "Undo last trick (trick 1)" in live
     live = play_cards(client, live, "green 2")
     assert not has_form(live, "/live/undo-trick") and has_form(live, "/live/undo-card")
 
 
-def test_the_play_order_is_the_winners_next(client: FlaskClient) -> None:
+def test_the_play_order_is_the_winners_next(client: FlaskClient, table: Table) -> None:
     """R9: the winner of a trick leads the next, and the others follow clockwise."""
-    _, _, live = open_classic(client)
+    _, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
     assert [player for player, _ in slots(live)] == ["Cleo", "Dan", "Ann", "Ben"]
     assert [player for player, card in slots(live, "live-last")] == NAMES
 
 
-def test_play_accepts_a_hat_trick_pass_only_in_hat_trick(client: FlaskClient) -> None:
+def test_play_accepts_a_hat_trick_pass_only_in_hat_trick(client: FlaskClient, table: Table) -> None:
     """R6: classic tricks have no passes; the pass field is ignored there."""
-    code, _, live = open_classic(client)
+    code, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, blue 6")
     assert 'name="pass_next"' not in live
     form = form_ending(live, "/live/card")
@@ -812,8 +814,10 @@ def test_play_accepts_a_hat_trick_pass_only_in_hat_trick(client: FlaskClient) ->
     assert slots(page(client, f"/g/{code}/rounds/1/live"))[2] == ("Cleo", "green-6")
 
 
-def test_an_abandoned_game_takes_no_more_cards(app: Flask, client: FlaskClient) -> None:
-    code, _, live = open_classic(client)
+def test_an_abandoned_game_takes_no_more_cards(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
     confirm = page(client, f"/g/{code}/abandon")
     assert (
         client.post(f"/g/{code}/abandon", data=form_ending(confirm, "").fields).status_code == 302
@@ -830,8 +834,9 @@ def test_an_abandoned_game_takes_no_more_cards(app: Flask, client: FlaskClient) 
 
 def test_the_address_left_by_a_refused_tap_leads_back_to_the_live_page(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code, _, _ = open_classic(client)
+    code, _, _ = open_classic(table)
     for action in ("card", "undo-card", "undo-trick"):
         response = client.get(f"/g/{code}/rounds/1/live/{action}")
         assert response.status_code == 302

@@ -1,4 +1,4 @@
-"""A stale save never files a round under another number (issue 14, point 8).
+"""A stale save never files a round under another number.
 
 Two phones hold the game's edit rights. One opens a round form (record, correct, mark the
 colours, start live), the other changes that same round first. The first phone's save then
@@ -21,17 +21,18 @@ from werkzeug.test import TestResponse
 from companion.edit_rights import SESSION_KEYS
 from tests.games.round_helpers import (
     CONFLICT,
+    NAMES,
     assert_redirects_to_scoreboard,
     database,
     form_fields,
     game_state,
-    new_game,
     page_of,
     quick_round,
     seat_fields,
     send,
     text_of,
 )
+from tests.table import Table
 
 #: Round 1 as phone A enters it, and as phone B typed it (other tricks, other captures).
 THEIRS = [
@@ -137,9 +138,9 @@ def mark_fields(marks: list[list[str]]) -> list[dict[str, list[str]]]:
 
 
 def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_never_filed_as_the_next(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     phone_a = second_phone(app, client)
     page = page_of(client, url)  # phone B opens "record round 1" and fills it in ...
@@ -172,9 +173,9 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_never_filed_
 
 
 def test_the_last_round_recorded_elsewhere_does_not_end_the_game_on_my_entries(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic", rounds=1)
+    code = table.new_game(NAMES, "classic", rounds=1, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     phone_a = second_phone(app, client)
     page = page_of(client, url)
@@ -191,11 +192,11 @@ def test_the_last_round_recorded_elsewhere_does_not_end_the_game_on_my_entries(
 
 
 def test_a_change_to_another_round_keeps_my_round_and_saves_it_on_a_second_send(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     """The version moved on, but round 2 is still the one to record: the form stays round
     2, with the input, and saves as round 2."""
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     assert_redirects_to_scoreboard(quick_round(client, url, THEIRS), code)
     page = page_of(client, url)  # "record round 2"
@@ -218,9 +219,9 @@ def test_a_change_to_another_round_keeps_my_round_and_saves_it_on_a_second_send(
 
 
 def test_a_correction_made_on_another_phone_is_shown_beside_mine_with_both_ways_out(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     assert_redirects_to_scoreboard(quick_round(client, f"/g/{code}/rounds/record", THEIRS), code)
     url = f"/g/{code}/rounds/1"
     page = page_of(client, url)  # B opens "correct round 1"
@@ -242,9 +243,9 @@ def test_a_correction_made_on_another_phone_is_shown_beside_mine_with_both_ways_
 
 
 def test_a_correction_is_not_a_clash_when_only_another_round_changed(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     record = f"/g/{code}/rounds/record"
     assert_redirects_to_scoreboard(quick_round(client, record, THEIRS), code)
     page = page_of(client, f"/g/{code}/rounds/1")
@@ -265,9 +266,9 @@ def test_a_correction_is_not_a_clash_when_only_another_round_changed(
 
 
 def test_colours_marked_on_another_phone_are_shown_beside_mine_and_mine_can_replace_them(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/mark"
     page = page_of(client, url)  # B opens "mark colours, round 1"
     phone_a = second_phone(app, client)
@@ -297,11 +298,11 @@ def test_colours_marked_on_another_phone_are_shown_beside_mine_and_mine_can_repl
 
 
 def test_hazy_marks_set_on_another_phone_stay_hidden_in_the_conflict_view(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     """R15: the other phone's indicators stay face down until the round is scored; this
     phone sees only its own."""
-    code = new_game(client, "hazy")
+    code = table.new_game(NAMES, "hazy", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/mark"
     page = page_of(client, url)
     phone_a = second_phone(app, client)
@@ -317,9 +318,9 @@ def test_hazy_marks_set_on_another_phone_stay_hidden_in_the_conflict_view(
 
 
 def test_a_mark_form_whose_round_was_recorded_elsewhere_offers_only_to_keep_theirs(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     phone_a = second_phone(app, client)
     assert_redirects_to_scoreboard(quick_round(phone_a, f"/g/{code}/rounds/record", THEIRS), code)
@@ -346,9 +347,9 @@ def start_page_fields(page: str) -> dict[str, list[str]]:
 
 
 def test_a_live_start_whose_round_was_started_on_another_phone_says_so_and_offers_to_continue(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/live"
     page = page_of(client, url)  # B opens "play round 1 live"
     phone_a = second_phone(app, client)
@@ -367,9 +368,9 @@ def test_a_live_start_whose_round_was_started_on_another_phone_says_so_and_offer
 
 
 def test_a_live_start_without_indicators_whose_round_was_started_elsewhere_starts_nothing(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "hat-trick")
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/live"
     page = page_of(client, url)
     fields = start_page_fields(page)
@@ -389,10 +390,10 @@ def test_a_live_start_without_indicators_whose_round_was_started_elsewhere_start
 
 
 def test_a_page_sent_without_a_round_number_keeps_todays_behaviour(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     """Pages cached before the round number existed still save the round to record."""
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     fields: dict[str, Any] = form_fields(page_of(client, url))
     del fields["number"]
@@ -404,11 +405,11 @@ def test_a_page_sent_without_a_round_number_keeps_todays_behaviour(
 
 
 def test_my_unreadable_entries_are_shown_unscored_beside_theirs(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     """A count left empty or mistyped on the stale form still shows the conflict view
     (never a server error), with a dash for that count and no score for mine."""
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     page = page_of(client, url)
     assert_redirects_to_scoreboard(quick_round(second_phone(app, client), url, THEIRS), code)

@@ -11,16 +11,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.games.round_helpers import (
+    NAMES,
     assert_redirects_to_scoreboard,
     form_fields,
     game_state,
-    new_game,
     page_of,
     quick_round,
     seat_fields,
     send,
     text_of,
 )
+from tests.table import Table
 
 #: Per round: leader (R3), whether colours are marked first, each seat's entry, the scores.
 ROUNDS = [
@@ -112,8 +113,9 @@ def play_round(client: FlaskClient, code: str, marked_first: bool, seats: list[d
 
 def test_a_whole_classic_game_in_quick_entry_scores_every_round_by_r10(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     for number, (marked_first, seats, scores) in enumerate(ROUNDS, start=1):
         record_page = text_of(page_of(client, f"/g/{code}/rounds/record"))
         leader = ["Ann", "Ben", "Cleo", "Dan", "Ann"][number - 1]
@@ -130,8 +132,10 @@ def test_a_whole_classic_game_in_quick_entry_scores_every_round_by_r10(
     assert state["rounds"][0]["marked"][0] == [{"colour": "red", "value": 4}]
 
 
-def test_the_record_page_of_a_finished_game_says_every_round_is_in(client: FlaskClient) -> None:
-    code = new_game(client, "classic", rounds=1)
+def test_the_record_page_of_a_finished_game_says_every_round_is_in(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "classic", rounds=1, edit_here=True)["id"]
     play_round(client, code, True, ROUNDS[0][1])
     response = client.get(f"/g/{code}/rounds/record")
     assert response.status_code == 409
@@ -140,9 +144,9 @@ def test_the_record_page_of_a_finished_game_says_every_round_is_in(client: Flask
 
 
 def test_correcting_round_two_recomputes_its_scores_the_totals_and_the_winners(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     for marked_first, seats, _scores in ROUNDS:
         play_round(client, code, marked_first, seats)
     url = f"/g/{code}/rounds/2"

@@ -10,13 +10,14 @@ from flask.testing import FlaskClient
 
 from companion import services
 from companion.models import db
+from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
+    NAMES,
     assert_redirects_to_scoreboard,
     database,
     form_fields,
     game_state,
-    new_game,
     page_of,
     quick_round,
     seat_fields,
@@ -24,6 +25,7 @@ from tests.games.round_helpers import (
     text_of,
     top_errors,
 )
+from tests.table import Table
 
 INDICATORS = ["red-4", "blue-1", "green-7", "yellow-0"]
 
@@ -35,19 +37,23 @@ def mark(client: FlaskClient, code: str) -> None:
     assert_redirects_to_scoreboard(send(client, url, page_of(client, url), changes, ""), code)
 
 
-def test_the_mark_page_lists_the_seats_from_the_rounds_leader(client: FlaskClient) -> None:
-    code = new_game(client, "classic", first_leader=2)
+def test_the_mark_page_lists_the_seats_from_the_rounds_leader(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, first_leader=2, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     assert "Cleo leads the first trick." in text_of(page)  # R3
-    seats = [int(seat) for seat in re.findall(r'<fieldset class="round-seat" id="seat-(\d)"', page)]
+    fieldsets = read_page(page).find_all("fieldset", class_="round-seat")
+    seats = [int(str(seat.get("id")).removeprefix("seat-")) for seat in fieldsets]
     assert seats == [2, 3, 0, 1]
     assert 'type="radio" id="s2-marked-red-4" name="s2-marked" value="red-4"' in page
 
 
 def test_once_colours_are_marked_the_mark_page_leads_to_the_record_page(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark(client, code)
     response = client.get(f"/g/{code}/rounds/mark")
     assert response.headers["Location"] == f"/g/{code}/rounds/record"
@@ -56,8 +62,8 @@ def test_once_colours_are_marked_the_mark_page_leads_to_the_record_page(
     assert form_fields(page)["s2-marked"] == ["green-7"]
 
 
-def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient) -> None:
-    code = new_game(client, "classic")
+def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient, table: Table) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark(client, code)
     page = page_of(client, f"/g/{code}/rounds/record")
     assert 'id="s0-marked_captured-red-3"' in page
@@ -69,9 +75,9 @@ def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient) -> 
 
 
 def test_an_expired_form_keeps_the_entries_and_saves_nothing(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "classic")
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     fields = form_fields(page_of(client, url))
     fields.update(seat_fields(0, marked=["red-4"], tricks=4, marked_captured=["red-2"]))
@@ -88,8 +94,10 @@ def test_an_expired_form_keeps_the_entries_and_saves_nothing(
     assert kept["csrf_token"] != ["expired"]  # a fresh token to send them again with
 
 
-def test_a_form_without_a_token_saves_nothing(app: Flask, client: FlaskClient) -> None:
-    code = new_game(client, "classic")
+def test_a_form_without_a_token_saves_nothing(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     before = database(app)
     data = {"version": "1", "s0-marked": "red-4"}
     response = client.post(f"/g/{code}/rounds/mark", data=data)
@@ -97,8 +105,8 @@ def test_a_form_without_a_token_saves_nothing(app: Flask, client: FlaskClient) -
     assert database(app) == before
 
 
-def test_an_abandoned_game_takes_no_round(app: Flask, client: FlaskClient) -> None:
-    code = new_game(client, "classic")
+def test_an_abandoned_game_takes_no_round(app: Flask, client: FlaskClient, table: Table) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     with app.app_context():
         game = services.get_game(code)
         services.abandon_game(game, game.version)
@@ -109,8 +117,10 @@ def test_an_abandoned_game_takes_no_round(app: Flask, client: FlaskClient) -> No
         assert "This game was abandoned" in text_of(response.get_data(as_text=True))
 
 
-def test_a_round_not_yet_scored_is_recorded_not_corrected(client: FlaskClient) -> None:
-    code = new_game(client, "classic")
+def test_a_round_not_yet_scored_is_recorded_not_corrected(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark(client, code)
     response = client.get(f"/g/{code}/rounds/1")
     assert response.headers["Location"] == f"/g/{code}/rounds/record"
@@ -118,8 +128,9 @@ def test_a_round_not_yet_scored_is_recorded_not_corrected(client: FlaskClient) -
 
 def test_a_correction_can_switch_to_quick_entry_keeping_tricks_and_cursed_cards(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "classic", names=["Ann", "Ben", "Cleo"])
+    code = table.new_game(["Ann", "Ben", "Cleo"], "classic", rounds=5, edit_here=True)["id"]
     deck = [f"{c}-{v}" for c in ("green", "brown", "red", "blue", "yellow") for v in range(9)]
     ann = ["red-2", "red-5", "brown-8"] + [f"yellow-{value}" for value in range(9)]
     ben = [f"brown-{value}" for value in range(8)] + ["blue-0", "blue-2", "blue-3", "blue-4"]
@@ -146,8 +157,8 @@ def test_a_correction_can_switch_to_quick_entry_keeping_tricks_and_cursed_cards(
     assert state["rounds"][0]["mode"] == "quick"
 
 
-def test_chips_show_value_colour_symbol_and_name(client: FlaskClient) -> None:
-    code = new_game(client, "classic")
+def test_chips_show_value_colour_symbol_and_name(client: FlaskClient, table: Table) -> None:
+    code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     chip = re.search(
         r'<label class="card-chip card-chip--red" for="s0-marked-red-7">(.*?)</label>', page
@@ -158,21 +169,26 @@ def test_chips_show_value_colour_symbol_and_name(client: FlaskClient) -> None:
     assert '<span class="round-sr">red 7</span>' in chip.group(1)
 
 
-def test_round_pages_load_their_script_from_this_app_only(client: FlaskClient) -> None:
-    code = new_game(client, "hat-trick")
+def test_round_pages_load_their_script_from_this_app_only(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     for url in (f"/g/{code}/rounds/record", f"/g/{code}/rounds/record?mode=full"):
         page = page_of(client, url)
-        scripts = re.findall(r"<script([^>]*)>", page)
-        sources = [re.search(r' src="([^"]+)"', script) for script in scripts]
-        assert [source[1] if source else None for source in sources] == [
+        scripts = read_page(page).find_all("script")
+        assert [script.get("src") for script in scripts] == [
             static_url("forms.js"),
             static_url("app.js"),
             static_url("rounds.js"),
         ]
-        assert all(script.endswith(" defer") for script in scripts)
-        assert "http" not in "".join(re.findall(r'(?:src|href)="([^"]*)"', page)).replace(
-            "http://localhost/", ""
-        )
+        assert all("defer" in script.attrs for script in scripts)
+        links = [
+            str(e.get(k))
+            for e in read_page(page).find_all()
+            for k in ("src", "href")
+            if e.get(k) is not None
+        ]
+        assert not any("http" in link.replace("http://localhost/", "") for link in links)
     with client.get("/static/rounds.js") as script:
         assert script.status_code == 200
         assert b"round-form" in script.data

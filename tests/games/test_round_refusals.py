@@ -23,12 +23,12 @@ from companion.rules.checks import (
 )
 from tests.games.round_helpers import (
     CONFLICT,
+    NAMES,
     assert_redirects_to_scoreboard,
     checked_cards,
     database,
     form_fields,
     game_state,
-    new_game,
     page_of,
     quick_round,
     refusal,
@@ -41,6 +41,7 @@ from tests.games.round_helpers import (
     text_of,
     top_errors,
 )
+from tests.table import Table
 
 #: The deck of a classic game of four (R2).
 DECK = table_setup(4, variant_named("classic")).deck
@@ -72,9 +73,9 @@ def refused(app: Flask, client: FlaskClient, url: str, seats: list[dict[str, Any
 
 
 @pytest.fixture
-def classic(client: FlaskClient) -> str:
+def classic(client: FlaskClient, table: Table) -> str:
     """A classic game of four, editable from the test client."""
-    return new_game(client, "classic")
+    return table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -171,9 +172,9 @@ def test_a_player_without_an_indicator_is_refused_next_to_them(
 
 
 def test_two_indicators_of_one_colour_are_refused_when_marking_two_colours(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "aggravated")
+    code = table.new_game(NAMES, "aggravated", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/mark"
     page = page_of(client, url)
     indicators = [["red-4", "blue-2"], ["green-0", "green-3"], ["brown-6", "red-7"]]
@@ -264,9 +265,9 @@ def test_full_entry_captures_that_are_no_whole_tricks_are_refused(
 
 
 def test_hat_trick_counts_over_a_players_most_are_refused_next_to_the_player(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "hat-trick")
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     seats = [
         {"red": 0, "blue": 0, "green": 0, "passed": 0},
         {"red": 20, "blue": 20, "green": 17, "passed": 0},
@@ -282,9 +283,9 @@ def test_hat_trick_counts_over_a_players_most_are_refused_next_to_the_player(
 
 
 def test_hat_trick_totals_that_miss_cards_are_refused_at_the_top(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "hat-trick")
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     seats = [
         {"red": 9, "blue": 2, "green": 4, "passed": 1},
         {"red": 3, "blue": 10, "green": 1, "passed": 0},
@@ -301,8 +302,10 @@ def test_hat_trick_totals_that_miss_cards_are_refused_at_the_top(
     assert form_fields(page)["s3-passed"] == ["0"]
 
 
-def test_hat_trick_passes_over_one_a_trick_are_refused(app: Flask, client: FlaskClient) -> None:
-    code = new_game(client, "hat-trick")
+def test_hat_trick_passes_over_one_a_trick_are_refused(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     seats = [
         {"red": 0, "blue": 0, "green": 0, "passed": 15},
         {"red": 10, "blue": 10, "green": 1, "passed": 0},
@@ -317,9 +320,9 @@ def test_hat_trick_passes_over_one_a_trick_are_refused(app: Flask, client: Flask
 
 
 def test_hat_trick_full_entry_refuses_a_card_both_face_up_and_passed(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = new_game(client, "hat-trick")
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     seats = [
         {"captured": ["red-1"], "passed": []},
         {"captured": [], "passed": ["red-1"]},

@@ -8,10 +8,10 @@ from flask.testing import FlaskClient
 
 from tests.games.round_helpers import (
     MINUS,
+    NAMES,
     assert_redirects_to_scoreboard,
     form_fields,
     game_state,
-    new_game,
     page_of,
     quick_round,
     seat_fields,
@@ -20,6 +20,7 @@ from tests.games.round_helpers import (
     text_of,
     top_errors,
 )
+from tests.table import Table
 
 
 def record(client: FlaskClient, code: str, seats: list[dict], mode: str = "") -> list[int]:
@@ -32,8 +33,9 @@ def record(client: FlaskClient, code: str, seats: list[dict], mode: str = "") ->
 
 def test_mild_scores_five_off_per_cursed_card_and_one_per_other_card(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "mild")
+    code = table.new_game(NAMES, "mild", rounds=5, edit_here=True)["id"]
     seats = [
         # 3 cursed cards (indicator, red 2, red 5): -15; 14 others: -1.
         {"marked": ["red-4"], "tricks": 4, "marked_captured": ["red-2", "red-5"]},
@@ -46,8 +48,9 @@ def test_mild_scores_five_off_per_cursed_card_and_one_per_other_card(
 
 def test_reverse_scores_the_lucky_values_and_minus_one_per_other_card(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "reverse")
+    code = table.new_game(NAMES, "reverse", rounds=5, edit_here=True)["id"]
     seats = [
         {"marked": ["red-4"], "tricks": 4, "marked_captured": ["red-2", "red-5"]},  # 11 - 14
         {"marked": ["blue-10"], "tricks": 5, "marked_captured": ["blue-11", "blue-9"]},  # 30 - 18
@@ -61,8 +64,9 @@ def test_reverse_scores_the_lucky_values_and_minus_one_per_other_card(
 
 def test_aggravated_marks_two_colours_with_two_indicators_over_thirteen_tricks(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "aggravated")
+    code = table.new_game(NAMES, "aggravated", rounds=5, edit_here=True)["id"]
     mark_url = f"/g/{code}/rounds/mark"
     mark_page = page_of(client, mark_url)
     assert "two indicator cards of two different colours" in text_of(mark_page)
@@ -93,8 +97,9 @@ def test_aggravated_marks_two_colours_with_two_indicators_over_thirteen_tricks(
 
 def test_hazy_marks_stay_off_the_scoreboard_until_the_round_is_scored(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "hazy")
+    code = table.new_game(NAMES, "hazy", rounds=5, edit_here=True)["id"]
     mark_url = f"/g/{code}/rounds/mark"
     mark_page = page_of(client, mark_url)
     assert "The scoreboard shows nobody’s marked colour until this round is scored" in text_of(
@@ -145,8 +150,9 @@ DELAYED_CAPTURES = [
 
 def test_delayed_proposes_the_best_colour_after_a_check_and_applies_an_override(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "delayed")
+    code = table.new_game(NAMES, "delayed", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     assert client.get(f"/g/{code}/rounds/mark").headers["Location"] == url  # nothing laid out
     page = page_of(client, url)
@@ -173,8 +179,8 @@ def test_delayed_proposes_the_best_colour_after_a_check_and_applies_an_override(
     assert corrected["s1-choose"] == [""]
 
 
-def test_hat_trick_quick_entry_counts_colours_and_passes(client: FlaskClient) -> None:
-    code = new_game(client, "hat-trick")
+def test_hat_trick_quick_entry_counts_colours_and_passes(client: FlaskClient, table: Table) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
     url = f"/g/{code}/rounds/record"
     assert client.get(f"/g/{code}/rounds/mark").headers["Location"] == url
     page = page_of(client, url)
@@ -192,8 +198,10 @@ def test_hat_trick_quick_entry_counts_colours_and_passes(client: FlaskClient) ->
     assert record(client, code, seats) == [1, 6, -4, -2]
 
 
-def test_hat_trick_full_entry_scores_face_up_cards_and_pass_cards(client: FlaskClient) -> None:
-    code = new_game(client, "hat-trick")
+def test_hat_trick_full_entry_scores_face_up_cards_and_pass_cards(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
 
     def run(colour: str, low: int, high: int) -> list[str]:
         return [f"{colour}-{value}" for value in range(low, high + 1)]
@@ -219,8 +227,9 @@ def test_hat_trick_full_entry_scores_face_up_cards_and_pass_cards(client: FlaskC
 
 def test_the_classic_game_entered_card_by_card_scores_like_quick_entry(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = new_game(client, "classic", names=["Ann", "Ben", "Cleo"])
+    code = table.new_game(["Ann", "Ben", "Cleo"], "classic", rounds=5, edit_here=True)["id"]
     # Three players: 0-8 in five colours (45 cards), 14 tricks of 3 cards = 42 captured.
     deck = [f"{c}-{v}" for c in ("green", "brown", "red", "blue", "yellow") for v in range(9)]
     indicators = ["red-4", "blue-1", "green-7"]

@@ -20,11 +20,11 @@ from companion.rules.scoring import DelayedEntry, FullEntry, HatTrickFullEntry
 from tests.games.round_helpers import (
     assert_redirects_to_scoreboard,
     game_state,
-    new_game,
     page_of,
     quick_round,
 )
 from tests.rules.helpers import play_classic_round, play_hat_trick_round
+from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 
@@ -84,9 +84,9 @@ def hat_trick_round(rng: random.Random) -> tuple[list[dict[str, object]], list[i
     "preset", ["classic", "mild", "reverse", "aggravated", "hazy", "delayed", "hat-trick"]
 )
 def test_a_whole_game_through_the_pages_adds_up_and_names_the_winner(
-    client: FlaskClient, preset: str
+    client: FlaskClient, preset: str, table: Table
 ) -> None:
-    code = new_game(client, preset, names=NAMES)
+    code = table.new_game(NAMES, preset, rounds=5, edit_here=True)["id"]
     rng = random.Random(f"whole game {preset}")
     totals = [0, 0, 0, 0]
     for number in range(1, 6):

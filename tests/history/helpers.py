@@ -6,8 +6,6 @@ hand; the expected numbers are written out next to the games in test_statistics.
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +16,8 @@ from flask.testing import FlaskClient
 
 from companion import ledger, services
 from companion.models import Game, db
+from scripts.page_reader import read_page, words_of_main
+from tests.table import Table, auth
 
 
 def card(colour: str, value: int) -> dict[str, Any]:
@@ -29,53 +29,6 @@ def quick(indicator: str, tricks: int, captured: list[str] | None = None) -> dic
     colour, value = indicator.split()
     marked = [card(c, int(v)) for c, v in (name.split() for name in captured or [])]
     return {"marked": [card(colour, int(value))], "tricks": tricks, "marked_captured": marked}
-
-
-def auth(game: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {game['edit_key']}"}
-
-
-def create_game(
-    client: FlaskClient,
-    names: list[str],
-    variant: Any = "classic",
-    rounds: int = 1,
-    first_leader: int = 0,
-) -> dict[str, Any]:
-    """A new game through the API; the answer keeps its edit key."""
-    answer = client.post(
-        "/api/v1/games",
-        json={"players": names, "variant": variant, "rounds": rounds, "first_leader": first_leader},
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
-    return game
-
-
-def record(client: FlaskClient, game: dict[str, Any], entries: list[Any]) -> dict[str, Any]:
-    """Record the next round; ``game`` follows the new version."""
-    answer = client.post(
-        f"/api/v1/games/{game['id']}/rounds",
-        json={"version": game["version"], "entries": entries},
-        headers=auth(game),
-    )
-    assert answer.status_code == 201, answer.json
-    game.update(answer.json)
-    return game
-
-
-def correct(
-    client: FlaskClient, game: dict[str, Any], number: int, entries: list[Any]
-) -> dict[str, Any]:
-    """Correct round ``number``; ``game`` follows the new version."""
-    answer = client.put(
-        f"/api/v1/games/{game['id']}/rounds/{number}",
-        json={"version": game["version"], "entries": entries},
-        headers=auth(game),
-    )
-    assert answer.status_code == 200, answer.json
-    game.update(answer.json)
-    return game
 
 
 def set_created(app: Flask, code: str, when: datetime) -> None:
@@ -154,29 +107,28 @@ class FixedHistory:
     keys: dict[str, str]  # each game's edit key, by code
 
 
-def build_fixed_history(client: FlaskClient, app: Flask) -> FixedHistory:
+def build_fixed_history(table: Table) -> FixedHistory:
     """Four games of classic Sticheln with three players (deck 0-8, 14 tricks, R2)."""
-    first = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
+    first = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
     # scores 14, 13, 9 then 12, 12, 10: totals 26, 25, 19
-    record(client, first, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
-    record(
-        client,
+    table.record(first, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+    table.record(
         first,
         [quick("yellow 0", 4), quick("red 0", 6, ["red 5"]), quick("red 2", 4)],
     )
     assert first["totals"] == [26, 25, 19] and first["winners"] == [0]
 
-    shared = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, shared, [quick("red 0", 5), quick("blue 0", 5), quick("green 1", 4)])
+    shared = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(shared, [quick("red 0", 5), quick("blue 0", 5), quick("green 1", 4)])
     assert shared["totals"] == [15, 15, 11] and shared["winners"] == [0, 1]
 
-    live = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
-    play_live_round(client, live)
+    live = table.new_game(["Ann", "Ben", "Dan"], rounds=2)
+    play_live_round(table.client, live)
     assert live["totals"] == [18, 14, -32] and live["status"] == "in_progress"
 
-    excluded = create_game(client, ["Ann", "Ben", "Cleo"])
+    excluded = table.new_game(["Ann", "Ben", "Cleo"])
     greens = [f"green {value}" for value in range(1, 9)]
-    record(client, excluded, [quick("red 8", 0), quick("red 7", 0), quick("green 0", 14, greens)])
+    table.record(excluded, [quick("red 8", 0), quick("red 7", 0), quick("green 0", 14, greens)])
     assert excluded["totals"] == [-8, -7, -2] and excluded["winners"] == [2]
 
     for code, day in (
@@ -185,8 +137,8 @@ def build_fixed_history(client: FlaskClient, app: Flask) -> FixedHistory:
         (live["id"], when(2025, 3, 20)),
         (excluded["id"], when(2025, 3, 25)),
     ):
-        set_created(app, code, day)
-    exclude(app, excluded["id"])
+        set_created(table.app, code, day)
+    exclude(table.app, excluded["id"])
     keys = {game["id"]: game["edit_key"] for game in (first, shared, live, excluded)}
     return FixedHistory(first["id"], shared["id"], live["id"], excluded["id"], keys)
 
@@ -195,39 +147,23 @@ def build_fixed_history(client: FlaskClient, app: Flask) -> FixedHistory:
 # Reading pages
 
 
-def csrf_token(page: str) -> str:
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
-
-
 def text_of(page: str) -> str:
     """The visible words of the page's main part (tags dropped, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, skip={"svg"})
 
 
 def stat_values(page: str) -> dict[str, str]:
     """The player page's summary: each statistic's label and value."""
-    pairs = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page)
-    return {html.unescape(label): html.unescape(value) for label, value in pairs}
+    stats = read_page(page).find_all("div", class_="stat")
+    return {stat.find("dt").text: stat.find("dd").text for stat in stats}
 
 
 def history_items(page: str) -> list[str]:
     """The text of each game in the history list, in order."""
-    items = re.findall(
-        r'<li class="history-game[^"]*">(.*?)</li>\s*(?=<li class="history-game|</ol>)', page, re.S
-    )
-    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in items]
+    return [item.words() for item in read_page(page).find_all("li", class_="history-game")]
 
 
 def history_codes(page: str) -> list[str]:
     """The game codes of the history list, in order (from each game's date link)."""
-    return re.findall(r'<a class="history-game__date" href="/g/([^"]+)">', page)
-
-
-def give_edit_rights(client: FlaskClient, game: dict[str, Any]) -> None:
-    """Open the game's edit link on this client, as another phone at the table would."""
-    answer = client.get(f"/g/{game['id']}/edit/{game['edit_key']}")
-    assert answer.status_code == 302
+    links = read_page(page).find_all("a", class_="history-game__date")
+    return [str(link.get("href")).removeprefix("/g/") for link in links]

@@ -10,25 +10,23 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.history.helpers import (
-    create_game,
-    csrf_token,
-    give_edit_rights,
     history_items,
     quick,
-    record,
     text_of,
 )
+from tests.table import Table
 
 EXCLUDED_LINE = "This game is excluded from statistics: it stays in the history but counts nowhere."
 
 
 @pytest.fixture
-def game(client: FlaskClient) -> dict[str, Any]:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
-    give_edit_rights(client, game)
+def game(client: FlaskClient, table: Table) -> dict[str, Any]:
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+    table.give_edit_rights(client, game)
     return game
 
 

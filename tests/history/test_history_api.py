@@ -1,5 +1,5 @@
-"""``GET /api/v1/games`` and ``GET /api/v1/players/<name>``: the shapes of DESIGN.md, pages,
-filters and refusals (always ``{"error": ...}``)."""
+"""``GET /api/v1/games`` and ``GET /api/v1/players/<name>``: the shapes of the README's
+JSON API, pages, filters and refusals (always ``{"error": ...}``)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.history.helpers import create_game, quick, record, set_created, when
+from tests.history.helpers import quick, set_created, when
+from tests.table import Table
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]  # 14, 13, 9
 GAME_FIELDS = {"id", "players", "variant", "status", "totals", "winners", "created_at"}
 
 
-def test_a_game_is_listed_in_the_designed_shape(client: FlaskClient, app: Flask) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"], variant="aggravated", rounds=2)
-    record(
-        client,
+def test_a_game_is_listed_in_the_designed_shape(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"], variant="aggravated", rounds=2)
+    table.record(
         game,
         [
             {
@@ -64,15 +66,15 @@ def test_a_game_is_listed_in_the_designed_shape(client: FlaskClient, app: Flask)
     }
 
 
-def test_winners_are_listed_once_the_game_is_finished(client: FlaskClient) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
+def test_winners_are_listed_once_the_game_is_finished(client: FlaskClient, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
     entries = [
         {"counts": {"red": 9, "blue": 2, "green": 4}, "passed": 1},  # 9 - 2 - 4 - 2 = 1
         {"counts": {"red": 1, "blue": 10, "green": 3}, "passed": 0},  # 6
         {"counts": {"red": 2, "blue": 0, "green": 10}, "passed": 0},  # 8
         {"counts": {"red": 5, "blue": 4, "green": 3}, "passed": 2},  # -6
     ]
-    record(client, game, entries)
+    table.record(game, entries)
     assert game["totals"] == [1, 6, 8, -6]
     listed = client.get("/api/v1/games").json["games"][0]
     assert set(listed) == GAME_FIELDS
@@ -82,10 +84,10 @@ def test_winners_are_listed_once_the_game_is_finished(client: FlaskClient) -> No
     assert listed["winners"] == game["winners"] == [2]
 
 
-def test_pages_run_newest_first_twenty_each(client: FlaskClient, app: Flask) -> None:
+def test_pages_run_newest_first_twenty_each(client: FlaskClient, app: Flask, table: Table) -> None:
     codes = []
     for day in range(45):
-        game = create_game(client, ["Ann", "Ben", "Cleo"])
+        game = table.new_game(["Ann", "Ben", "Cleo"])
         set_created(app, game["id"], when(2025, 1, 1) + timedelta(days=day))
         codes.append(game["id"])
     newest_first = list(reversed(codes))
@@ -112,10 +114,10 @@ def test_pages_run_newest_first_twenty_each(client: FlaskClient, app: Flask) -> 
     ],
 )
 def test_bad_page_numbers_are_refused(
-    client: FlaskClient, app: Flask, page: str, message: str
+    client: FlaskClient, app: Flask, page: str, message: str, table: Table
 ) -> None:
     for _ in range(41):
-        create_game(client, ["Ann", "Ben", "Cleo"])
+        table.new_game(["Ann", "Ben", "Cleo"])
     answer = client.get(f"/api/v1/games?page={page}")
     assert answer.status_code == 400
     assert answer.json == {"error": message}
@@ -126,18 +128,22 @@ def test_an_empty_history_has_page_one_only(client: FlaskClient) -> None:
     assert client.get("/api/v1/games?page=2").status_code == 400
 
 
-def test_the_player_filter_matches_names_case_insensitively(client: FlaskClient) -> None:
-    ann = create_game(client, ["Ann", "Ben", "Cleo"])
-    create_game(client, ["Ben", "Cleo", "Dan"])
+def test_the_player_filter_matches_names_case_insensitively(
+    client: FlaskClient, table: Table
+) -> None:
+    ann = table.new_game(["Ann", "Ben", "Cleo"])
+    table.new_game(["Ben", "Cleo", "Dan"])
     answer = client.get("/api/v1/games?player=ANN").json
     assert [g["id"] for g in answer["games"]] == [ann["id"]]
     assert answer["total"] == 1
     assert client.get("/api/v1/games?player=Nobody").json["total"] == 0
 
 
-def test_the_other_filters_work_in_the_api_too(client: FlaskClient, app: Flask) -> None:
-    mild = create_game(client, ["Ann", "Ben", "Cleo"], variant="mild")
-    old = create_game(client, ["Ann", "Ben", "Cleo"], variant="mild")
+def test_the_other_filters_work_in_the_api_too(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    mild = table.new_game(["Ann", "Ben", "Cleo"], variant="mild")
+    old = table.new_game(["Ann", "Ben", "Cleo"], variant="mild")
     set_created(app, old["id"], when(2020, 5, 5))
     assert [g["id"] for g in client.get("/api/v1/games?variant=mild&period=30d").json["games"]] == [
         mild["id"]
@@ -149,8 +155,8 @@ def test_the_other_filters_work_in_the_api_too(client: FlaskClient, app: Flask) 
     assert refused.json["error"].startswith('The query parameter "variant": Wild is not a variant')
 
 
-def test_an_unknown_player_is_not_found(client: FlaskClient) -> None:
-    create_game(client, ["Ann", "Ben", "Cleo"])
+def test_an_unknown_player_is_not_found(client: FlaskClient, table: Table) -> None:
+    table.new_game(["Ann", "Ben", "Cleo"])
     answer = client.get("/api/v1/players/Zed")
     assert answer.status_code == 404
     assert answer.json == {"error": "There is no player called Zed."}
@@ -159,8 +165,8 @@ def test_an_unknown_player_is_not_found(client: FlaskClient) -> None:
     assert "Nobody called Zed has played yet." in page.get_data(as_text=True)
 
 
-def test_a_player_without_rounds_has_empty_numbers(client: FlaskClient) -> None:
-    create_game(client, ["Ann", "Ben", "Cleo"])
+def test_a_player_without_rounds_has_empty_numbers(client: FlaskClient, table: Table) -> None:
+    table.new_game(["Ann", "Ben", "Cleo"])
     assert client.get("/api/v1/players/Ann").json == {
         "name": "Ann",
         "games": 1,

@@ -12,27 +12,25 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.history.helpers import (
-    create_game,
-    give_edit_rights,
     history_codes,
     history_items,
     quick,
-    record,
     set_created,
     text_of,
     when,
 )
+from tests.table import Table
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]  # 14, 13, 9
 
 
-def finished_games(client: FlaskClient, app: Flask, count: int, start: datetime) -> list[str]:
+def finished_games(table: Table, count: int, start: datetime) -> list[str]:
     """``count`` finished games, one a day from ``start``; their codes, oldest first."""
     codes = []
     for day in range(count):
-        game = create_game(client, ["Ann", "Ben", "Cleo"])
-        record(client, game, THREE)
-        set_created(app, game["id"], start + timedelta(days=day))
+        game = table.new_game(["Ann", "Ben", "Cleo"])
+        table.record(game, THREE)
+        set_created(table.app, game["id"], start + timedelta(days=day))
         codes.append(game["id"])
     return codes
 
@@ -51,13 +49,13 @@ def page_links(page: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def many(client: FlaskClient, app: Flask) -> dict[str, list[str]]:
+def many(client: FlaskClient, app: Flask, table: Table) -> dict[str, list[str]]:
     """45 finished games (Jan 1 to Feb 14, 2025) and two games in progress, older ones."""
-    finished = finished_games(client, app, 45, when(2025, 1, 1))
+    finished = finished_games(table, 45, when(2025, 1, 1))
     playing = []
     for day in (1, 2):
-        game = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
-        record(client, game, THREE)
+        game = table.new_game(["Ann", "Ben", "Dan"], rounds=2)
+        table.record(game, THREE)
         set_created(app, game["id"], when(2024, 6, day))
         playing.append(game["id"])
     return {"finished": finished, "playing": playing}
@@ -109,10 +107,12 @@ def test_an_empty_history_has_one_empty_page(client: FlaskClient) -> None:
     assert client.get("/history?page=2").status_code == 404
 
 
-def test_the_player_filter_is_kept_across_pages(client: FlaskClient, app: Flask) -> None:
-    ann = finished_games(client, app, 25, when(2025, 1, 1))
-    other = create_game(client, ["Ben", "Cleo", "Dan"])
-    record(client, other, THREE)
+def test_the_player_filter_is_kept_across_pages(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    ann = finished_games(table, 25, when(2025, 1, 1))
+    other = table.new_game(["Ben", "Cleo", "Dan"])
+    table.record(other, THREE)
     page = client.get("/history?player=ann").get_data(as_text=True)
     assert "25 games · page 1 of 2" in text_of(page)
     assert other["id"] not in history_codes(page)
@@ -123,19 +123,19 @@ def test_the_player_filter_is_kept_across_pages(client: FlaskClient, app: Flask)
     assert "Filters (on)" in second
 
 
-def test_an_unknown_player_matches_no_game(client: FlaskClient, app: Flask) -> None:
-    finished_games(client, app, 2, when(2025, 1, 1))
+def test_an_unknown_player_matches_no_game(client: FlaskClient, app: Flask, table: Table) -> None:
+    finished_games(table, 2, when(2025, 1, 1))
     page = client.get("/history?player=Zed").get_data(as_text=True)
     assert "No game matches these filters." in text_of(page)
     assert history_codes(page) == []
 
 
-def test_the_variant_filter_takes_the_presets(client: FlaskClient) -> None:
-    classic = create_game(client, ["Ann", "Ben", "Cleo"])
-    mild = create_game(client, ["Ann", "Ben", "Cleo"], variant="mild")
-    hat = create_game(client, ["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
-    custom = create_game(
-        client, ["Ann", "Ben", "Cleo"], variant={"scoring": "mild", "colours": 2, "reveal": "hazy"}
+def test_the_variant_filter_takes_the_presets(client: FlaskClient, table: Table) -> None:
+    classic = table.new_game(["Ann", "Ben", "Cleo"])
+    mild = table.new_game(["Ann", "Ben", "Cleo"], variant="mild")
+    hat = table.new_game(["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
+    custom = table.new_game(
+        ["Ann", "Ben", "Cleo"], variant={"scoring": "mild", "colours": 2, "reveal": "hazy"}
     )
     for preset, expected in (
         ("classic", [classic]),
@@ -151,7 +151,9 @@ def test_the_variant_filter_takes_the_presets(client: FlaskClient) -> None:
     assert custom["id"] in history_codes(everything)
 
 
-def test_the_from_and_to_dates_include_both_days(client: FlaskClient, app: Flask) -> None:
+def test_the_from_and_to_dates_include_both_days(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
     days = [
         datetime(2024, 4, 30, 23, 59, tzinfo=UTC),
         datetime(2024, 5, 1, 0, 0, tzinfo=UTC),
@@ -160,7 +162,7 @@ def test_the_from_and_to_dates_include_both_days(client: FlaskClient, app: Flask
     ]
     codes = []
     for day in days:
-        game = create_game(client, ["Ann", "Ben", "Cleo"])
+        game = table.new_game(["Ann", "Ben", "Cleo"])
         set_created(app, game["id"], day)
         codes.append(game["id"])
     page = client.get("/history?from=2024-05-01&to=2024-05-31").get_data(as_text=True)
@@ -172,7 +174,7 @@ def test_the_from_and_to_dates_include_both_days(client: FlaskClient, app: Flask
     assert history_codes(client.get("/history?to=2024-04-30").get_data(as_text=True)) == [codes[0]]
 
 
-def test_the_last_30_days_and_this_year(client: FlaskClient, app: Flask) -> None:
+def test_the_last_30_days_and_this_year(client: FlaskClient, app: Flask, table: Table) -> None:
     now = datetime.now(UTC)
     moments = {
         "yesterday": now - timedelta(days=1),
@@ -182,7 +184,7 @@ def test_the_last_30_days_and_this_year(client: FlaskClient, app: Flask) -> None
     }
     codes = {}
     for label, moment in moments.items():
-        game = create_game(client, ["Ann", "Ben", "Cleo"])
+        game = table.new_game(["Ann", "Ben", "Cleo"])
         set_created(app, game["id"], moment)
         codes[label] = game["id"]
 
@@ -197,15 +199,15 @@ def test_the_last_30_days_and_this_year(client: FlaskClient, app: Flask) -> None
     assert "yesterday" in listed("period=30d") and "last year" not in listed("period=year")
 
 
-def test_filters_combine(client: FlaskClient, app: Flask) -> None:
-    wanted = create_game(client, ["Ann", "Ben", "Cleo"], variant="mild")
+def test_filters_combine(client: FlaskClient, app: Flask, table: Table) -> None:
+    wanted = table.new_game(["Ann", "Ben", "Cleo"], variant="mild")
     set_created(app, wanted["id"], when(2024, 5, 10))
     for names, variant, day in (
         (["Ben", "Cleo", "Dan"], "mild", when(2024, 5, 10)),
         (["Ann", "Ben", "Cleo"], "classic", when(2024, 5, 10)),
         (["Ann", "Ben", "Cleo"], "mild", when(2024, 7, 10)),
     ):
-        game = create_game(client, names, variant=variant)
+        game = table.new_game(names, variant=variant)
         set_created(app, game["id"], day)
     page = client.get("/history?player=Ann&variant=mild&from=2024-05-01&to=2024-05-31")
     assert history_codes(page.get_data(as_text=True)) == [wanted["id"]]
@@ -222,9 +224,9 @@ def test_filters_combine(client: FlaskClient, app: Flask) -> None:
     ],
 )
 def test_a_filter_that_cannot_be_read_is_named_next_to_its_field(
-    client: FlaskClient, app: Flask, query: str, field: str, message: str
+    client: FlaskClient, app: Flask, query: str, field: str, message: str, table: Table
 ) -> None:
-    finished_games(client, app, 2, when(2025, 1, 1))
+    finished_games(table, 2, when(2025, 1, 1))
     answer = client.get(f"/history?{query}")
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
@@ -233,10 +235,10 @@ def test_a_filter_that_cannot_be_read_is_named_next_to_its_field(
     assert len(history_codes(page)) == 2  # the filter is left out, not guessed
 
 
-def test_a_game_in_progress_offers_a_way_back_in(client: FlaskClient) -> None:
-    mine = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
-    theirs = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
-    give_edit_rights(client, mine)
+def test_a_game_in_progress_offers_a_way_back_in(client: FlaskClient, table: Table) -> None:
+    mine = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
+    theirs = table.new_game(["Ann", "Ben", "Dan"], rounds=2)
+    table.give_edit_rights(client, mine)
     page = client.get("/history").get_data(as_text=True)
     assert f'button--small" href="/g/{mine["id"]}">Continue this game</a>' in page
     assert (
@@ -247,8 +249,8 @@ def test_a_game_in_progress_offers_a_way_back_in(client: FlaskClient) -> None:
     assert all("In progress: 0 of 2 rounds scored" in item for item in history_items(page))
 
 
-def test_player_names_link_to_their_pages(client: FlaskClient) -> None:
-    create_game(client, ["Ann Marie", "Ben", "Cleo"])
+def test_player_names_link_to_their_pages(client: FlaskClient, table: Table) -> None:
+    table.new_game(["Ann Marie", "Ben", "Cleo"])
     page = client.get("/history").get_data(as_text=True)
     assert '<a class="history-seat__name" href="/players/Ann%20Marie">Ann Marie</a>' in page
     assert client.get("/players/Ann%20Marie").status_code == 200
@@ -258,8 +260,8 @@ def test_the_nav_links_the_history(client: FlaskClient) -> None:
     assert '<a href="/history">History</a>' in client.get("/").get_data(as_text=True)
 
 
-def test_a_name_with_a_slash_still_has_its_page(client: FlaskClient) -> None:
-    create_game(client, ["Ann/Bea", "Ben", "Cleo"])
+def test_a_name_with_a_slash_still_has_its_page(client: FlaskClient, table: Table) -> None:
+    table.new_game(["Ann/Bea", "Ben", "Cleo"])
     page = client.get("/history").get_data(as_text=True)
     assert 'href="/players/Ann/Bea">Ann/Bea</a>' in page
     assert "<h1>Ann/Bea</h1>" in client.get("/players/Ann/Bea").get_data(as_text=True)
@@ -267,12 +269,12 @@ def test_a_name_with_a_slash_still_has_its_page(client: FlaskClient) -> None:
 
 
 def test_games_in_progress_beyond_the_first_page_come_before_every_finished_one(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, table: Table
 ) -> None:
-    finished = finished_games(client, app, 2, when(2025, 3, 1))
+    finished = finished_games(table, 2, when(2025, 3, 1))
     playing = []
     for day in range(1, 22):  # 21 games in progress, all older than the finished ones
-        game = create_game(client, ["Ann", "Ben", "Dan"], rounds=2)
+        game = table.new_game(["Ann", "Ben", "Dan"], rounds=2)
         set_created(app, game["id"], when(2024, 1, day))
         playing.append(game["id"])
     first = history_codes(client.get("/history").get_data(as_text=True))

@@ -20,7 +20,7 @@ from companion import backup, demo, ledger, player_changes, services
 from companion.models import Game, Player, PlayerGame, PlayerTotals, db
 from companion.stats import PlayerRef
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
-from tests.history.helpers import auth, correct, create_game, record
+from tests.table import Table, auth
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus"]
 VARIANTS = ["classic", "mild", "reverse", "aggravated", "hazy", "delayed", "hat-trick"]
@@ -102,7 +102,7 @@ def change_state(game: Game, change: str, version: int) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_ledger_stays_exact_through_a_random_club_evening(
-    client: FlaskClient, app: Flask, seed: int
+    client: FlaskClient, app: Flask, seed: int, table: Table
 ) -> None:
     chance = random.Random(seed)
     games: list[dict[str, Any]] = []
@@ -112,7 +112,7 @@ def test_the_ledger_stays_exact_through_a_random_club_evening(
             players = chance.randint(3, 6)
             variant = chance.choice(VARIANTS)
             names = chance.sample(NAMES, players)
-            game = create_game(client, names, variant, rounds=chance.randint(1, 3))
+            game = table.new_game(names, variant, rounds=chance.randint(1, 3))
             game["variant_name"] = variant
             games.append(game)
             where = f"step {step}: new {variant} game of {players}"
@@ -124,12 +124,12 @@ def test_the_ledger_stays_exact_through_a_random_club_evening(
             still_open = game["status"] == "in_progress" and not playing
             if action == "record" and still_open:
                 turn = chance.randrange(players)
-                record(client, game, rotated(legal_entries(players, variant), turn))
+                table.record(game, rotated(legal_entries(players, variant), turn))
             elif action == "correct" and scored:
                 number = chance.choice(scored)["number"]
                 turn = chance.randrange(players)
                 quick = chance.random() < 0.5
-                correct(client, game, number, rotated(legal_entries(players, variant, quick), turn))
+                table.correct(game, number, rotated(legal_entries(players, variant, quick), turn))
             elif action == "live" and still_open:
                 play_live_round(client, app, game, chance.randint(1, 40))
                 if chance.random() < 0.5:
@@ -149,12 +149,12 @@ def test_the_ledger_stays_exact_through_a_random_club_evening(
     assert held, "the evening left something to count"
 
 
-def test_the_ledger_sums_what_the_games_hold(client: FlaskClient, app: Flask) -> None:
+def test_the_ledger_sums_what_the_games_hold(client: FlaskClient, app: Flask, table: Table) -> None:
     """A direct look at the rows: two finished games of Ann, Ben and Cleo."""
-    first = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, first, legal_entries(3, "classic"))
-    second = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, second, rotated(legal_entries(3, "classic"), 1))
+    first = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(first, legal_entries(3, "classic"))
+    second = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(second, rotated(legal_entries(3, "classic"), 1))
     with app.app_context():
         rows = db.session.execute(
             sa.select(Player.name, PlayerTotals.games, PlayerTotals.points, PlayerTotals.rounds)
@@ -170,11 +170,11 @@ def test_the_ledger_sums_what_the_games_hold(client: FlaskClient, app: Flask) ->
         assert history == 6  # both games are finished: a row per seat
 
 
-def test_merging_players_moves_their_sums(client: FlaskClient, app: Flask) -> None:
-    one = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, one, legal_entries(3, "classic"))
-    two = create_game(client, ["Annie", "Dan", "Eve"], rounds=2)
-    record(client, two, rotated(legal_entries(3, "classic"), 2))
+def test_merging_players_moves_their_sums(client: FlaskClient, app: Flask, table: Table) -> None:
+    one = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(one, legal_entries(3, "classic"))
+    two = table.new_game(["Annie", "Dan", "Eve"], rounds=2)
+    table.record(two, rotated(legal_entries(3, "classic"), 2))
     with app.app_context():
         ann, annie = (
             db.session.execute(sa.select(Player.id, Player.name).where(Player.name == name)).one()
@@ -197,9 +197,11 @@ def test_merging_players_moves_their_sums(client: FlaskClient, app: Flask) -> No
     assert_ledger_exact(app, "a merge")
 
 
-def test_a_refused_write_leaves_the_ledger_as_it_was(client: FlaskClient, app: Flask) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
-    record(client, game, legal_entries(3, "classic"))
+def test_a_refused_write_leaves_the_ledger_as_it_was(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
+    table.record(game, legal_entries(3, "classic"))
     before, _ = kept_and_rebuilt(app)
     stale = {"version": game["version"] - 1, "entries": legal_entries(3, "classic")}
     answer = client.post(f"/api/v1/games/{game['id']}/rounds", json=stale, headers=auth(game))
@@ -208,9 +210,9 @@ def test_a_refused_write_leaves_the_ledger_as_it_was(client: FlaskClient, app: F
     assert after == before
 
 
-def test_imported_games_are_counted(client: FlaskClient, app: Flask) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, legal_entries(3, "classic"))
+def test_imported_games_are_counted(client: FlaskClient, app: Flask, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, legal_entries(3, "classic"))
     exported = client.get(f"/api/v1/games/{game['id']}/export", headers=auth(game)).json
     with_game(app, game["id"], lambda g: services.delete_game(g, g.version))
     kept, _ = kept_and_rebuilt(app)
@@ -231,10 +233,10 @@ def test_demo_games_are_counted(app: Flask) -> None:
 
 
 def test_the_rebuild_command_mends_rows_changed_by_hand(
-    client: FlaskClient, app: Flask, runner: FlaskCliRunner
+    client: FlaskClient, app: Flask, runner: FlaskCliRunner, table: Table
 ) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, legal_entries(3, "classic"))
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, legal_entries(3, "classic"))
     kept, _ = kept_and_rebuilt(app)
     with app.app_context():  # a hand edit that passes the app by
         db.session.execute(sa.update(PlayerTotals).values(points=PlayerTotals.points + 100))

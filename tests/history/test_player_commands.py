@@ -1,5 +1,5 @@
 """The operator's ``players`` commands: rename, merge, the journal, and undo that puts back
-exactly what was there, with the statistics ledger in step (issue 14, point 1)."""
+exactly what was there, with the statistics ledger in step."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion.models import Game, Player, PlayerChange, RoundResult, Seat, db
 from tests.db_snapshot import snapshot
-from tests.history.helpers import auth, create_game, give_edit_rights, quick, record
+from tests.history.helpers import quick
 from tests.history.test_ledger import assert_ledger_exact
 from tests.history.test_player_names import confirm, send
+from tests.table import Table, auth
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]
 #: What a rename or merge and its undo change on purpose: the games' versions move on
@@ -23,16 +24,16 @@ MOVING = {"games", "player_changes"}
 
 
 @pytest.fixture
-def history(client: FlaskClient) -> dict[str, dict[str, Any]]:
+def history(client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
     """Ann, Ben and "Clea" (a typo) in a finished game and one in progress, Ann, Ben and
     Cleo in another."""
-    typo = create_game(client, ["Ann", "Ben", "Clea"])
-    record(client, typo, THREE)
-    open_game = create_game(client, ["Clea", "Dan", "Eve"], rounds=3)
-    record(client, open_game, THREE)
-    right = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
-    record(client, right, THREE)
-    record(client, right, THREE)
+    typo = table.new_game(["Ann", "Ben", "Clea"])
+    table.record(typo, THREE)
+    open_game = table.new_game(["Clea", "Dan", "Eve"], rounds=3)
+    table.record(open_game, THREE)
+    right = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
+    table.record(right, THREE)
+    table.record(right, THREE)
     return {"typo": typo, "open": open_game, "right": right}
 
 
@@ -127,12 +128,16 @@ def test_undoing_a_merge_puts_back_exactly_what_was_there(
 
 
 def test_undoing_a_merge_gives_back_the_rounds_recorded_at_her_seat_since(
-    client: FlaskClient, runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]]
+    client: FlaskClient,
+    runner: FlaskCliRunner,
+    app: Flask,
+    history: dict[str, dict[str, Any]],
+    table: Table,
 ) -> None:
     assert run(runner, "merge", "Clea", "Cleo").exit_code == 0
     game = history["open"]
     game.update(client.get(f"/api/v1/games/{game['id']}").json)
-    record(client, game, THREE)  # Cleo, as she is called now, plays on
+    table.record(game, THREE)  # Cleo, as she is called now, plays on
     (entry,) = entries(app)
     assert run(runner, "undo", str(entry.id)).exit_code == 0
     clea = client.get("/api/v1/players/Clea").json
@@ -219,13 +224,13 @@ def test_an_entry_is_undone_once(
 
 
 def test_a_merge_merged_again_later_cannot_be_undone_before_the_later_one(
-    runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]]
+    runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]], table: Table
 ) -> None:
     run(runner, "merge", "Clea", "Cleo")
     run(runner, "rename", "Dan", "Danny")
     assert run(runner, "merge", "Cleo", "Danny").exit_code == 1  # they shared a game
     run(runner, "rename", "Danny", "Dan")
-    create_game_with(app, ["Zoe", "Yan", "Xia"])
+    table.new_game(["Zoe", "Yan", "Xia"])
     assert run(runner, "merge", "Cleo", "Zoe").exit_code == 0
     with app.app_context():
         before = snapshot()
@@ -239,15 +244,11 @@ def test_a_merge_merged_again_later_cannot_be_undone_before_the_later_one(
     assert_ledger_exact(app, "undoing two merges")
 
 
-def create_game_with(app: Flask, names: list[str]) -> None:
-    create_game(app.test_client(), names)
-
-
 def test_a_merge_cannot_be_undone_while_another_player_has_the_name(
-    runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]]
+    runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]], table: Table
 ) -> None:
     run(runner, "merge", "Clea", "Cleo")
-    create_game_with(app, ["clea", "Yan", "Xia"])  # a new Clea sits down
+    table.new_game(["clea", "Yan", "Xia"])  # a new Clea sits down
     with app.app_context():
         before = snapshot()
     refused = run(runner, "undo", "1")
@@ -258,10 +259,14 @@ def test_a_merge_cannot_be_undone_while_another_player_has_the_name(
 
 
 def test_a_merge_made_on_a_page_is_journalled_and_undone_by_the_operator(
-    client: FlaskClient, runner: FlaskCliRunner, app: Flask, history: dict[str, dict[str, Any]]
+    client: FlaskClient,
+    runner: FlaskCliRunner,
+    app: Flask,
+    history: dict[str, dict[str, Any]],
+    table: Table,
 ) -> None:
     for game in history.values():
-        give_edit_rights(client, game)
+        table.give_edit_rights(client, game)
     before = steady(app)
     confirm(client, send(client, "Clea", "merge", into="Cleo"), "merge")
     (entry,) = entries(app)

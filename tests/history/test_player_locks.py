@@ -1,6 +1,6 @@
 """A merge takes the same row locks as any other write: a round corrected by a phone while a
 merge moves its game waits for the merge, and is then told the game changed, instead of
-being counted twice in the statistics ledger (issue 14, point 1).
+being counted twice in the statistics ledger.
 
 Row locks are PostgreSQL's: on SQLite one writer at a time holds the whole database.
 """
@@ -18,8 +18,9 @@ from flask.testing import FlaskClient
 from companion import player_changes
 from companion.models import Player, db
 from companion.stats import PlayerRef
-from tests.history.helpers import auth, create_game, quick, record
+from tests.history.helpers import quick
 from tests.history.test_ledger import assert_ledger_exact
+from tests.table import Table, auth
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]
 CORRECTED = [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4)]
@@ -42,14 +43,14 @@ def waits_for_a_lock_or_ends(app: Flask, phone: threading.Thread) -> None:
 
 
 def test_a_round_corrected_during_a_merge_waits_and_is_counted_once(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, table: Table
 ) -> None:
     with app.app_context():
         if db.engine.dialect.name != "postgresql":
             pytest.skip("row locks are PostgreSQL's (TEST_DATABASE_URL)")
-    typo = create_game(client, ["Ann", "Ben", "Clea"], rounds=2)
-    record(client, typo, THREE)
-    create_game(client, ["Cleo", "Dan", "Eve"])
+    typo = table.new_game(["Ann", "Ben", "Clea"], rounds=2)
+    table.record(typo, THREE)
+    table.new_game(["Cleo", "Dan", "Eve"])
     scores = client.get(f"/api/v1/games/{typo['id']}").json["rounds"][0]["scores"]
     answers: list[Any] = []
     started: list[bool] = []

@@ -3,8 +3,6 @@ CSRF-protected, only from a phone that keeps the score of one of the player's ga
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 import pytest
@@ -14,16 +12,16 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.models import Player, RoundResult, Seat, db
+from scripts.page_reader import csrf_token, read_page
 from tests.db_snapshot import snapshot
-from tests.history.helpers import create_game, csrf_token, give_edit_rights, quick, record, text_of
+from tests.history.helpers import quick, text_of
+from tests.table import Table
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]  # 14, 13, 9
 
 
 def errors_of(page: str, list_id: str) -> list[str]:
-    found = re.search(rf'<ul class="field-errors" id="{list_id}">(.*?)</ul>', page, re.S)
-    assert found, f"no errors {list_id}"
-    return [html.unescape(m).strip() for m in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+    return [item.text for item in read_page(page).find("ul", id=list_id).find_all("li")]
 
 
 def send(client: FlaskClient, name: str, action: str, **fields: str) -> TestResponse:
@@ -35,16 +33,14 @@ def send(client: FlaskClient, name: str, action: str, **fields: str) -> TestResp
 def confirm(client: FlaskClient, answer: TestResponse, action: str) -> TestResponse:
     """Press "yes" on the confirmation page ``answer`` shows."""
     page = answer.get_data(as_text=True)
-    form = re.search(
-        rf'<form method="post" action="([^"]+/{action})" class="confirm-form">(.*?)</form>',
-        page,
-        re.S,
-    )
-    assert form, "no confirmation form"
-    fields = {}
-    for name, value in re.findall(r'name="([^"]+)"[^>]*value="([^"]*)"', form.group(2)):
-        fields[name] = html.unescape(value)
-    return client.post(html.unescape(form.group(1)), data=fields)
+    forms = read_page(page).find_all("form", method="post", class_="confirm-form")
+    form = next(f for f in forms if str(f.get("action")).endswith(f"/{action}"))
+    fields = {
+        str(field.get("name")): str(field.get("value"))
+        for field in form.find_all(name=True)
+        if field.get("value") is not None
+    }
+    return client.post(str(form.get("action")), data=fields)
 
 
 def player_rows(app: Flask) -> dict[str, tuple[int, int]]:
@@ -65,16 +61,16 @@ def player_rows(app: Flask) -> dict[str, tuple[int, int]]:
 
 
 @pytest.fixture
-def games(client: FlaskClient) -> dict[str, dict[str, Any]]:
+def games(client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
     """Ann, Ben and "Clea" (a typo) in one game, Ann, Ben and Cleo in another; this phone
     keeps the score of both."""
-    typo = create_game(client, ["Ann", "Ben", "Clea"])
-    record(client, typo, THREE)
-    right = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
-    record(client, right, THREE)
-    record(client, right, THREE)
-    give_edit_rights(client, typo)
-    give_edit_rights(client, right)
+    typo = table.new_game(["Ann", "Ben", "Clea"])
+    table.record(typo, THREE)
+    right = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
+    table.record(right, THREE)
+    table.record(right, THREE)
+    table.give_edit_rights(client, typo)
+    table.give_edit_rights(client, right)
     return {"typo": typo, "right": right}
 
 
@@ -117,8 +113,8 @@ def test_renaming_to_another_players_name_suggests_merging(
     assert errors_of(page, "new-name-errors") == [
         "Cleo is already another player's name. If both are the same person, merge them instead."
     ]
-    merge_field = re.search(r'<input [^>]*name="into"[^>]*>', page)
-    assert merge_field and 'value="Cleo"' in merge_field.group(0)  # the merge form, filled in
+    merge_field = read_page(page).find("input", name="into")
+    assert merge_field.get("value") == "Cleo"  # the merge form, filled in
     with app.app_context():
         assert snapshot() == before
 
@@ -196,11 +192,11 @@ def test_a_merge_that_cannot_be_done_says_why(
 
 
 def test_a_merge_refused_after_the_confirmation_changes_nothing(
-    client: FlaskClient, app: Flask, games: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, games: dict[str, dict[str, Any]], table: Table
 ) -> None:
     answer = send(client, "Clea", "merge", into="Cleo")
     # meanwhile Clea and Cleo sit down at the same table, at a game this phone keeps too
-    give_edit_rights(client, create_game(client, ["Clea", "Cleo", "Dan"]))
+    table.give_edit_rights(client, table.new_game(["Clea", "Cleo", "Dan"]))
     with app.app_context():
         before = snapshot()
     refused = confirm(client, answer, "merge")

@@ -1,5 +1,5 @@
 """Who may rename or merge a player from a page: a phone that keeps the score of every game
-the change touches (issue 14, point 1). A throwaway game seating a name is not enough."""
+the change touches. A throwaway game seating a name is not enough."""
 
 from __future__ import annotations
 
@@ -11,39 +11,41 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.models import Game, PlayerChange, db
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.history.helpers import auth, create_game, csrf_token, give_edit_rights, quick, record
+from tests.history.helpers import quick
 from tests.history.helpers import text_of as page_text
 from tests.history.test_player_names import confirm, send
+from tests.table import Table, auth
 
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]
 
 
 @pytest.fixture
-def club(client: FlaskClient) -> dict[str, dict[str, Any]]:
+def club(client: FlaskClient, table: Table) -> dict[str, dict[str, Any]]:
     """Ann's history at the club: two games kept by the club's phone (``client``)."""
-    first = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, first, THREE)
-    second = create_game(client, ["Ann", "Dan", "Eve"], rounds=2)
-    record(client, second, THREE)
-    give_edit_rights(client, first)
-    give_edit_rights(client, second)
+    first = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(first, THREE)
+    second = table.new_game(["Ann", "Dan", "Eve"], rounds=2)
+    table.record(second, THREE)
+    table.give_edit_rights(client, first)
+    table.give_edit_rights(client, second)
     return {"first": first, "second": second}
 
 
-def stranger_with_throwaway_games(app: Flask) -> FlaskClient:
+def stranger_with_throwaway_games(table: Table) -> FlaskClient:
     """The attack: a phone that starts a throwaway game seating "ann", and one seating
     "Zed" to merge her into; it keeps the score of both."""
-    stranger = app.test_client()
-    give_edit_rights(stranger, create_game(stranger, ["ann", "X1", "X2"]))
-    give_edit_rights(stranger, create_game(stranger, ["Zed", "X3", "X4"]))
+    stranger = table.phone()
+    table.give_edit_rights(stranger, table.new_game(["ann", "X1", "X2"]))
+    table.give_edit_rights(stranger, table.new_game(["Zed", "X3", "X4"]))
     return stranger
 
 
 def test_a_throwaway_game_gives_no_right_to_rename_or_merge_a_player(
-    app: Flask, club: dict[str, dict[str, Any]]
+    app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
-    stranger = stranger_with_throwaway_games(app)
+    stranger = stranger_with_throwaway_games(table)
     page = stranger.get("/players/Ann/rename")
     assert page.status_code == 403
     text = page_text(page.get_data(as_text=True))
@@ -64,9 +66,9 @@ def test_a_throwaway_game_gives_no_right_to_rename_or_merge_a_player(
 
 
 def test_the_refusal_is_in_the_players_language(
-    app: Flask, club: dict[str, dict[str, Any]]
+    app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
-    stranger = stranger_with_throwaway_games(app)
+    stranger = stranger_with_throwaway_games(table)
     page = stranger.get("/players/Ann/rename", headers={"Accept-Language": "de"})
     assert page.status_code == 403
     text = page_text(page.get_data(as_text=True))
@@ -92,11 +94,10 @@ def test_a_phone_that_keeps_every_game_renames_and_the_journal_says_so(
 
 
 def test_a_merge_needs_every_game_of_both_players(
-    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
     # "Anne" sits in a game this phone does not keep: her history would change too
-    other = app.test_client()
-    create_game(other, ["Anne", "Finn", "Gus"])
+    table.new_game(["Anne", "Finn", "Gus"])
     with app.app_context():
         before = snapshot()
     answer = send(client, "Ann", "merge", into="Anne")
@@ -109,10 +110,10 @@ def test_a_merge_needs_every_game_of_both_players(
 
 
 def test_a_game_seating_the_player_meanwhile_stops_a_confirmed_rename(
-    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
     answer = send(client, "Ann", "rename", new_name="Anna")
-    create_game(app.test_client(), ["Ann", "Finn", "Gus"])  # another phone's game
+    table.new_game(["Ann", "Finn", "Gus"])  # another phone's game
     with app.app_context():
         before = snapshot()
     refused = confirm(client, answer, "rename")
@@ -122,10 +123,10 @@ def test_a_game_seating_the_player_meanwhile_stops_a_confirmed_rename(
 
 
 def test_the_player_page_offers_the_fix_only_where_it_would_be_allowed(
-    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
     assert "Rename or merge" in page_text(client.get("/players/Ann").get_data(as_text=True))
-    stranger = stranger_with_throwaway_games(app)
+    stranger = stranger_with_throwaway_games(table)
     shown = page_text(stranger.get("/players/Ann").get_data(as_text=True))
     assert "Rename or merge" not in shown
     assert "the server's operator can fix the name" in shown
@@ -160,10 +161,10 @@ def test_a_rename_moves_the_versions_on_so_a_stale_round_is_refused(
 
 
 def test_a_merge_moves_the_versions_of_the_games_it_changes(
-    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]]
+    client: FlaskClient, app: Flask, club: dict[str, dict[str, Any]], table: Table
 ) -> None:
-    typo = create_game(client, ["Anne", "Finn", "Gus"], rounds=2)
-    give_edit_rights(client, typo)
+    typo = table.new_game(["Anne", "Finn", "Gus"], rounds=2)
+    table.give_edit_rights(client, typo)
     before = versions(app, {**club, "typo": typo})
     confirm(client, send(client, "Anne", "merge", into="Ann"), "merge")
     after = versions(app, {**club, "typo": typo})

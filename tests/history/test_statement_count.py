@@ -15,7 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.models import db
-from tests.history.helpers import create_game, give_edit_rights, quick, record
+from tests.history.helpers import quick
+from tests.table import Table
 
 #: The most statements a page may use (DESIGN: constant, "about 5").
 MOST_STATEMENTS = 5
@@ -47,14 +48,13 @@ def counted(app: Flask) -> Iterator[list[str]]:
         sa.event.remove(engine, "before_cursor_execute", count)
 
 
-def build(client: FlaskClient, games: int) -> None:
+def build(table: Table, games: int) -> None:
     """``games`` finished games of Ann, Ben, Cleo and a changing fourth player, the last
     one left in progress, so every page has totals, winners and opponents to compute."""
     for number in range(games):
         names = ["Ann", "Ben", "Cleo", f"Guest {number % 7}"]
-        game = create_game(client, names, rounds=1 if number < games - 1 else 2)
-        record(
-            client,
+        game = table.new_game(names, rounds=1 if number < games - 1 else 2)
+        table.record(
             game,
             [quick("red 1", 4), quick("blue 2", 3), quick("green 3", 4), quick("yellow 0", 3)],
         )
@@ -71,11 +71,11 @@ def statement_counts(app: Flask, client: FlaskClient) -> dict[str, int]:
 
 
 def test_pages_use_the_same_small_number_of_statements_for_2_and_30_games(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    build(client, 2)
+    build(table, 2)
     small = statement_counts(app, client)
-    build(client, 28)
+    build(table, 28)
     assert client.get("/api/v1/games").json["total"] == 30
     large = statement_counts(app, client)
     print("statements per page (2 games, 30 games):", small, large)
@@ -86,8 +86,10 @@ def test_pages_use_the_same_small_number_of_statements_for_2_and_30_games(
     assert large["/api/v1/games"] == 2
 
 
-def test_later_pages_cost_no_more_than_the_first(app: Flask, client: FlaskClient) -> None:
-    build(client, 45)
+def test_later_pages_cost_no_more_than_the_first(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    build(table, 45)
     with counted(app) as first:
         assert client.get("/history").status_code == 200
     with counted(app) as last:
@@ -96,10 +98,10 @@ def test_later_pages_cost_no_more_than_the_first(app: Flask, client: FlaskClient
 
 
 def test_a_device_with_edit_rights_costs_no_statement_more_on_the_player_page(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    give_edit_rights(client, game)
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.give_edit_rights(client, game)
     with counted(app) as statements:
         assert client.get("/players/Ann").status_code == 200
     assert len(statements) == 5

@@ -27,12 +27,11 @@ from companion.rules import winners
 from tests.history.helpers import (
     FixedHistory,
     build_fixed_history,
-    create_game,
     history_codes,
-    record,
     stat_values,
     text_of,
 )
+from tests.table import Table
 
 EXPECTED: dict[str, dict[str, Any]] = {
     "Ann": {
@@ -115,8 +114,8 @@ HEAD_TO_HEAD = {
 
 
 @pytest.fixture
-def history(client: FlaskClient, app: Flask) -> FixedHistory:
-    return build_fixed_history(client, app)
+def history(table: Table) -> FixedHistory:
+    return build_fixed_history(table)
 
 
 @pytest.mark.parametrize("name", EXPECTED)
@@ -241,14 +240,14 @@ def test_the_history_page_lists_totals_winners_and_marks_the_excluded_game(
 
 
 def test_winners_in_sql_agree_with_rule_r11_on_random_games(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, table: Table
 ) -> None:
     """R11 from the rules engine against the window-function winners of the history query,
     over games with many ties."""
     rng = random.Random(11)
     expected = {}
     for _ in range(12):
-        game = create_game(client, ["Ann", "Ben", "Cleo"], rounds=1)
+        game = table.new_game(["Ann", "Ben", "Cleo"], rounds=1)
         tricks = rng.choice([[5, 5, 4], [4, 5, 5], [5, 4, 5], [14, 0, 0], [7, 7, 0]])
         colours = ["red", "blue", "green"]
         entries = [
@@ -259,7 +258,7 @@ def test_winners_in_sql_agree_with_rule_r11_on_random_games(
             }
             for colour, t in zip(colours, tricks, strict=True)
         ]
-        record(client, game, entries)
+        table.record(game, entries)
         expected[game["id"]] = winners(game["totals"])
     listed = client.get("/api/v1/games").json["games"]
     assert {game["id"]: game["winners"] for game in listed} == expected
@@ -280,12 +279,11 @@ def test_an_abandoned_game_is_played_but_never_won(
     assert listed[history.live]["winners"] == []
 
 
-def test_hat_trick_rounds_mark_no_colour(client: FlaskClient) -> None:
+def test_hat_trick_rounds_mark_no_colour(client: FlaskClient, table: Table) -> None:
     """R22: the colour that scores +1 in Hat Trick is no marked colour, so it is not counted
     among the most-chosen colours; the scores count like any other round."""
-    game = create_game(client, ["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
-    record(
-        client,
+    game = table.new_game(["Ann", "Ben", "Cleo", "Dan"], variant="hat-trick")
+    table.record(
         game,
         [
             {"counts": {"red": 9, "blue": 2, "green": 4}, "passed": 1},

@@ -10,13 +10,10 @@ from flask.testing import FlaskClient
 
 from tests.history.helpers import (
     build_fixed_history,
-    correct,
-    create_game,
     exclude,
-    give_edit_rights,
     quick,
-    record,
 )
+from tests.table import Table
 
 
 def numbers(client: FlaskClient, name: str) -> tuple[object, ...]:
@@ -32,33 +29,35 @@ def numbers(client: FlaskClient, name: str) -> tuple[object, ...]:
     )
 
 
-def test_recording_a_round_counts_at_once(client: FlaskClient) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"], rounds=2)
+def test_recording_a_round_counts_at_once(client: FlaskClient, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
     assert numbers(client, "Ann") == (1, 0, 0, 0, None, None, None)
-    record(client, game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+    table.record(game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
     assert numbers(client, "Ann") == (1, 0, 0, 1, 14.0, 14, 14)
-    record(client, game, [quick("red 0", 2), quick("blue 0", 6), quick("green 0", 6)])
+    table.record(game, [quick("red 0", 2), quick("blue 0", 6), quick("green 0", 6)])
     assert numbers(client, "Ann") == (1, 1, 0, 2, 10.0, 14, 6)  # Ben 13 + 18 = 31 wins
     assert numbers(client, "Ben") == (1, 1, 1, 2, 15.5, 18, 13)
 
 
-def test_correcting_a_round_changes_scores_and_winners(client: FlaskClient) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+def test_correcting_a_round_changes_scores_and_winners(client: FlaskClient, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
     assert numbers(client, "Ann")[2] == 1 and numbers(client, "Ben")[2] == 0
-    correct(client, game, 1, [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4)])
+    table.correct(game, 1, [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4)])
     assert numbers(client, "Ann") == (1, 1, 0, 1, 11.0, 11, 11)
     assert numbers(client, "Ben") == (1, 1, 1, 1, 16.0, 16, 16)
     listed = client.get("/api/v1/games").json["games"][0]
     assert listed["totals"] == [11, 16, 9] and listed["winners"] == [1]
 
 
-def test_deleting_a_game_takes_it_out_of_everything(client: FlaskClient, app: Flask) -> None:
-    history = build_fixed_history(client, app)
+def test_deleting_a_game_takes_it_out_of_everything(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    history = build_fixed_history(table)
     first = {"id": history.first, "edit_key": history.keys[history.first]}
     assert numbers(client, "Cleo") == (2, 2, 0, 3, 10.0, 11, 9)
     # delete the first game through its confirmation page, as its phone would
-    give_edit_rights(client, first)
+    table.give_edit_rights(client, first)
     page = client.get(f"/g/{first['id']}/delete").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
@@ -81,9 +80,9 @@ def test_deleting_a_game_takes_it_out_of_everything(client: FlaskClient, app: Fl
     }
 
 
-def test_excluding_and_counting_again(client: FlaskClient, app: Flask) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+def test_excluding_and_counting_again(client: FlaskClient, app: Flask, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
     before = numbers(client, "Ann")
     assert before == (1, 1, 1, 1, 14.0, 14, 14)
     exclude(app, game["id"])
@@ -95,11 +94,11 @@ def test_excluding_and_counting_again(client: FlaskClient, app: Flask) -> None:
 
 
 def test_excluded_games_count_nowhere_not_even_head_to_head(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, table: Table
 ) -> None:
-    game = create_game(client, ["Ann", "Ben", "Cleo"])
-    record(client, game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
-    give_edit_rights(client, game)
+    game = table.new_game(["Ann", "Ben", "Cleo"])
+    table.record(game, [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)])
+    table.give_edit_rights(client, game)
     exclude(app, game["id"])
     data = client.get("/api/v1/players/Ann").json
     assert data["head_to_head"] == [] and data["colours"] == {}

@@ -1,5 +1,5 @@
 """The scoreboard's page weight budget: at most 40,000 bytes, uncompressed, for the page with
-every stylesheet and script it links (issue 8).
+every stylesheet and script it links.
 
 The game is the benchmark's (scripts/benchmark.py): 8 players, 10 rounds planned, 5 scored
 through the JSON API. Each scoreboard, read-only and editing, is weighed as the benchmark's

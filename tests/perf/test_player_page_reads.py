@@ -1,5 +1,5 @@
 """A player page reads the statistics ledger by key, never the player's games themselves, so
-its cost does not grow with the history (issue 8: a player with 1,800 games is served as fast
+its cost does not grow with the history (a player with 1,800 games is served as fast
 as one with 5). The statements are caught while the page and the player API are served; on
 SQLite each statement's query plan is read too: every table is searched through a key, none
 is scanned whole."""
@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.models import db
-from tests.history.helpers import create_game, quick, record
+from tests.history.helpers import quick
+from tests.table import Table
 
 #: The tables that grow with every game and round.
 HISTORY_TABLES = {"games", "seats", "rounds", "round_results"}
@@ -43,11 +44,12 @@ def tables_of(statement: str) -> set[str]:
     return set(re.findall(r"\b(?:FROM|JOIN)\s+\"?(\w+)", statement, flags=re.IGNORECASE))
 
 
-def test_the_player_page_reads_the_ledger_not_the_history(app: Flask, client: FlaskClient) -> None:
+def test_the_player_page_reads_the_ledger_not_the_history(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
     for number in range(6):
-        game = create_game(client, ["Ann", "Ben", "Cleo", f"Guest {number}"])
-        record(
-            client,
+        game = table.new_game(["Ann", "Ben", "Cleo", f"Guest {number}"])
+        table.record(
             game,
             [quick("red 1", 4), quick("blue 2", 3), quick("green 3", 4), quick("yellow 0", 3)],
         )

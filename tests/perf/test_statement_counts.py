@@ -20,8 +20,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.history.helpers import auth, card, create_game, give_edit_rights, quick, record
+from tests.history.helpers import card, quick
 from tests.history.test_statement_count import MOST_STATEMENTS, counted
+from tests.table import Table, auth
 
 SMALL_NAMES = ["Ann", "Ben", "Cleo"]
 LARGE_NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -82,52 +83,53 @@ def play_trick(client: FlaskClient, game: dict[str, Any], cards: list[dict[str, 
     game.update(answer.json)
 
 
-def build_small(client: FlaskClient) -> Games:
+def build_small(table: Table) -> Games:
     """Two games of three players: one with 1 of 2 rounds scored, one playing round 1 live."""
-    playing = create_game(client, SMALL_NAMES, rounds=2)
-    record(client, playing, small_round())
-    live = create_game(client, SMALL_NAMES, rounds=2)
-    open_live_round(client, live, [[card("yellow", 0)], [card("yellow", 1)], [card("yellow", 2)]])
-    play_trick(client, live, [card("green", 8), card("green", 0), card("green", 1)])
+    playing = table.new_game(SMALL_NAMES, rounds=2)
+    table.record(playing, small_round())
+    live = table.new_game(SMALL_NAMES, rounds=2)
+    open_live_round(
+        table.client, live, [[card("yellow", 0)], [card("yellow", 1)], [card("yellow", 2)]]
+    )
+    play_trick(table.client, live, [card("green", 8), card("green", 0), card("green", 1)])
     for game in (playing, live):
-        give_edit_rights(client, game)
+        table.give_edit_rights(table.client, game)
     return Games(playing, live)
 
 
-def build_large(client: FlaskClient) -> Games:
+def build_large(table: Table) -> Games:
     """28 more games (30 in all): 26 short ones of Ann and friends, then two 8-player games
     of 10 rounds with 9 scored, the second playing its last round live, three tricks in."""
     for number in range(FILLER_GAMES):
         names = ["Ann", "Ben", "Cleo", f"Guest {number % 7}"]
-        filler = create_game(client, names)
-        record(
-            client,
+        filler = table.new_game(names)
+        table.record(
             filler,
             [quick("red 1", 4), quick("blue 2", 3), quick("green 3", 4), quick("yellow 0", 3)],
         )
     games = []
     for _ in range(2):
-        game = create_game(client, LARGE_NAMES, rounds=10)
+        game = table.new_game(LARGE_NAMES, rounds=10)
         for number in range(9):
-            record(client, game, large_round(number))
+            table.record(game, large_round(number))
         games.append(game)
     playing, live = games
-    open_live_round(client, live, [entry["marked"] for entry in large_round(9)])
+    open_live_round(table.client, live, [entry["marked"] for entry in large_round(9)])
     for colour in ("green", "yellow", "brown"):
-        play_trick(client, live, [card(colour, value) for value in range(8)])
+        play_trick(table.client, live, [card(colour, value) for value in range(8)])
     for game in (playing, live):
-        give_edit_rights(client, game)
+        table.give_edit_rights(table.client, game)
     assert len(playing["players"]) == 8
     assert [r["status"] for r in playing["rounds"]] == ["scored"] * 9
     assert live["rounds"][-1]["mode"] == "live" and live["rounds"][-1]["tricks_played"] == 3
     return Games(playing, live)
 
 
-def finish(client: FlaskClient, game: dict[str, Any]) -> None:
+def finish(table: Table, game: dict[str, Any]) -> None:
     """Record the rounds left, so that the game's scoreboard shows its winners."""
     entries = small_round() if len(game["players"]) == 3 else large_round(9)
     while game["status"] == "in_progress":
-        record(client, game, entries)
+        table.record(game, entries)
 
 
 def urls_of(games: Games) -> dict[str, str]:
@@ -183,17 +185,17 @@ def statement_counts(app: Flask, client: FlaskClient, urls: dict[str, str]) -> d
 
 
 def test_every_page_costs_the_same_few_statements_for_2_games_and_for_30(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    small_games = build_small(client)
+    small_games = build_small(table)
     small = statement_counts(app, client, urls_of(small_games))
-    finish(client, small_games.playing)
+    finish(table, small_games.playing)
     small |= statement_counts(app, client, finished_urls(small_games))
 
-    large_games = build_large(client)
+    large_games = build_large(table)
     assert client.get("/api/v1/games").json["total"] == 30
     large = statement_counts(app, client, urls_of(large_games))
-    finish(client, large_games.playing)
+    finish(table, large_games.playing)
     large |= statement_counts(app, client, finished_urls(large_games))
     large["history page 2"] = statement_counts(app, client, {"p2": "/history?page=2"})["p2"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from tests.games.test_live_pages import open_classic, play_cards
+from tests.table import Table
 from tests.tools.tool_helpers import page_text, tap_cards
 
 
@@ -27,8 +28,8 @@ def test_a_hat_trick_reason_links_its_rulings_too(client: FlaskClient) -> None:
     assert '<a href="/rules#r21">R21</a>' in after
 
 
-def test_the_live_round_links_the_rulings_of_its_reason(client: FlaskClient) -> None:
-    _code, _key, live = open_classic(client)
+def test_the_live_round_links_the_rulings_of_its_reason(client: FlaskClient, table: Table) -> None:
+    _code, _key, live = open_classic(table)
 
     after = play_cards(client, live, "red 5, blue 6")
 

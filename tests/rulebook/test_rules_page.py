@@ -11,6 +11,8 @@ from html import unescape
 import pytest
 from flask.testing import FlaskClient
 
+from scripts.page_reader import read_page
+
 RULINGS = [f"r{number}" for number in range(1, 24)]
 CHECKS = [f"c{number}" for number in range(1, 7)]
 
@@ -24,18 +26,17 @@ def rules_page(client: FlaskClient, **headers: str) -> str:
 
 def ruling_ids(page: str) -> Counter[str]:
     """How often each ruling-shaped id ("r7", "c3") occurs on the page."""
-    return Counter(re.findall(r'\bid="([rc]\d+)"', page))
+    ids = [str(element.get("id")) for element in read_page(page).find_all(id=True)]
+    return Counter(id_ for id_ in ids if re.fullmatch(r"[rc]\d+", id_))
 
 
 def table_rows(page: str, caption: str) -> list[list[str]]:
     """The body rows of the table with ``caption``, as the text of their cells."""
-    match = re.search(rf"<caption>{re.escape(caption)}</caption>(.*?)</table>", page, re.S)
-    assert match, f"no table {caption!r}"
-    body = match.group(1).split("<tbody>")[1]
-    return [
-        [unescape(cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
-    ]
+    tables = [t for t in read_page(page).find_all("table") if t.find_all("caption")]
+    found = [t for t in tables if t.find("caption").text == caption]
+    assert found, f"no table {caption!r}"
+    rows = found[0].find("tbody").find_all("tr")
+    return [[cell.text for cell in row.children if cell.tag in ("th", "td")] for row in rows]
 
 
 def test_every_ruling_and_check_has_exactly_one_anchor(client: FlaskClient) -> None:
@@ -55,9 +56,10 @@ def test_every_anchor_is_labelled_with_its_number_and_links_to_itself(
 
 def test_every_link_within_the_page_lands_on_an_element(client: FlaskClient) -> None:
     page = rules_page(client)
-    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    ids = {element.get("id") for element in read_page(page).find_all(id=True)}
 
-    targets = set(re.findall(r'href="(?:/rules)?#([^"]+)"', page))
+    hrefs = [str(link.get("href")) for link in read_page(page).find_all(href=True)]
+    targets = {href.split("#", 1)[1] for href in hrefs if href.startswith(("#", "/rules#"))}
 
     assert {"deck", "round", "tricks", "scoring", "variants", "hat-trick", "checks"} <= targets
     assert targets <= ids
@@ -65,9 +67,9 @@ def test_every_link_within_the_page_lands_on_an_element(client: FlaskClient) -> 
 
 def test_the_page_has_one_h1_and_headings_that_never_skip_a_level(client: FlaskClient) -> None:
     page = rules_page(client)
-    main = page[page.index("<main") : page.index("</main>")]
+    main = read_page(page).find("main")
 
-    levels = [int(level) for level in re.findall(r"<h([1-6])\b", main)]
+    levels = [int(e.tag[1]) for e in main.find_all() if re.fullmatch(r"h[1-6]", e.tag)]
 
     assert levels.count(1) == 1 and levels[0] == 1
     assert all(after - before <= 1 for before, after in zip(levels, levels[1:], strict=False))

@@ -11,6 +11,7 @@ from companion.rules.hat_trick import (
     HatTrickCounts,
     Play,
     best_hat_trick_colour,
+    can_pass,
     check_hat_trick_plays,
     hat_trick_score,
     resolve_hat_trick,
@@ -166,10 +167,10 @@ def test_r20_the_20_always_takes_its_pile():
 R21_CASES = [
     ("r21-higher-top-card-leads", "red 15, red 3, blue 17", 2, 2),
     ("r21-higher-top-card-leads-whatever-the-pile-size", "red 15, blue 14, blue 13, blue 12", 0, 0),
-    # The three examples of issue 14.
-    ("r21-issue-equal-tops-red-3-beats-blue-2", "red 15, blue 15, red 3, blue 2", 0, 2),
-    ("r21-issue-equal-tops-green-12-beats-red-3", "red 14, green 14, green 12, red 3", 1, 2),
-    ("r21-issue-the-blue-pile-runs-out-green-4-leads", "blue 15, green 15, green 4", 1, 2),
+    # Equal top cards: the pile whose next card is higher leads.
+    ("r21-equal-tops-red-3-beats-blue-2", "red 15, blue 15, red 3, blue 2", 0, 2),
+    ("r21-equal-tops-green-12-beats-red-3", "red 14, green 14, green 12, red 3", 1, 2),
+    ("r21-the-blue-pile-runs-out-green-4-leads", "blue 15, green 15, green 4", 1, 2),
     ("r21-equal-tops-second-card-decides", "red 12, blue 12, red 5, blue 7", 1, 3),
     (
         "r21-equal-tops-and-seconds-third-card-decides",
@@ -277,3 +278,44 @@ def test_r22_on_a_tie_any_best_colour_gives_the_same_score(red, blue, green):
 def test_r22_a_missing_colour_counts_as_none():
     assert hat_trick_score(HatTrickCounts({BLUE: 4}, 0)) == 4
     assert best_hat_trick_colour({BLUE: 4}) is BLUE
+
+
+# --------------------------------------------------------------------------------------------
+# R19: may the next player pass now?
+
+CAN_PASS = [
+    ("r19-nobody-passes-before-the-lead", "", False),
+    ("r19-one-colour-is-not-enough", "red 5", False),
+    ("r19-still-one-colour", "red 5, red 9", False),
+    ("r19-two-colours-allow-a-pass", "red 5, blue 3", True),
+    ("r19-a-pass-keeps-the-two-colours", "red 5, blue 3, pass green 7", True),
+    ("r19-a-pass-card-is-no-trick-colour", "red 5, pass green 7", False),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "allowed"), CAN_PASS, ids=[row[0] for row in CAN_PASS])
+def test_r19_a_player_may_pass_only_once_two_colours_are_in_the_trick(case, text, allowed):
+    so_far = plays(text) if text else []
+    assert can_pass(variant_named("hat-trick"), so_far) is allowed
+
+
+@pytest.mark.parametrize(("case", "text", "allowed"), CAN_PASS, ids=[row[0] for row in CAN_PASS])
+def test_r19_can_pass_agrees_with_the_check_of_a_pass(case, text, allowed):
+    """A pass showing a card of a colour not yet in the trick is accepted exactly when
+    ``can_pass`` says so (the check refuses a leader's pass and a pass before two colours)."""
+    so_far = plays(text) if text else []
+    shown = {play.card.colour for play in so_far if not play.passed}
+    third = next(colour for colour in (GREEN, BLUE, RED) if colour not in shown)
+    attempt = [*so_far, Play(c(f"{third.value} 11"), passed=True)]
+    try:
+        check_hat_trick_plays(attempt, deck(4), 4)
+    except HatTrickError:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted is allowed
+
+
+@pytest.mark.parametrize("name", ["classic", "reverse", "aggravated", "hazy", "delayed"])
+def test_r19_the_classic_family_never_passes(name):
+    assert can_pass(variant_named(name), plays("red 5, blue 3")) is False

@@ -153,7 +153,7 @@ def hat_trick_plays(text: str) -> list[Play]:
 
 
 def test_r21_a_trick_recorded_before_the_correction_keeps_the_lead_it_was_played_with() -> None:
-    """Until issue 14 the taker of the deciding pile led next; a round recorded then is
+    """Until R21 was corrected the taker of the deciding pile led next; a round recorded then is
     replayed from the seats that really led, so every card stays with its player."""
     live = LiveRound(table_setup(4, PRESETS["hat-trick"]), 0)
     first = live.play_trick(hat_trick_plays("red 15, blue 15, red 3, blue 2"))

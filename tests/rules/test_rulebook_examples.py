@@ -1,4 +1,4 @@
-"""Every worked example of the rulebooks in /work/shared/seeds, played through the real code:
+"""Every worked example of the rulebooks (000-003), played through the real code:
 complete, legal rounds go through ``score_round`` (and so through checks C1-C5)."""
 
 from __future__ import annotations

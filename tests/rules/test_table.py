@@ -14,7 +14,9 @@ from companion.rules.table import (
     round_dealer,
     round_leader,
     running_totals,
+    seat_order,
     table_setup,
+    tricks_of_cards,
     winners,
 )
 from companion.rules.variants import variant_named
@@ -150,3 +152,42 @@ def test_a_deal_is_shuffled_by_the_random_source_given():
     setup = table_setup(4, variant_named("classic"))
     assert deal(setup, random.Random(1)) == deal(setup, random.Random(1))
     assert deal(setup, random.Random(1)) != deal(setup, random.Random(2))
+
+
+# --------------------------------------------------------------------------------------------
+# R3, R9: seat order; C3: tricks of a seat's captured cards
+
+SEAT_ORDER_CASES = [
+    (0, 3, [0, 1, 2]),
+    (2, 3, [2, 0, 1]),
+    (3, 4, [3, 0, 1, 2]),
+    (5, 8, [5, 6, 7, 0, 1, 2, 3, 4]),
+]
+
+
+@pytest.mark.parametrize(("leader", "players", "order"), SEAT_ORDER_CASES)
+def test_r3_r9_play_goes_clockwise_from_the_leader(leader, players, order):
+    assert seat_order(leader, players) == order
+
+
+def test_r3_every_seat_plays_once_whoever_leads():
+    for players in range(3, 9):
+        for leader in range(players):
+            order = seat_order(leader, players)
+            assert order[0] == leader
+            assert sorted(order) == list(range(players))
+
+
+TRICKS_OF_CARDS = [
+    (0, 4, 0),
+    (12, 4, 3),
+    (13, 4, None),  # no whole number of tricks
+    (42, 3, 14),
+    (104, 8, 13),
+    (7, 8, None),
+]
+
+
+@pytest.mark.parametrize(("cards", "players", "tricks"), TRICKS_OF_CARDS)
+def test_c3_a_seats_cards_make_tricks_of_one_card_per_player(cards, players, tricks):
+    assert tricks_of_cards(cards, players) == tricks

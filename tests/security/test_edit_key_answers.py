@@ -1,10 +1,10 @@
-"""No answer that hands out an edit key is ever stored by a cache (issue 14, point 4)."""
+"""No answer that hands out an edit key is ever stored by a cache."""
 
 from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.fuzz.form_reader import csrf_token_of
+from scripts.page_reader import csrf_token
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
 
@@ -31,7 +31,7 @@ def test_the_new_game_form_s_answer_is_never_stored(client: FlaskClient) -> None
     fields = {f"player_{seat}": name for seat, name in enumerate(PLAYERS)}
     answer = client.post(
         "/games/new",
-        data={"csrf_token": csrf_token_of(page), **fields, "variant": "classic", "rounds": "3"},
+        data={"csrf_token": csrf_token(page), **fields, "variant": "classic", "rounds": "3"},
     )
     assert answer.status_code == 302
     assert answer.headers["Cache-Control"] == "no-store"

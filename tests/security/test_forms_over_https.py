@@ -1,4 +1,4 @@
-"""Every form works over HTTPS when the browser sends no ``Referer`` (issue 14, point 2).
+"""Every form works over HTTPS when the browser sends no ``Referer``.
 
 The share page and the edit link answer with ``Referrer-Policy: no-referrer``, so a browser
 posts their forms without a ``Referer`` (and with ``Origin: null``); privacy settings drop

@@ -1,4 +1,4 @@
-"""Security headers, cookies and the proxy setting (issue 7: hardening)."""
+"""Security headers, cookies and the proxy setting."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One spelling per player (issue 14, point 4): "Ａｎｎ" is "Ann", and "Ann" with an invisible
+"""One spelling per player: "Ａｎｎ" is "Ann", and "Ann" with an invisible
 or writing-direction character is refused, in the new-game form, the API, a rename and a
 backup import. Never three look-alikes in the shared history."""
 
@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from companion.models import Player, db
 from companion.names import clean_name, name_character_problem, name_key
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
-from tests.fuzz.form_reader import csrf_token_of
 
 #: Characters that show nothing or turn the text around: zero width space, left-to-right
 #: and right-to-left marks, the embeddings and overrides, the isolates, the byte order mark,
@@ -96,7 +96,7 @@ def test_the_new_game_form_says_which_name_holds_an_invisible_character(
     answer = client.post(
         "/games/new",
         data={
-            "csrf_token": csrf_token_of(page),
+            "csrf_token": csrf_token(page),
             "player_0": "Ann",
             "player_1": f"Ben{char}",
             "player_2": "Cleo",
@@ -117,7 +117,7 @@ def test_the_refusal_is_in_the_player_s_language(client: FlaskClient) -> None:
     answer = client.post(
         "/games/new",
         data={
-            "csrf_token": csrf_token_of(page),
+            "csrf_token": csrf_token(page),
             "player_0": "Ann\u200b",
             "player_1": "Ben",
             "player_2": "Cleo",
@@ -138,7 +138,7 @@ def test_a_rename_to_a_name_with_an_invisible_character_is_refused(
     page = client.get("/players/Ann/rename").get_data(as_text=True)
     answer = client.post(
         "/players/Ann/rename",
-        data={"csrf_token": csrf_token_of(page), "new_name": "Ann\u202e"},
+        data={"csrf_token": csrf_token(page), "new_name": "Ann\u202e"},
     )
     assert answer.status_code == 400
     assert REFUSAL in " ".join(answer.get_data(as_text=True).split())

@@ -1,4 +1,4 @@
-"""No request header may shape the page another phone gets (issue 14, point 3).
+"""No request header may shape the page another phone gets.
 
 Behind a proxy (``PROXY_COUNT=1``) the app trusts what every proxy overwrites: the client's
 address and the scheme. ``X-Forwarded-Host`` only with ``PROXY_TRUST_HOST``, and

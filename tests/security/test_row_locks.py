@@ -1,4 +1,4 @@
-"""No request without edit rights takes a game's row lock (issue 14, point 4).
+"""No request without edit rights takes a game's row lock.
 
 A lock makes every other writer of the game wait until the request ends: a phone (or a
 script) without the edit key must be refused before it takes one. Every ORM query is
@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Flask
-from flask.testing import FlaskClient
 
 from companion.models import db
-from tests.fuzz.form_reader import csrf_token_of
+from scripts.page_reader import csrf_token
+from tests.table import Table
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
 #: Every page address that changes a game, with what a form would send beside the token.
@@ -59,28 +59,23 @@ def locks(app: Flask) -> Iterator[list[str]]:
     sa.event.remove(engine, "before_cursor_execute", watch_cursor)
 
 
-def new_game(client: FlaskClient) -> dict[str, Any]:
-    answer = client.post("/api/v1/games", json={"players": PLAYERS, "variant": "classic"})
-    assert answer.status_code == 201
-    game: dict[str, Any] = answer.get_json()
-    return game
-
-
 @pytest.mark.parametrize(("address", "fields"), CHANGES)
 def test_a_phone_without_edit_rights_is_refused_before_any_lock(
-    app: Flask, locks: list[str], address: str, fields: dict[str, str]
+    app: Flask, locks: list[str], address: str, fields: dict[str, str], table: Table
 ) -> None:
-    game = new_game(app.test_client())
+    game = table.new_game(PLAYERS, "classic", rounds=5)
     stranger = app.test_client()
-    token = csrf_token_of(stranger.get("/games/new").get_data(as_text=True))
+    token = csrf_token(stranger.get("/games/new").get_data(as_text=True))
     locks.clear()
     answer = stranger.post(address.format(code=game["id"]), data={"csrf_token": token, **fields})
     assert answer.status_code == 403
     assert locks == []
 
 
-def test_a_phone_holding_a_replaced_key_takes_no_lock_either(app: Flask, locks: list[str]) -> None:
-    game = new_game(app.test_client())
+def test_a_phone_holding_a_replaced_key_takes_no_lock_either(
+    app: Flask, locks: list[str], table: Table
+) -> None:
+    game = table.new_game(PLAYERS, "classic", rounds=5)
     old_phone = app.test_client()
     old_phone.get(f"/g/{game['id']}/edit/{game['edit_key']}")
     rotated = app.test_client().post(
@@ -89,7 +84,7 @@ def test_a_phone_holding_a_replaced_key_takes_no_lock_either(app: Flask, locks: 
         headers={"Authorization": f"Bearer {game['edit_key']}"},
     )
     assert rotated.status_code == 200
-    token = csrf_token_of(old_phone.get("/games/new").get_data(as_text=True))
+    token = csrf_token(old_phone.get("/games/new").get_data(as_text=True))
     locks.clear()
     answer = old_phone.post(f"/g/{game['id']}/abandon", data={"csrf_token": token, "version": "2"})
     assert answer.status_code == 403
@@ -99,9 +94,9 @@ def test_a_phone_holding_a_replaced_key_takes_no_lock_either(app: Flask, locks: 
 @pytest.mark.parametrize("key", [None, "not-the-key"])
 @pytest.mark.parametrize("address", ["rounds", "rounds/live", "rounds/1/tricks", "edit-key"])
 def test_an_api_request_without_the_key_is_refused_before_any_lock(
-    app: Flask, locks: list[str], key: str | None, address: str
+    app: Flask, locks: list[str], key: str | None, address: str, table: Table
 ) -> None:
-    game = new_game(app.test_client())
+    game = table.new_game(PLAYERS, "classic", rounds=5)
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     locks.clear()
     answer = app.test_client().post(
@@ -113,13 +108,13 @@ def test_an_api_request_without_the_key_is_refused_before_any_lock(
 
 
 def test_a_phone_with_edit_rights_locks_the_game_while_it_changes_it(
-    app: Flask, locks: list[str]
+    app: Flask, locks: list[str], table: Table
 ) -> None:
     """The watch sees a lock when there is one: the refusals above prove something."""
-    game = new_game(app.test_client())
+    game = table.new_game(PLAYERS, "classic", rounds=5)
     phone = app.test_client()
     phone.get(f"/g/{game['id']}/edit/{game['edit_key']}")
-    token = csrf_token_of(phone.get(f"/g/{game['id']}/abandon").get_data(as_text=True))
+    token = csrf_token(phone.get(f"/g/{game['id']}/abandon").get_data(as_text=True))
     locks.clear()
     answer = phone.post(f"/g/{game['id']}/abandon", data={"csrf_token": token, "version": "1"})
     assert answer.status_code == 302

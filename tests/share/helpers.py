@@ -1,19 +1,15 @@
-"""Games made through the API, phones that open the edit link, and a look at the pages.
-
-A "phone" is a Flask test client with its own cookie jar: the one that opened the edit link
-holds the edit key in its session, any other one can only look.
-"""
+"""A round to record through the API and a look at the pages (games and phones come from
+the ``table`` fixture, tests/table.py)."""
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
-from flask import Flask
 from flask.testing import FlaskClient
 
-NAMES = ["Ann", "Ben", "Cleo"]
+from scripts.page_reader import read_page, words_of_main
+from tests.table import auth
+
 #: A complete quick round for three players (classic): 5 + 5 + 4 of the 14 tricks, no
 #: marked card captured (the tests read the scores from the API's answer).
 ROUND = [
@@ -25,41 +21,13 @@ ROUND = [
 QR_SVG = '<svg viewBox="0 0 '
 
 
-def new_game(client: FlaskClient) -> dict[str, Any]:
-    """A game of Ann, Ben and Cleo over 3 rounds; the answer keeps its edit key."""
-    answer = client.post(
-        "/api/v1/games", json={"players": NAMES, "variant": "classic", "rounds": 3}
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
-    return game
-
-
-def phone(app: Flask, game: dict[str, Any] | None = None, key: str | None = None) -> FlaskClient:
-    """A new phone; given a game, it opens the game's edit link (with ``key``, else the
-    game's current key)."""
-    client = app.test_client()
-    if game is not None:
-        opened = client.get(f"/g/{game['id']}/edit/{key or game['edit_key']}")
-        assert opened.status_code == 302, opened.status_code
-    return client
-
-
 def record_round(client: FlaskClient, game: dict[str, Any], key: str | None = None) -> Any:
     """Record the next round through the API (Bearer ``key``, else the game's key)."""
     return client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": ROUND},
-        headers={"Authorization": f"Bearer {key or game['edit_key']}"},
+        headers=auth(game, key),
     )
-
-
-def state(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
-    """The game's state as the API shows it now."""
-    answer = client.get(f"/api/v1/games/{game['id']}")
-    assert answer.status_code == 200
-    result: dict[str, Any] = answer.json
-    return result
 
 
 def page_of(client: FlaskClient, path: str, status: int = 200, **kwargs: Any) -> str:
@@ -71,26 +39,16 @@ def page_of(client: FlaskClient, path: str, status: int = 200, **kwargs: Any) ->
 
 def text_of(page: str) -> str:
     """The words of a page's <main> (tags dropped, entities decoded, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-
-
-def csrf_token(page: str) -> str:
-    """The CSRF token of the (first) form on ``page``."""
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert match, "the page has no CSRF token"
-    return match.group(1)
+    return words_of_main(page, skip={"svg"})
 
 
 def form_version(page: str) -> str:
     """The version the page's form carries."""
-    match = re.search(r'<input[^>]*name="version"[^>]*value="([^"]*)"', page)
-    assert match, "the page has no version field"
-    return match.group(1)
+    return str(read_page(page).find("input", name="version").get("value"))
 
 
 def edit_url_on(page: str, code: str) -> str | None:
     """The key of the edit link a page shows for game ``code``, if any."""
-    match = re.search(rf'href="http://localhost/g/{code}/edit/([^"]+)"', page)
-    return html.unescape(match.group(1)) if match else None
+    prefix = f"http://localhost/g/{code}/edit/"
+    links = [str(tag.get("href")) for tag in read_page(page).find_all(href=True)]
+    return next((link.removeprefix(prefix) for link in links if link.startswith(prefix)), None)

@@ -17,7 +17,9 @@ from flask.testing import FlaskClient
 from companion.assets import split_fingerprint
 from companion.games.game_pages import SCOREBOARD_STATIC
 from companion.models import Player, db
-from tests.share.helpers import new_game, page_of, phone, record_round, state, text_of
+from scripts.page_reader import csrf_token, read_page
+from tests.share.helpers import page_of, record_round, text_of
+from tests.table import Table
 
 
 @contextmanager
@@ -44,11 +46,11 @@ def watched(app: Flask) -> Iterator[dict[str, list[Any]]]:
 
 @pytest.mark.parametrize("editing", [True, False], ids=["edit scoreboard", "read-only view"])
 def test_a_scoreboard_answers_304_with_an_empty_body_without_rendering_the_page(
-    app: Flask, client: FlaskClient, editing: bool
+    app: Flask, client: FlaskClient, editing: bool, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     path = f"/g/{game['id']}" if editing else f"/g/{game['id']}/view"
-    viewer = phone(app, game)
+    viewer = table.phone(game)
     first = viewer.get(path)
     tag = first.headers["ETag"]
     assert first.status_code == 200 and re.fullmatch(r'"[0-9a-f]{32}"', tag)
@@ -64,19 +66,19 @@ def test_a_scoreboard_answers_304_with_an_empty_body_without_rendering_the_page(
 
 
 def test_the_edit_scoreboard_is_private_and_the_view_public_both_revalidated(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
-    editor = phone(app, game)
+    game = table.new_game(rounds=3)
+    editor = table.phone(game)
     assert editor.get(f"/g/{game['id']}").headers["Cache-Control"] == "private, no-cache"
     assert editor.get(f"/g/{game['id']}/view").headers["Cache-Control"] == "no-cache"
 
 
 def test_a_round_recorded_through_the_api_changes_the_etag_and_the_page_shows_it(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
-    watcher = phone(app)
+    game = table.new_game(rounds=3)
+    watcher = table.phone()
     path = f"/g/{game['id']}/view"
     before = watcher.get(path)
     assert "No round has been played yet." in text_of(before.get_data(as_text=True))
@@ -85,20 +87,21 @@ def test_a_round_recorded_through_the_api_changes_the_etag_and_the_page_shows_it
     after = watcher.get(path, headers={"If-None-Match": before.headers["ETag"]})
 
     assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
-    scores = state(client, game)["rounds"][0]["scores"]
+    scores = table.state(game)["rounds"][0]["scores"]
     page = after.get_data(as_text=True)
     assert "Round 2 of 3" in text_of(page) and "No round has been played yet." not in page
-    cells = re.findall(r"<td[^>]*><b>([^<]+)</b>", page)  # the round scores
+    rows = read_page(page).find_all("tr", class_="is-scored")
+    cells = [td.find("b").text for row in rows for td in row.find_all("td") if td.find_all("b")]
     assert len(cells) == 3 and cells[0].endswith(str(abs(scores[0])))
     assert watcher.get(path, headers={"If-None-Match": after.headers["ETag"]}).status_code == 304
 
 
 def test_the_etag_differs_between_view_and_edit_pages_and_between_languages(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
-    editor, watcher = phone(app, game), phone(app)
+    editor, watcher = table.phone(game), table.phone()
     tags = {
         "edit": editor.get(f"/g/{code}").headers["ETag"],
         "view": editor.get(f"/g/{code}/view").headers["ETag"],
@@ -115,9 +118,14 @@ def test_the_etag_differs_between_view_and_edit_pages_and_between_languages(
     assert german.status_code == 200 and '<html lang="de">' in german.get_data(as_text=True)
 
 
-def test_two_games_of_the_same_players_never_share_a_page(app: Flask, client: FlaskClient) -> None:
-    first, second = new_game(client), new_game(client)  # the same names, the same version
-    keeper = phone(app, first)
+def test_two_games_of_the_same_players_never_share_a_page(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    first, second = (
+        table.new_game(rounds=3),
+        table.new_game(rounds=3),
+    )  # the same names, the same version
+    keeper = table.phone(first)
     assert keeper.get(f"/g/{second['id']}/edit/{second['edit_key']}").status_code == 302
     for who, path in ((client, "/g/{}/view"), (keeper, "/g/{}")):
         pages = {game["id"]: who.get(path.format(game["id"])) for game in (first, second)}
@@ -129,10 +137,10 @@ def test_two_games_of_the_same_players_never_share_a_page(app: Flask, client: Fl
 
 
 def test_the_etag_follows_every_static_file_a_scoreboard_links(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
-    keeper = phone(app, game)
+    game = table.new_game(rounds=3)
+    keeper = table.phone(game)
     for page in (page_of(keeper, f"/g/{game['id']}"), page_of(client, f"/g/{game['id']}/view")):
         links = re.findall(
             r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"', page
@@ -145,8 +153,8 @@ def test_the_etag_follows_every_static_file_a_scoreboard_links(
         assert linked == set(SCOREBOARD_STATIC)  # a new fingerprint makes a new page
 
 
-def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
+def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient, table: Table) -> None:
+    game = table.new_game(rounds=3)
     path = f"/g/{game['id']}/view"
     tag = client.get(path).headers["ETag"]
     with app.app_context():  # a rename changes no game, only the players row
@@ -157,11 +165,11 @@ def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient) -> N
 
 
 def test_a_phone_that_loses_its_edit_rights_gets_a_new_page_without_controls(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
-    other = phone(app, game)
+    other = table.phone(game)
     tag = other.get(f"/g/{code}").headers["ETag"]
 
     rotated = client.post(
@@ -179,35 +187,34 @@ def test_a_phone_that_loses_its_edit_rights_gets_a_new_page_without_controls(
 
 
 def test_the_scoreboard_tells_the_poller_where_to_ask_and_its_own_etag(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
     for path in (f"/g/{code}", f"/g/{code}/view"):
-        response = phone(app, game).get(path)
+        response = table.phone(game).get(path)
         page = response.get_data(as_text=True)
-        marker = re.search(r'<div class="board-updates" hidden ([^>]*)>', page)
-        assert marker, path
-        attributes = dict(re.findall(r'data-([a-z]+)="([^"]*)"', marker.group(1)))
+        marker = read_page(page).find("div", class_="board-updates")
+        assert "hidden" in marker.attrs, path
+        attributes = {k.removeprefix("data-"): v for k, v in marker.attrs.items()}
         assert attributes["poll"] == path
-        assert attributes["etag"] == response.headers["ETag"].replace('"', "&#34;")
+        assert attributes["etag"] == response.headers["ETag"]
         assert attributes["version"] == str(game["version"])
         assert attributes["updated"] == "Scores updated"
         assert '<noscript><p class="reload-hint">' in page and f'href="{path}">Reload' in page
 
 
 def test_a_refused_change_shows_the_scoreboard_uncached_and_without_an_etag(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
-    editor = phone(app, game)
+    editor = table.phone(game)
     page = page_of(editor, f"/g/{code}/abandon")
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert token
+    token = csrf_token(page)
     answer = editor.post(
         f"/g/{code}/abandon",
-        data={"csrf_token": token.group(1), "version": str(game["version"] - 1)},
+        data={"csrf_token": token, "version": str(game["version"] - 1)},
     )
     assert answer.status_code == 409 and "ETag" not in answer.headers
     assert answer.headers["Cache-Control"] == "no-store"

@@ -10,18 +10,16 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.share.helpers import (
-    csrf_token,
     edit_url_on,
     form_version,
-    new_game,
     page_of,
-    phone,
     record_round,
-    state,
     text_of,
 )
+from tests.table import Table
 
 LOST = "This phone may only look at this game: a new edit link was made"
 
@@ -37,11 +35,11 @@ def make_new_edit_link(editor: FlaskClient, code: str, version: str | None = Non
 
 
 def test_a_new_edit_link_keeps_this_phone_and_shuts_out_the_other_phones_and_the_old_key(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code, old_key = game["id"], game["edit_key"]
-    keeper, other = phone(app, game), phone(app, game)
+    keeper, other = table.phone(game), table.phone(game)
 
     answer = make_new_edit_link(keeper, code)
     assert answer.status_code == 302 and answer.headers["Location"] == f"/g/{code}/share"
@@ -63,17 +61,17 @@ def test_a_new_edit_link_keeps_this_phone_and_shuts_out_the_other_phones_and_the
     assert "/edit/" not in page_of(other, f"/g/{code}/share")
 
     # The old link and the old key.
-    opened = phone(app).get(f"/g/{code}/edit/{old_key}")
+    opened = table.phone().get(f"/g/{code}/edit/{old_key}")
     assert opened.status_code == 403
     assert "a new edit link was made since" in text_of(opened.get_data(as_text=True))
-    before = state(client, game)
+    before = table.state(game)
     api = record_round(client, before, key=old_key)
     assert api.status_code == 403 and api.json == {
         "error": "This key does not allow changes to this game."
     }
 
     # The new key works, by link and by API.
-    assert phone(app, game, key=new_key).get(f"/g/{code}/abandon").status_code == 200
+    assert table.phone(game, key=new_key).get(f"/g/{code}/abandon").status_code == 200
     assert record_round(client, before, key=new_key).status_code == 201
 
 
@@ -91,11 +89,11 @@ def test_a_new_edit_link_keeps_this_phone_and_shuts_out_the_other_phones_and_the
     ],
 )
 def test_every_edit_page_tells_a_replaced_phone_that_a_new_edit_link_was_made(
-    app: Flask, client: FlaskClient, method: str, path: str
+    app: Flask, client: FlaskClient, method: str, path: str, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
-    keeper, other = phone(app, game), phone(app, game)
+    keeper, other = table.phone(game), table.phone(game)
     token = csrf_token(page_of(other, f"/g/{code}"))  # before the new link: it had rights
     assert make_new_edit_link(keeper, code).status_code == 302
     with app.app_context():
@@ -113,8 +111,10 @@ def test_every_edit_page_tells_a_replaced_phone_that_a_new_edit_link_was_made(
         assert snapshot() == before
 
 
-def test_the_api_makes_a_new_edit_key_and_the_old_one_stops_working(client: FlaskClient) -> None:
-    game = new_game(client)
+def test_the_api_makes_a_new_edit_key_and_the_old_one_stops_working(
+    client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
     code, old_key = game["id"], game["edit_key"]
 
     answer = client.post(
@@ -126,15 +126,17 @@ def test_the_api_makes_a_new_edit_key_and_the_old_one_stops_working(client: Flas
     assert answer.status_code == 200
     assert set(answer.json) == {"edit_key", "version"}
     assert answer.json["edit_key"] != old_key and len(answer.json["edit_key"]) >= 20
-    assert answer.json["version"] == game["version"] + 1 == state(client, game)["version"]
+    assert answer.json["version"] == game["version"] + 1 == table.state(game)["version"]
     assert answer.headers["Cache-Control"] == "no-store"
-    now = state(client, game)
+    now = table.state(game)
     assert record_round(client, now, key=old_key).status_code == 403
     assert record_round(client, now, key=answer.json["edit_key"]).status_code == 201
 
 
-def test_only_the_hash_of_the_new_key_is_stored(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
+def test_only_the_hash_of_the_new_key_is_stored(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
     answer = client.post(
         f"/api/v1/games/{game['id']}/edit-key",
         json={"version": game["version"]},
@@ -145,10 +147,12 @@ def test_only_the_hash_of_the_new_key_is_stored(app: Flask, client: FlaskClient)
     assert answer.json["edit_key"] not in rows and game["edit_key"] not in rows
 
 
-def test_a_stale_page_makes_no_new_edit_link_and_says_why(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
+def test_a_stale_page_makes_no_new_edit_link_and_says_why(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
     code = game["id"]
-    keeper = phone(app, game)
+    keeper = table.phone(game)
     with app.app_context():
         before = snapshot()
 
@@ -166,9 +170,9 @@ def test_a_stale_page_makes_no_new_edit_link_and_says_why(app: Flask, client: Fl
 
 
 def test_a_stale_api_request_answers_409_with_the_version_and_changes_nothing(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     with app.app_context():
         before = snapshot()
     answer = client.post(
@@ -183,9 +187,9 @@ def test_a_stale_api_request_answers_409_with_the_version_and_changes_nothing(
 
 
 def test_the_api_refuses_a_new_key_without_the_current_one_or_a_version(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     url = f"/api/v1/games/{game['id']}/edit-key"
     auth = {"Authorization": f"Bearer {game['edit_key']}"}
     with app.app_context():
@@ -206,9 +210,11 @@ def test_the_api_refuses_a_new_key_without_the_current_one_or_a_version(
         assert snapshot() == before
 
 
-def test_a_watching_phone_cannot_make_a_new_edit_link(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
-    watcher = phone(app)
+def test_a_watching_phone_cannot_make_a_new_edit_link(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
+    watcher = table.phone()
     token = csrf_token(page_of(watcher, "/games/new"))  # a valid token of this phone's session
     with app.app_context():
         before = snapshot()
@@ -224,10 +230,10 @@ def test_a_watching_phone_cannot_make_a_new_edit_link(app: Flask, client: FlaskC
 
 
 def test_a_form_without_its_csrf_token_changes_nothing_and_says_so(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
-    keeper = phone(app, game)
+    game = table.new_game(rounds=3)
+    keeper = table.phone(game)
     with app.app_context():
         before = snapshot()
 

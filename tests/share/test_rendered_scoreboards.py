@@ -9,7 +9,8 @@ import pytest
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
-from tests.share.helpers import new_game, phone, record_round
+from tests.share.helpers import record_round
+from tests.table import Table
 
 
 def renderings(app: Flask) -> list[Any]:
@@ -25,11 +26,11 @@ def renderings(app: Flask) -> list[Any]:
 
 @pytest.mark.parametrize("editing", [True, False], ids=["edit scoreboard", "read-only view"])
 def test_a_second_phone_gets_the_same_scoreboard_without_a_new_rendering(
-    app: Flask, client: FlaskClient, editing: bool
+    app: Flask, client: FlaskClient, editing: bool, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     path = f"/g/{game['id']}" if editing else f"/g/{game['id']}/view"
-    first_phone = phone(app, game) if editing else phone(app)
+    first_phone = table.phone(game) if editing else table.phone()
     first = first_phone.get(path)
     seen = renderings(app)
     again = first_phone.get(path)  # a full request: no If-None-Match
@@ -37,11 +38,13 @@ def test_a_second_phone_gets_the_same_scoreboard_without_a_new_rendering(
     assert again.get_data() == first.get_data()
     assert again.headers["ETag"] == first.headers["ETag"]
     if not editing:  # the read-only page is the same for every phone
-        assert phone(app).get(path).get_data() == first.get_data() and seen == []
+        assert table.phone().get(path).get_data() == first.get_data() and seen == []
 
 
-def test_a_change_renders_the_scoreboard_anew(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
+def test_a_change_renders_the_scoreboard_anew(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
     path = f"/g/{game['id']}/view"
     before = client.get(path).get_data(as_text=True)
     assert record_round(client, game).status_code == 201
@@ -52,12 +55,12 @@ def test_a_change_renders_the_scoreboard_anew(app: Flask, client: FlaskClient) -
 
 
 def test_each_language_and_each_phone_s_rights_get_their_own_page(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     path = f"/g/{game['id']}"
-    editor = phone(app, game)
-    watcher = phone(app)
+    editor = table.phone(game)
+    watcher = table.phone()
     edit_page = editor.get(path).get_data(as_text=True)
     watch_page = watcher.get(path).get_data(as_text=True)
     german = watcher.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)

@@ -9,20 +9,19 @@ from flask.testing import FlaskClient
 from tests.share.helpers import (
     QR_SVG,
     edit_url_on,
-    new_game,
     page_of,
-    phone,
     record_round,
     text_of,
 )
+from tests.table import Table
 
 
 def test_a_phone_with_edit_rights_sees_both_links_each_with_its_qr_code_and_copy_button(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code, key = game["id"], game["edit_key"]
-    response = phone(app, game).get(f"/g/{code}/share")
+    response = table.phone(game).get(f"/g/{code}/share")
     page = response.get_data(as_text=True)
     words = text_of(page)
 
@@ -40,11 +39,11 @@ def test_a_phone_with_edit_rights_sees_both_links_each_with_its_qr_code_and_copy
 
 
 def test_a_watching_phone_sees_only_the_read_only_link_and_one_qr_code(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code, key = game["id"], game["edit_key"]
-    page = page_of(phone(app), f"/g/{code}/share")
+    page = page_of(table.phone(), f"/g/{code}/share")
     words = text_of(page)
 
     assert page.count(QR_SVG) == 1
@@ -56,23 +55,25 @@ def test_a_watching_phone_sees_only_the_read_only_link_and_one_qr_code(
     assert f'href="/g/{code}/view">Back to the scoreboard' in page
 
 
-def test_the_editing_phone_goes_back_to_its_own_scoreboard(app: Flask, client: FlaskClient) -> None:
-    game = new_game(client)
-    page = page_of(phone(app, game), f"/g/{game['id']}/share")
+def test_the_editing_phone_goes_back_to_its_own_scoreboard(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(rounds=3)
+    page = page_of(table.phone(game), f"/g/{game['id']}/share")
     assert f'href="/g/{game["id"]}">Back to the scoreboard' in page
 
 
 def test_the_scoreboards_link_to_the_share_page_and_carry_no_qr_code(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    game = new_game(client)
+    game = table.new_game(rounds=3)
     code = game["id"]
     assert record_round(client, game).status_code == 201  # so the page has a chart (an SVG)
-    editor = phone(app, game)
+    editor = table.phone(game)
     for who, path, button in [
         (editor, f"/g/{code}", "button"),  # recording rounds stays the main action
         (editor, f"/g/{code}/view", "button button--primary"),
-        (phone(app), f"/g/{code}", "button button--primary"),
+        (table.phone(), f"/g/{code}", "button button--primary"),
     ]:
         page = page_of(who, path)
         assert f'<a class="{button} share-button" href="/g/{code}/share">' in page

@@ -12,6 +12,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from tests.table import Table
 from tests.tools.tool_helpers import (
     chip_buttons,
     page_text,
@@ -352,19 +353,11 @@ def test_hat_trick_partial_trick_says_who_would_lead_so_far(client: FlaskClient)
 # Inside a game: its deck, and its seats in order from the leader
 
 
-def create_game(client: FlaskClient, names: list[str], variant: str, first_leader: int) -> str:
-    """A game created through the JSON API; answers its code."""
-    response = client.post(
-        "/api/v1/games",
-        json={"players": names, "variant": variant, "rounds": 5, "first_leader": first_leader},
-    )
-    assert response.status_code == 201, response.get_json()
-    return str(response.get_json()["id"])
-
-
-def test_game_resolver_names_the_seats_from_the_current_leader(client: FlaskClient) -> None:
+def test_game_resolver_names_the_seats_from_the_current_leader(
+    client: FlaskClient, table: Table
+) -> None:
     names = ["Ann", "Ben", "Cleo", "Dan"]
-    code = create_game(client, names, "classic", first_leader=2)
+    code = table.new_game(names, "classic", rounds=5, first_leader=2)["id"]
     page = page_text(client.get(f"/g/{code}/resolve"))
     assert read_form(page).values["leader"] == "2", "round 1 is led by the seat the table named"
     assert len(chip_buttons(page)) == 60  # the game's deck: four players, 0-11
@@ -381,8 +374,8 @@ def test_game_resolver_names_the_seats_from_the_current_leader(client: FlaskClie
     assert "Ann, Ben, Cleo, Dan" in text_of(after)
 
 
-def test_game_resolver_follows_the_leader_chosen(client: FlaskClient) -> None:
-    code = create_game(client, ["Ann", "Ben", "Cleo", "Dan"], "reverse", first_leader=0)
+def test_game_resolver_follows_the_leader_chosen(client: FlaskClient, table: Table) -> None:
+    code = table.new_game(["Ann", "Ben", "Cleo", "Dan"], "reverse", rounds=5, first_leader=0)["id"]
     page = page_text(client.get(f"/g/{code}/resolve"))
     after = page_text(tap_cards(client, page, "yellow-5", "blue-9", "green-2"))
 
@@ -392,9 +385,11 @@ def test_game_resolver_follows_the_leader_chosen(client: FlaskClient) -> None:
     assert "Winning so far: Ben with green 2." in text_of(moved)  # R13: lowest trump
 
 
-def test_game_resolver_of_a_hat_trick_game_names_the_next_leader(client: FlaskClient) -> None:
+def test_game_resolver_of_a_hat_trick_game_names_the_next_leader(
+    client: FlaskClient, table: Table
+) -> None:
     names = ["Ann", "Ben", "Cleo", "Dan", "Eve"]
-    code = create_game(client, names, "hat-trick", first_leader=1)
+    code = table.new_game(names, "hat-trick", rounds=5, first_leader=1)["id"]
     page = page_text(client.get(f"/g/{code}/resolve"))
 
     after = page_text(
@@ -406,8 +401,10 @@ def test_game_resolver_of_a_hat_trick_game_names_the_next_leader(client: FlaskCl
     assert "Cleo leads the next trick." in text
 
 
-def test_game_resolver_refuses_a_card_outside_the_games_deck(client: FlaskClient) -> None:
-    code = create_game(client, ["Ann", "Ben", "Cleo"], "classic", first_leader=0)
+def test_game_resolver_refuses_a_card_outside_the_games_deck(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(["Ann", "Ben", "Cleo"], "classic", rounds=5, first_leader=0)["id"]
     page = page_text(client.get(f"/g/{code}/resolve"))
     form = read_form(page)
 
@@ -427,9 +424,9 @@ def test_game_resolver_of_an_unknown_game_is_a_404_page(client: FlaskClient) -> 
     assert "There is no game at this address." in text_of(page_text(response))
 
 
-def test_player_names_are_escaped_in_every_sentence(client: FlaskClient) -> None:
+def test_player_names_are_escaped_in_every_sentence(client: FlaskClient, table: Table) -> None:
     names = ["<b>Ann</b>", "Ben", "Cleo"]
-    code = create_game(client, names, "classic", first_leader=0)
+    code = table.new_game(names, "classic", rounds=5, first_leader=0)["id"]
     page = page_text(client.get(f"/g/{code}/resolve"))
 
     after = page_text(tap_cards(client, page, "red-4", "blue-6", "green-2"))

@@ -5,11 +5,10 @@ Expectations are written out by hand from RULES.md, not computed with the code u
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from flask.testing import FlaskClient
 
+from tests.table import Table
 from tests.tools.tool_helpers import box_rows, field_errors, page_text, setup_numbers, text_of
 
 FIVE = ["green", "brown", "red", "blue", "yellow"]  # the rulebook's order (R2)
@@ -208,35 +207,20 @@ def test_a_setup_that_cannot_be_played_is_explained_next_to_its_field(
 # Inside a game
 
 
-def create_game(client: FlaskClient, **body: Any) -> tuple[str, str]:
-    """A game created through the JSON API, as (code, edit key)."""
-    response = client.post("/api/v1/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    state = response.get_json()
-    return str(state["id"]), str(state["edit_key"])
-
-
-def record_quick_round(client: FlaskClient, code: str, key: str) -> None:
-    """Record a quick round of a 3-player classic game (seat 0 takes all 14 tricks)."""
-    entries = [
-        {"marked": [{"colour": "red", "value": 0}], "tricks": 14, "marked_captured": []},
-        {"marked": [{"colour": "blue", "value": 0}], "tricks": 0, "marked_captured": []},
-        {"marked": [{"colour": "green", "value": 0}], "tricks": 0, "marked_captured": []},
-    ]
-    version = client.get(f"/api/v1/games/{code}").get_json()["version"]
-    response = client.post(
-        f"/api/v1/games/{code}/rounds",
-        json={"version": version, "entries": entries},
-        headers={"Authorization": f"Bearer {key}"},
-    )
-    assert response.status_code == 201, response.get_json()
+#: A quick round of a 3-player classic game: seat 0 takes all 14 tricks.
+SEAT_0_TAKES_ALL = [
+    {"marked": [{"colour": "red", "value": 0}], "tricks": 14, "marked_captured": []},
+    {"marked": [{"colour": "blue", "value": 0}], "tricks": 0, "marked_captured": []},
+    {"marked": [{"colour": "green", "value": 0}], "tricks": 0, "marked_captured": []},
+]
 
 
 def test_game_setup_shows_the_names_and_who_deals_and_leads_round_one(
     client: FlaskClient,
+    table: Table,
 ) -> None:
     names = ["Ann", "Ben", "Cleo", "Dan", "Eve"]
-    code, _key = create_game(client, players=names, variant="classic", rounds=5, first_leader=2)
+    code = table.new_game(names, "classic", rounds=5, first_leader=2)["id"]
 
     response = client.get(f"/g/{code}/setup")
 
@@ -252,15 +236,16 @@ def test_game_setup_shows_the_names_and_who_deals_and_leads_round_one(
     assert f'href="/g/{code}/resolve"' in page
 
 
-def test_game_setup_moves_the_deal_one_seat_clockwise_each_round(client: FlaskClient) -> None:
-    code, key = create_game(
-        client, players=["Ann", "Ben", "Cleo"], variant="classic", rounds=4, first_leader=0
-    )
+def test_game_setup_moves_the_deal_one_seat_clockwise_each_round(
+    client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"], "classic", rounds=4)
+    code = game["id"]
     assert "Cleo deals; Ann leads the first trick (R3)." in text_of(
         page_text(client.get(f"/g/{code}/setup"))
     )
 
-    record_quick_round(client, code, key)
+    table.record(game, SEAT_0_TAKES_ALL)
     text = text_of(page_text(client.get(f"/g/{code}/setup")))
 
     assert "Round 2 of 4" in text
@@ -268,9 +253,9 @@ def test_game_setup_moves_the_deal_one_seat_clockwise_each_round(client: FlaskCl
     assert "This game has 4 rounds (R11)." in text
 
 
-def test_game_setup_of_a_hat_trick_game_uses_its_deck(client: FlaskClient) -> None:
+def test_game_setup_of_a_hat_trick_game_uses_its_deck(client: FlaskClient, table: Table) -> None:
     names = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus"]
-    code, _key = create_game(client, players=names, variant="hat-trick", rounds=5, first_leader=6)
+    code = table.new_game(names, "hat-trick", rounds=5, first_leader=6)["id"]
 
     page = page_text(client.get(f"/g/{code}/setup"))
 
@@ -284,11 +269,10 @@ def test_game_setup_of_a_hat_trick_game_uses_its_deck(client: FlaskClient) -> No
     assert "Finn deals; Gus leads the first trick (R3)." in text_of(page)
 
 
-def test_a_finished_game_has_no_round_left_to_deal(client: FlaskClient) -> None:
-    code, key = create_game(
-        client, players=["Ann", "Ben", "Cleo"], variant="classic", rounds=1, first_leader=0
-    )
-    record_quick_round(client, code, key)
+def test_a_finished_game_has_no_round_left_to_deal(client: FlaskClient, table: Table) -> None:
+    game = table.new_game(["Ann", "Ben", "Cleo"], "classic", rounds=1)
+    code = game["id"]
+    table.record(game, SEAT_0_TAKES_ALL)
 
     text = text_of(page_text(client.get(f"/g/{code}/setup")))
 

@@ -11,6 +11,8 @@ from html.parser import HTMLParser
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scripts.page_reader import words_of_main
+
 
 def page_text(response: TestResponse) -> str:
     """The page as text (no HTML errors hidden: the body must decode)."""
@@ -19,9 +21,7 @@ def page_text(response: TestResponse) -> str:
 
 def text_of(page: str) -> str:
     """The visible words inside <main>: tags dropped, entities decoded, spaces collapsed."""
-    body = page[page.index("<main") : page.index("</main>")]
-    body = re.sub(r"</?a\b[^>]*>", "", body)  # a link is no word break
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return words_of_main(page, joined={"a"})  # a link is no word break
 
 
 def section(page: str, title_id: str) -> str:

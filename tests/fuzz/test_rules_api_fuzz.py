@@ -1,5 +1,5 @@
-"""Fuzzing the rules endpoints: no request, however malformed, gets a 500 (DESIGN.md, quality
-bars). Every answer is 200, 400, 413 or 422, and every refusal is exactly
+"""Fuzzing the rules endpoints: no request, however malformed, gets a 500.
+Every answer is 200, 400, 413 or 422, and every refusal is exactly
 ``{"error": "<non-empty sentence>"}``.
 
 (a) arbitrary JSON values, (b) random mutations of legal requests, (c) random bytes as the
