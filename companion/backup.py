@@ -58,14 +58,15 @@ from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
+from companion.states import GameStatus, RoundMode, RoundStatus
 
 FORMAT = "sticheln-companion"
 FORMAT_VERSION = 1
 #: Games loaded per query when the whole history is exported.
 BATCH_SIZE = 100
-GAME_STATUSES = ("in_progress", "finished", "abandoned")
-ROUND_MODES = ("quick", "full", "live")
-ROUND_STATUSES = ("playing", "scored")
+GAME_STATUSES = tuple(GameStatus)
+ROUND_MODES = tuple(RoundMode)
+ROUND_STATUSES = tuple(RoundStatus)
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
 #: The columns of a game's CSV export, one row per scored round and seat.
 CSV_COLUMNS = ("round", "seat", "player", "indicators", "colours", "tricks", "score", "total")
@@ -93,7 +94,7 @@ def iso_time(moment: datetime) -> str:
 
 
 def _hides_unscored_marks(game: Game) -> bool:
-    return services.variant_of(game).hides_marks
+    return game.variant.hides_marks
 
 
 def game_document(game: Game, public: bool = False) -> dict[str, Any]:
@@ -107,7 +108,7 @@ def game_document(game: Game, public: bool = False) -> dict[str, Any]:
     return {
         "code": game.code,
         "players": [seat.player.name for seat in game.seats],
-        "variant": services.variant_of(game).as_json(),
+        "variant": game.variant.as_json(),
         "rounds_planned": game.rounds_planned,
         "first_leader": game.first_leader,
         "status": game.status,
@@ -117,21 +118,21 @@ def game_document(game: Game, public: bool = False) -> dict[str, Any]:
         "rounds": [
             round_document(round_)
             for round_ in game.rounds
-            if not (hidden and round_.status != "scored")
+            if not (hidden and round_.status != RoundStatus.SCORED)
         ],
     }
 
 
 def round_document(round_: Round) -> dict[str, Any]:
     """One round: what was entered (or played, trick by trick) and the scores it gave."""
-    scored = round_.status == "scored"
+    scored = round_.status == RoundStatus.SCORED
     return {
         "number": round_.number,
         "leader": round_.leader,
         "mode": round_.mode,
         "status": round_.status,
         "entries": round_.entries,
-        "tricks": round_.tricks if round_.mode == "live" else None,
+        "tricks": round_.tricks if round_.mode == RoundMode.LIVE else None,
         "scores": [result.score for result in round_.results] if scored else None,
         "created_at": iso_time(round_.created_at),
         "updated_at": iso_time(round_.updated_at),
@@ -223,7 +224,7 @@ def csv_rows(game: Game) -> list[list[object]]:
     totals = services.totals_of(game).per_round
     rows: list[list[object]] = []
     for round_, running in zip(game.rounds, totals, strict=True):
-        if round_.status != "scored":
+        if round_.status != RoundStatus.SCORED:
             continue
         marked = services.marked_of(game, round_) or []
         for result in round_.results:
@@ -234,7 +235,7 @@ def csv_rows(game: Game) -> list[list[object]]:
                     result.seat + 1,
                     names[result.seat],
                     "; ".join(f"{card['colour']} {card['value']}" for card in indicators),
-                    " ".join(colour for colour in result.colours.split(",") if colour),
+                    " ".join(colour for colour in result.colour_names.split(",") if colour),
                     "" if result.tricks is None else result.tricks,
                     result.score,
                     running[result.seat],
@@ -471,9 +472,9 @@ def read_game(item: object, context: _Context) -> GamePlan:
         last = index == len(rounds) - 1
         plan.rounds.append(read_round(round_item, index + 1, plan, setup, last))
     context.round = None
-    scored = sum(1 for round_ in plan.rounds if round_.status == "scored")
-    expected = "finished" if scored >= rounds_planned else "in_progress"
-    if status != "abandoned" and status != expected:
+    scored = sum(1 for round_ in plan.rounds if round_.status == RoundStatus.SCORED)
+    expected = GameStatus.FINISHED if scored >= rounds_planned else GameStatus.IN_PROGRESS
+    if status != GameStatus.ABANDONED and status != expected:
         raise ApiError(
             f'status is "{status}", but {scored} of {rounds_planned} rounds are scored '
             f'("{expected}").'
@@ -497,9 +498,9 @@ def read_round(
     status = parse.string(obj["status"], "status")
     if status not in ROUND_STATUSES:
         raise ApiError(f"status must be one of {', '.join(ROUND_STATUSES)}.")
-    if status == "playing" and not last:
+    if status == RoundStatus.PLAYING and not last:
         raise ApiError("only the last round may still be being played.")
-    if mode != "live" and obj["tricks"] is not None:
+    if mode != RoundMode.LIVE and obj["tricks"] is not None:
         raise ApiError('only a live round has "tricks"; give null.')
     plan = RoundPlan(
         number=number,
@@ -513,9 +514,9 @@ def read_round(
         updated_at=parse_time(obj["updated_at"], "updated_at"),
     )
     entries: list[Entry] | None = None
-    if mode == "live":
+    if mode == RoundMode.LIVE:
         entries = _replay_live_round(obj, plan, setup)
-    elif status == "scored":
+    elif status == RoundStatus.SCORED:
         entries = read_entries(obj["entries"], setup)
         if services.entry_mode(entries) != mode:
             raise ApiError(f'mode must be "{services.entry_mode(entries)}" for these entries.')
@@ -524,7 +525,7 @@ def read_round(
         plan.entries = _marked_entries(obj["entries"], setup, required=True)
     else:
         raise ApiError("a round of this variant is only being played when it is played live.")
-    if status == "scored":
+    if status == RoundStatus.SCORED:
         assert entries is not None
         result = score_round(setup, entries)
         scores = parse.listing(obj["scores"], "scores", MAX_PLAYERS)
@@ -572,7 +573,7 @@ def _replay_live_round(
     """Play a live round's tricks again through the rules (C6); a scored one must have the
     entries its tricks give. Answers those entries (``None`` while it is being played)."""
     with_passes = setup.variant.has_passes
-    if plan.status == "scored":
+    if plan.status == RoundStatus.SCORED:
         stored = parse.listing(obj["entries"], "entries", MAX_PLAYERS)
         marked_entries = [
             {"marked": item["marked"]} if isinstance(item, dict) and "marked" in item else {}
@@ -611,7 +612,7 @@ def _replay_live_round(
             {"leader": live.tricks[-1].leader, "plays": [_play_json(p) for p in plays]}
         )
     plan.tricks = stored_tricks
-    if plan.status == "playing":
+    if plan.status == RoundStatus.PLAYING:
         if live.is_complete:
             raise ApiError("all tricks are played, so the round must be scored.")
         plan.entries = indicators
@@ -678,7 +679,7 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
     game = Game(
         code=plan.code,
         edit_key_hash=key_hash,
-        game=plan.variant.game,
+        variant=plan.variant,
         rounds_planned=plan.rounds_planned,
         first_leader=plan.first_leader,
         status=plan.status,
@@ -686,11 +687,6 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
         created_at=plan.created_at,
         updated_at=plan.updated_at,
     )
-    settings = plan.variant.settings
-    if settings is not None:
-        game.scoring = settings.scoring.name
-        game.colours = settings.colours
-        game.reveal = settings.reveal.value
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [
         Round(
@@ -708,7 +704,7 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
                     player_id=players[seat].id,
                     score=score,
                     tricks=tricks,
-                    colours=colours,
+                    colour_names=colours,
                 )
                 for seat, (score, tricks, colours) in enumerate(round_.scored)
             ],

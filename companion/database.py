@@ -11,6 +11,7 @@ from flask_migrate import Migrate, upgrade
 
 from companion import ledger, resources
 from companion.models import Game, db
+from companion.states import GameStatus, RoundStatus
 
 MIGRATIONS = resources.folder("migrations")
 SQLITE_BUSY_TIMEOUT_MS = 5000
@@ -20,8 +21,9 @@ migrate = Migrate(compare_type=True, render_as_batch=True)
 
 def init_app(app: Flask) -> None:
     """Bind the models and the migrations to ``app``, keep the statistics ledger on every
-    flush, and tune SQLite for several writers."""
+    flush, tune SQLite for several writers, and name the stored states for the templates."""
     db.init_app(app)
+    app.jinja_env.globals.update(GameStatus=GameStatus, RoundStatus=RoundStatus)
     ledger.install()
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():

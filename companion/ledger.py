@@ -47,8 +47,8 @@ from companion.models import (
     Seat,
 )
 from companion.rules import HAT_TRICK, Colour, winners
+from companion.states import GameStatus, RoundMode, RoundStatus
 
-FINISHED = "finished"
 #: Games read at once when the ledger is rebuilt or the demo data adds games.
 BATCH = 500
 COLOURS = frozenset(colour.value for colour in Colour)
@@ -80,7 +80,7 @@ class GameFacts:
     """What a game contributes to the ledger depends on these facts only."""
 
     id: int
-    kind: str  #: "classic", "hat-trick", ... (Game.game)
+    kind: str  #: "classic", "hat-trick", ... (Game.family)
     status: str
     excluded: bool
     created_at: datetime
@@ -93,25 +93,37 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def load_facts(connection: sa.Connection, game_ids: Iterable[int]) -> dict[int, GameFacts]:
+@dataclass(frozen=True)
+class StoredTables:
+    """Where the ledger reads games and results from: the tables, or what a migration older
+    than a column's rename gives in their place (columns named as the models name them)."""
+
+    games: sa.FromClause = Game.__table__
+    results: sa.FromClause = RoundResult.__table__
+
+
+def load_facts(
+    connection: sa.Connection, game_ids: Iterable[int], stored: StoredTables = StoredTables()
+) -> dict[int, GameFacts]:
     """The facts of the games ``game_ids`` that exist, in two statements per ``BATCH``."""
     wanted = sorted(set(game_ids))
     facts: dict[int, GameFacts] = {}
     for start in range(0, len(wanted), BATCH):
-        facts.update(_load_batch(connection, wanted[start : start + BATCH]))
+        facts.update(_load_batch(connection, wanted[start : start + BATCH], stored))
     return facts
 
 
-def _load_batch(connection: sa.Connection, ids: list[int]) -> dict[int, GameFacts]:
-    games = Game.__table__
+def _load_batch(
+    connection: sa.Connection, ids: list[int], stored: StoredTables
+) -> dict[int, GameFacts]:
+    games, results = stored.games, stored.results
     seats = Seat.__table__
     rounds = Round.__table__
-    results = RoundResult.__table__
     seated: dict[int, dict[int, int]] = defaultdict(dict)
     rows = connection.execute(
         sa.select(
             games.c.id,
-            games.c.game,
+            games.c.family,
             games.c.status,
             games.c.excluded,
             games.c.created_at,
@@ -136,11 +148,11 @@ def _load_batch(connection: sa.Connection, ids: list[int]) -> dict[int, GameFact
             results.c.player_id,
             results.c.score,
             results.c.tricks,
-            results.c.colours,
+            results.c.colour_names,
         )
         .select_from(results)
         .join(rounds, rounds.c.id == results.c.round_id)
-        .where(rounds.c.game_id.in_(ids), rounds.c.status == "scored")
+        .where(rounds.c.game_id.in_(ids), rounds.c.status == RoundStatus.SCORED)
     ):
         scored[row.game_id].append(
             ResultFacts(
@@ -148,14 +160,14 @@ def _load_batch(connection: sa.Connection, ids: list[int]) -> dict[int, GameFact
                 row.player_id,
                 row.score,
                 row.tricks,
-                row.colours or "",
-                row.mode == "live",
+                row.colour_names or "",
+                row.mode == RoundMode.LIVE,
             )
         )
     return {
         id_: GameFacts(
             id=id_,
-            kind=head.game,
+            kind=head.family,
             status=head.status,
             excluded=bool(head.excluded),
             created_at=as_utc(head.created_at),
@@ -179,7 +191,7 @@ def seat_totals(facts: GameFacts) -> list[tuple[int, int, bool]]:
         if 0 <= result.seat < len(totals):
             totals[result.seat] += result.score
             rounds[result.seat] += 1
-    won = set(winners(totals)) if facts.status == FINISHED else set()
+    won = set(winners(totals)) if facts.status == GameStatus.FINISHED else set()
     return [
         (total, count, seat in won)
         for seat, (total, count) in enumerate(zip(totals, rounds, strict=True))
@@ -217,7 +229,7 @@ class Ledger:
             for player in facts.seats:
                 self.totals[player]["excluded_games"] += sign
             return
-        finished = int(facts.status == FINISHED)
+        finished = int(facts.status == GameStatus.FINISHED)
         year, month = facts.created_at.year, facts.created_at.month
         seats = seat_totals(facts)
         for position, (player, (total, rounds, won)) in enumerate(
@@ -308,7 +320,7 @@ def history_rows(games: Iterable[GameFacts]) -> list[dict[str, Any]]:
             "won": won,
         }
         for facts in games
-        if facts.status == FINISHED and not facts.excluded
+        if facts.status == GameStatus.FINISHED and not facts.excluded
         for player, (total, _rounds, won) in zip(facts.seats, seat_totals(facts), strict=True)
     ]
 
@@ -401,7 +413,7 @@ LEDGER_TABLES = (
 )
 
 
-def rebuild(connection: sa.Connection) -> None:
+def rebuild(connection: sa.Connection, stored: StoredTables = StoredTables()) -> None:
     """Make the whole ledger again from the stored games."""
     for model in LEDGER_TABLES:
         connection.execute(sa.delete(model.__table__))
@@ -409,7 +421,7 @@ def rebuild(connection: sa.Connection) -> None:
     ids = list(connection.scalars(sa.select(games.c.id).order_by(games.c.id)))
     ledger = Ledger()
     for start in range(0, len(ids), BATCH):
-        batch = load_facts(connection, ids[start : start + BATCH])
+        batch = load_facts(connection, ids[start : start + BATCH], stored)
         for facts in batch.values():
             ledger.add(facts)
         ledger.game_rows += history_rows(batch.values())

@@ -14,6 +14,11 @@ import sqlalchemy.orm as so
 from flask_sqlalchemy import SQLAlchemy
 
 from companion.names import name_key as name_key  # players are matched by it
+from companion.rules import Variant, variant_from_settings, variant_named
+from companion.states import GameStatus
+
+#: The columns a game's variant is stored in (migration 0008 named them so).
+VariantColumns = dict[str, str | int | None]
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -62,13 +67,18 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     code: so.Mapped[str] = so.mapped_column(sa.String(16), unique=True)
     edit_key_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
-    game: so.Mapped[str] = so.mapped_column(sa.String(16))
+    #: The variant family, "classic" or "hat-trick"; a classic-family game also has the
+    #: three settings below (RULES.md section 5), Hat Trick has none of them.
+    family: so.Mapped[str] = so.mapped_column(sa.String(16))
     scoring: so.Mapped[str | None] = so.mapped_column(sa.String(16))
-    colours: so.Mapped[int | None]
+    #: How many colours each player marks (R4, R14).
+    colours_marked: so.Mapped[int | None]
     reveal: so.Mapped[str | None] = so.mapped_column(sa.String(16))
     rounds_planned: so.Mapped[int]
     first_leader: so.Mapped[int]
-    status: so.Mapped[str] = so.mapped_column(sa.String(16), index=True, default="in_progress")
+    status: so.Mapped[str] = so.mapped_column(
+        sa.String(16), index=True, default=GameStatus.IN_PROGRESS
+    )
     created_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, index=True
     )
@@ -91,8 +101,46 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         # The history lists games in progress first, newest first, and statistics count
         # finished games; its variant filter matches the three settings (migration 0004).
         sa.Index("ix_games_status_created_at", "status", "created_at"),
-        sa.Index("ix_games_variant", "game", "scoring", "colours", "reveal"),
+        sa.Index("ix_games_variant", "family", "scoring", "colours_marked", "reveal"),
     )
+
+    @property
+    def variant(self) -> Variant:
+        """The rules' variant the game is played with, built from its columns."""
+        return variant_of_columns(self.family, self.scoring, self.colours_marked, self.reveal)
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        for column, value in variant_columns(variant).items():
+            setattr(self, column, value)
+
+
+def variant_columns(variant: Variant) -> VariantColumns:
+    """The column values that store ``variant``: its API shape, whose settings a Hat Trick
+    game has none of (``None``). The one way from a variant to the columns."""
+    shape = variant.as_json()
+    return {
+        "family": str(shape["game"]),
+        "scoring": _optional(shape.get("scoring")),
+        "colours_marked": _optional(shape.get("colours")),
+        "reveal": _optional(shape.get("reveal")),
+    }
+
+
+def variant_of_columns(
+    family: str, scoring: str | None, colours_marked: int | None, reveal: str | None
+) -> Variant:
+    """The variant stored in a game's columns, read from a Game or from a raw row (the
+    statistics read rows without loading games). The one way back from the columns."""
+    if scoring is None or colours_marked is None or reveal is None:
+        return variant_named(family)
+    return variant_from_settings(scoring, colours_marked, reveal)
+
+
+def _optional(value: object) -> str | int | None:
+    """A setting of the API shape as a column value (the shape is typed loosely)."""
+    assert value is None or isinstance(value, str | int)
+    return value
 
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]
@@ -164,7 +212,9 @@ class RoundResult(db.Model):  # type: ignore[name-defined,misc]
     player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
     score: so.Mapped[int]
     tricks: so.Mapped[int | None]
-    colours: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
+    #: Colour names, comma-separated ("red,blue"): the colours the seat marked, or in Hat
+    #: Trick the colour that scored (R22).
+    colour_names: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
 
     round: so.Mapped[Round] = so.relationship(back_populates="results")
 

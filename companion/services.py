@@ -29,7 +29,6 @@ from companion.models import (
 )
 from companion.names import clean_name, name_character_problem, name_key
 from companion.rules import (
-    HAT_TRICK,
     Entry,
     HatTrickQuickEntry,
     QuickEntry,
@@ -39,8 +38,6 @@ from companion.rules import (
     round_leader,
     score_round,
     table_setup,
-    variant_from_settings,
-    variant_named,
     winners,
 )
 from companion.rules.cards import Card, Colour
@@ -49,6 +46,7 @@ from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.table import check_round_count
 from companion.rules.text import N_, Message
+from companion.states import GameStatus, RoundMode, RoundStatus
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
@@ -172,17 +170,9 @@ def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
     return list(db.session.scalars(query))
 
 
-def variant_of(game: Game) -> Variant:
-    """The rules' variant a stored game is played with."""
-    if game.game == HAT_TRICK:
-        return variant_named(HAT_TRICK)
-    assert game.scoring and game.colours and game.reveal
-    return variant_from_settings(game.scoring, game.colours, game.reveal)
-
-
 def setup_of(game: Game) -> TableSetup:
     """The table setup of a stored game (R2, R17)."""
-    return table_setup(len(game.seats), variant_of(game))
+    return table_setup(len(game.seats), game.variant)
 
 
 def create_game(
@@ -199,16 +189,11 @@ def create_game(
     game = Game(
         code=new_code(),
         edit_key_hash=hash_edit_key(key),
-        game=variant.game,
+        variant=variant,
         rounds_planned=rounds,
         first_leader=first_leader,
-        status="in_progress",
+        status=GameStatus.IN_PROGRESS,
     )
-    settings = variant.settings
-    if settings is not None:
-        game.scoring = settings.scoring.name
-        game.colours = settings.colours
-        game.reveal = settings.reveal.value
     game.seats = [
         Seat(position=seat, player=player)
         for seat, player in enumerate(find_or_add_players(cleaned))
@@ -248,20 +233,20 @@ def check_version(game: Game, version: int) -> None:
 
 def check_open(game: Game) -> None:
     """A game that was abandoned takes no more rounds."""
-    if game.status == "abandoned":
+    if game.status == GameStatus.ABANDONED:
         raise ServiceError(N_("This game was abandoned; it takes no more changes."))
 
 
-def entry_mode(entries: Sequence[Entry]) -> str:
+def entry_mode(entries: Sequence[Entry]) -> RoundMode:
     """``quick`` when any seat was entered in short, ``full`` otherwise."""
     quick = any(isinstance(entry, QuickEntry | HatTrickQuickEntry) for entry in entries)
-    return "quick" if quick else "full"
+    return RoundMode.QUICK if quick else RoundMode.FULL
 
 
 def playing_round(game: Game) -> Round | None:
     """The round being played (colours marked, not yet scored), if any."""
     last = game.rounds[-1] if game.rounds else None
-    return last if last is not None and last.status == "playing" else None
+    return last if last is not None and last.status == RoundStatus.PLAYING else None
 
 
 def number_to_record(game: Game) -> int:
@@ -273,14 +258,14 @@ def number_to_record(game: Game) -> int:
 def round_at_table(game: Game) -> int | None:
     """The number of the round being played, or of the next one to deal (R3, R23);
     ``None`` once the game is over or no planned round is left."""
-    if game.status != "in_progress":
+    if game.status != GameStatus.IN_PROGRESS:
         return None
     playing = playing_round(game)
     number = playing.number if playing is not None else len(game.rounds) + 1
     return number if number <= game.rounds_planned else None
 
 
-def _next_round(game: Game, mode: str) -> Round:
+def _next_round(game: Game, mode: RoundMode) -> Round:
     """A new round after the last, led by the seat R3 names; refused past the planned count."""
     check_open(game)
     if playing_round(game) is not None:
@@ -294,7 +279,7 @@ def _next_round(game: Game, mode: str) -> Round:
         number=number,
         leader=round_leader(number, game.first_leader, len(game.seats)),
         mode=mode,
-        status="playing",
+        status=RoundStatus.PLAYING,
         entries=[],
     )
     game.rounds.append(round_)
@@ -307,7 +292,7 @@ def mark_colours(game: Game, version: int, marked: Sequence[Sequence[Card]]) -> 
     The checks C1 and C2 run now, so the table learns of a wrong indicator at once.
     """
     check_version(game, version)
-    round_ = _marked_round(game, marked, "quick")
+    round_ = _marked_round(game, marked, RoundMode.QUICK)
     _after_change(game)
     return round_
 
@@ -318,7 +303,7 @@ def replace_marks(game: Game, version: int, number: int, marked: Sequence[Sequen
     check_version(game, version)
     check_open(game)
     round_ = playing_round(game)
-    if round_ is None or round_.number != number or round_.mode == "live":
+    if round_ is None or round_.number != number or round_.mode == RoundMode.LIVE:
         raise ServiceError(
             N_("The colours of round %(number)s can no longer be changed here."), number=number
         )
@@ -328,7 +313,7 @@ def replace_marks(game: Game, version: int, number: int, marked: Sequence[Sequen
     return round_
 
 
-def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: str) -> Round:
+def _marked_round(game: Game, marked: Sequence[Sequence[Card]], mode: RoundMode) -> Round:
     """The next round, opened with checked indicator cards (C1, C2)."""
     _check_marks(game, marked)
     round_ = _next_round(game, mode)
@@ -359,10 +344,10 @@ def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
     check_open(game)
     scored = score_round(setup_of(game), entries)
     round_ = playing_round(game) or _next_round(game, entry_mode(entries))
-    if round_.mode == "live":
+    if round_.mode == RoundMode.LIVE:
         raise ServiceError(N_("This round is being played trick by trick; finish it live."))
     round_.mode = entry_mode(entries)
-    round_.status = "scored"
+    round_.status = RoundStatus.SCORED
     _store_score(game, round_, entries, scored)
     _after_change(game)
     return round_
@@ -373,13 +358,13 @@ def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry
     check_version(game, version)
     check_open(game)
     round_ = round_of(game, number)
-    if round_.status != "scored":
+    if round_.status != RoundStatus.SCORED:
         raise ServiceError(
             N_("Round %(number)s is not scored yet; record it instead."), number=number
         )
     scored = score_round(setup_of(game), entries)
     round_.mode = entry_mode(entries)
-    round_.status = "scored"
+    round_.status = RoundStatus.SCORED
     _store_score(game, round_, entries, scored)
     _after_change(game)
     return round_
@@ -401,16 +386,18 @@ def _store_score(game: Game, round_: Round, entries: Sequence[Entry], scored: Ro
         result.player_id = place.player_id
         result.score = seat_score.score
         result.tricks = seat_score.tricks
-        result.colours = ",".join(colour.value for colour in seat_score.colours)
+        result.colour_names = ",".join(colour.value for colour in seat_score.colours)
         results.append(result)
     round_.results = results
 
 
 def _after_change(game: Game) -> None:
     """Status follows the rounds; the version grows on flush (the mapper's version column)."""
-    scored = sum(1 for round_ in game.rounds if round_.status == "scored")
-    if game.status != "abandoned":
-        game.status = "finished" if scored >= game.rounds_planned else "in_progress"
+    scored = sum(1 for round_ in game.rounds if round_.status == RoundStatus.SCORED)
+    if game.status != GameStatus.ABANDONED:
+        game.status = (
+            GameStatus.FINISHED if scored >= game.rounds_planned else GameStatus.IN_PROGRESS
+        )
     game.updated_at = utcnow()  # the games row changes, so its version moves on flush
     db.session.flush()
 
@@ -418,7 +405,7 @@ def _after_change(game: Game) -> None:
 def abandon_game(game: Game, version: int) -> None:
     """Stop a game early; its rounds stay in the history."""
     check_version(game, version)
-    game.status = "abandoned"
+    game.status = GameStatus.ABANDONED
     game.updated_at = utcnow()
     db.session.flush()
 
@@ -459,16 +446,18 @@ def totals_of(game: Game) -> Totals:
     current = [0] * seats
     per_round = []
     for round_ in game.rounds:
-        if round_.status == "scored":
+        if round_.status == RoundStatus.SCORED:
             scores = [result.score for result in round_.results]
             current = [total + score for total, score in zip(current, scores, strict=True)]
         per_round.append(list(current))
-    return Totals(per_round, current, winners(current) if game.status == "finished" else [])
+    return Totals(
+        per_round, current, winners(current) if game.status == GameStatus.FINISHED else []
+    )
 
 
 def marked_of(game: Game, round_: Round) -> list[list[dict[str, object]]] | None:
     """Each seat's indicator cards; ``None`` while a hazy round is unscored (R15)."""
-    if variant_of(game).hides_marks and round_.status != "scored":
+    if game.variant.hides_marks and round_.status != RoundStatus.SCORED:
         return None
     return [list(entry.get("marked", [])) for entry in round_.entries or []]
 
@@ -478,7 +467,9 @@ def _live_state(game: Game, round_: Round) -> dict[str, object]:
     played = round_.tricks or []
     return {
         "tricks_played": len(played),
-        "next_leader": live_round_of(game, round_).leader if round_.status == "playing" else None,
+        "next_leader": live_round_of(game, round_).leader
+        if round_.status == RoundStatus.PLAYING
+        else None,
     }
 
 
@@ -488,7 +479,7 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
     return {
         "id": game.code,
         "players": [seat.player.name for seat in game.seats],
-        "variant": variant_of(game).as_json(),
+        "variant": game.variant.as_json(),
         "rounds_planned": game.rounds_planned,
         "first_leader": game.first_leader,
         "status": game.status,
@@ -499,8 +490,10 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
                 "mode": round_.mode,
                 "status": round_.status,
                 "marked": marked_of(game, round_),
-                "scores": [r.score for r in round_.results] if round_.status == "scored" else None,
-                **(_live_state(game, round_) if round_.mode == "live" else {}),
+                "scores": [r.score for r in round_.results]
+                if round_.status == RoundStatus.SCORED
+                else None,
+                **(_live_state(game, round_) if round_.mode == RoundMode.LIVE else {}),
             }
             for round_ in game.rounds
         ],
@@ -551,7 +544,7 @@ def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] |
     setup = setup_of(game)
     current = playing_round(game)
     if current is not None and marked is None and not current.tricks:
-        current.mode = "live"
+        current.mode = RoundMode.LIVE
         current.tricks = []
         _after_change(game)
         return current
@@ -563,11 +556,11 @@ def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] |
     if not lays_out and marked:
         raise ServiceError(N_("This variant lays out no indicator cards."))
     if lays_out and marked is not None:
-        round_ = _marked_round(game, marked, "live")
+        round_ = _marked_round(game, marked, RoundMode.LIVE)
     else:
-        round_ = _next_round(game, "live")
+        round_ = _next_round(game, RoundMode.LIVE)
         round_.entries = [{} for _ in range(setup.players)]
-    round_.mode = "live"
+    round_.mode = RoundMode.LIVE
     round_.tricks = []
     _after_change(game)
     return round_
@@ -576,7 +569,7 @@ def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] |
 def live_round(game: Game, number: int) -> Round:
     """Round ``number``, which must be followed live."""
     round_ = round_of(game, number)
-    if round_.mode != "live":
+    if round_.mode != RoundMode.LIVE:
         raise ServiceError(N_("Round %(number)s is not played trick by trick."), number=number)
     return round_
 
@@ -588,7 +581,7 @@ def play_live_trick(
     check_version(game, version)
     check_open(game)
     round_ = live_round(game, number)
-    if round_.status == "scored":
+    if round_.status == RoundStatus.SCORED:
         raise ServiceError(
             N_("Round %(number)s is over: all its tricks are played."), number=number
         )
@@ -600,7 +593,7 @@ def play_live_trick(
     ]
     if live.is_complete:
         entries = live.entries()
-        round_.status = "scored"
+        round_.status = RoundStatus.SCORED
         _store_score(game, round_, entries, score_round(setup_of(game), entries))
     _after_change(game)
     return trick, round_
@@ -618,11 +611,11 @@ def undo_live_trick(game: Game, number: int, version: int) -> Round:
     round_ = live_round(game, number)
     if not round_.tricks:
         raise ServiceError(N_("No trick has been played yet in round %(number)s."), number=number)
-    if round_.status == "scored" and round_ is not game.rounds[-1]:
+    if round_.status == RoundStatus.SCORED and round_ is not game.rounds[-1]:
         raise ServiceError(N_("Only the last round's last trick can be taken back."))
     round_.tricks = list(round_.tricks[:-1])
-    if round_.status == "scored":
-        round_.status = "playing"
+    if round_.status == RoundStatus.SCORED:
+        round_.status = RoundStatus.PLAYING
         round_.entries = _marked_entries(round_)
         round_.results = []
     _after_change(game)

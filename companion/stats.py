@@ -43,9 +43,11 @@ from companion.models import (
     Seat,
     db,
     name_key,
+    variant_columns,
+    variant_of_columns,
 )
-from companion.rules import HAT_TRICK, PRESETS, Colour, Variant
-from companion.rules.variants import variant_from_settings, variant_named
+from companion.rules import PRESETS, Colour, Variant
+from companion.states import GameStatus, RoundStatus
 
 #: Games per page of the history (page and API).
 PAGE_SIZE = 20
@@ -55,9 +57,6 @@ HEAD_TO_HEAD_OPPONENTS = 8
 SCORE_HISTORY_GAMES = 30
 #: The player page's trend table covers this many months (those with games), the latest.
 TREND_MONTHS = 12
-
-STATUS_IN_PROGRESS = "in_progress"
-STATUS_FINISHED = "finished"
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,15 +75,9 @@ class HistoryFilter:
 
 def variant_condition(preset: str) -> sa.ColumnElement[bool]:
     """Games played with exactly the preset's settings."""
-    variant = PRESETS[preset]
-    settings = variant.settings
-    if settings is None:
-        return Game.game == variant.game
+    columns = variant_columns(PRESETS[preset])
     return sa.and_(
-        Game.game == variant.game,
-        Game.scoring == settings.scoring.name,
-        Game.colours == settings.colours,
-        Game.reveal == settings.reveal.value,
+        *(getattr(Game, column) == value for column, value in columns.items() if value is not None)
     )
 
 
@@ -128,13 +121,13 @@ def seat_results(games: sa.Select[Any]) -> sa.CTE:
             sa.func.count().label("rounds"),
         )
         .join(Round, Round.id == RoundResult.round_id)
-        .where(Round.status == "scored", Round.game_id.in_(games))
+        .where(Round.status == RoundStatus.SCORED, Round.game_id.in_(games))
         .group_by(Round.game_id, RoundResult.seat)
         .subquery("scored")
     )
     total = sa.func.coalesce(scored.c.total, 0)
     highest = sa.func.max(total).over(partition_by=Seat.game_id)
-    won = sa.case((sa.and_(Game.status == STATUS_FINISHED, total == highest), 1), else_=0)
+    won = sa.case((sa.and_(Game.status == GameStatus.FINISHED, total == highest), 1), else_=0)
     return (
         sa.select(
             Seat.game_id.label("game_id"),
@@ -205,7 +198,7 @@ class HistoryGame:
     @property
     def in_progress(self) -> bool:
         """Whether the game still takes rounds."""
-        return self.status == STATUS_IN_PROGRESS
+        return self.status == GameStatus.IN_PROGRESS
 
 
 @dataclass(frozen=True)
@@ -232,16 +225,6 @@ def page_count(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
-def variant_of_row(
-    game: str, scoring: str | None, colours: int | None, reveal: str | None
-) -> Variant:
-    """The variant a stored game row describes (as ``services.variant_of``, without a Game)."""
-    if game == HAT_TRICK:
-        return variant_named(HAT_TRICK)
-    assert scoring is not None and colours is not None and reveal is not None
-    return variant_from_settings(scoring, colours, reveal)
-
-
 def as_utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored time is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
@@ -256,7 +239,7 @@ def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = Fa
     not exist.
     """
     conditions = _conditions(filters)
-    playing = Game.status == STATUS_IN_PROGRESS
+    playing = Game.status == GameStatus.IN_PROGRESS
     counts = db.session.execute(
         sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
         .select_from(Game)
@@ -319,9 +302,9 @@ def _listed_slice(
         sa.select(
             Game.id.label("id"),
             Game.code.label("code"),
-            Game.game.label("game"),
+            Game.family.label("family"),
             Game.scoring.label("scoring"),
-            Game.colours.label("colours"),
+            Game.colours_marked.label("colours_marked"),
             Game.reveal.label("reveal"),
             Game.status.label("status"),
             Game.excluded.label("excluded"),
@@ -344,7 +327,7 @@ def _history_game(rows: Sequence[sa.Row[tuple[object, ...]]]) -> HistoryGame:
         created_at=as_utc(first.created_at),
         status=first.status,
         excluded=bool(first.excluded),
-        variant=variant_of_row(first.game, first.scoring, first.colours, first.reveal),
+        variant=variant_of_columns(first.family, first.scoring, first.colours_marked, first.reveal),
         rounds_planned=first.rounds_planned,
         scored_rounds=max(int(row.rounds) for row in rows),
         seats=tuple(SeatLine(row.name, int(row.total), bool(row.won)) for row in rows),

@@ -67,6 +67,10 @@ def test_upgrading_keeps_every_game_seat_and_round(app: Flask) -> None:
                 table: connection.scalar(sa.text(f"SELECT count(*) FROM {table}")) for table in rows
             }
             excluded = connection.scalar(sa.text("SELECT excluded FROM games"))
+            # 0005 filled the ledger from the game, read under the columns of its day.
+            ledger = connection.execute(
+                sa.text("SELECT player_id, games, rounds, points FROM player_totals ORDER BY 1")
+            ).all()
         assert counts == {
             "players": 3,
             "games": 1,
@@ -75,6 +79,7 @@ def test_upgrading_keeps_every_game_seat_and_round(app: Flask) -> None:
             "round_results": 3,
         }
         assert not excluded
+        assert [tuple(row) for row in ledger] == [(1, 1, 1, 5), (2, 1, 1, 15), (3, 1, 1, -1)]
         drop_everything()
 
 
@@ -105,3 +110,59 @@ def test_player_names_are_normalised_and_look_alikes_stay_apart(app: Flask) -> N
         assert all(key == name_key(name) for _id, name, key in players)
         downgrade(revision="0005")
         drop_everything()
+
+
+def test_renamed_variant_columns_keep_every_value(app: Flask) -> None:
+    """0008: the variant family, the count of colours marked and the names of a seat's
+    marked colours keep their values under their new column names, and back again."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0007")
+        with db.engine.begin() as connection:
+            for statement in (
+                "INSERT INTO players (id, name, key, created_at) VALUES "
+                "(1, 'Ann', 'ann', '2026-01-01'), (2, 'Ben', 'ben', '2026-01-01'), "
+                "(3, 'Cleo', 'cleo', '2026-01-01'), (4, 'Dan', 'dan', '2026-01-01')",
+                "INSERT INTO games (id, code, edit_key_hash, game, scoring, colours, reveal, "
+                "rounds_planned, first_leader, status, created_at, updated_at, version) VALUES "
+                "(1, 'aggr', 'h', 'classic', 'reverse', 2, 'hazy', 5, 0, 'in_progress', "
+                "'2026-01-01', '2026-01-01', 2), "
+                "(2, 'hat', 'h', 'hat-trick', NULL, NULL, NULL, 3, 1, 'finished', "
+                "'2026-01-02', '2026-01-02', 4)",
+                "INSERT INTO seats (game_id, position, player_id) VALUES "
+                "(1, 0, 1), (1, 1, 2), (1, 2, 3), (2, 0, 1), (2, 1, 2), (2, 2, 3), (2, 3, 4)",
+                "INSERT INTO rounds (id, game_id, number, leader, mode, status, entries, "
+                "created_at, updated_at) VALUES (1, 1, 1, 0, 'full', 'scored', '[]', "
+                "'2026-01-01', '2026-01-01')",
+                "INSERT INTO round_results (round_id, seat, player_id, score, tricks, colours) "
+                "VALUES (1, 0, 1, 5, 6, 'red,blue'), (1, 1, 2, 15, 5, 'green,yellow'), "
+                "(1, 2, 3, -1, 3, '')",
+            ):
+                connection.execute(sa.text(statement))
+        games = "SELECT code, {}, scoring, {}, reveal FROM games ORDER BY id"
+        results = "SELECT seat, {} FROM round_results ORDER BY seat"
+        stored_games = [
+            ("aggr", "classic", "reverse", 2, "hazy"),
+            ("hat", "hat-trick", None, None, None),
+        ]
+        stored_results = [(0, "red,blue"), (1, "green,yellow"), (2, "")]
+
+        upgrade(revision="0008")
+        with db.engine.connect() as connection:
+            assert _rows(connection, games.format("family", "colours_marked")) == stored_games
+            assert _rows(connection, results.format("colour_names")) == stored_results
+        variant_index = {
+            index["name"]: index["column_names"]
+            for index in sa.inspect(db.engine).get_indexes("games")
+        }["ix_games_variant"]
+        assert variant_index == ["family", "scoring", "colours_marked", "reveal"]
+
+        downgrade(revision="0007")
+        with db.engine.connect() as connection:
+            assert _rows(connection, games.format("game", "colours")) == stored_games
+            assert _rows(connection, results.format("colours")) == stored_results
+        drop_everything()
+
+
+def _rows(connection: sa.Connection, statement: str) -> list[tuple[object, ...]]:
+    return [tuple(row) for row in connection.execute(sa.text(statement))]

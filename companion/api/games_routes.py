@@ -21,6 +21,7 @@ from companion.models import Game, db
 from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from companion.states import RoundStatus
 
 
 def game_state(game: Game) -> dict[str, object]:
@@ -142,7 +143,7 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
     trick the round is scored by itself.
     """
     game = editable_game(code)
-    hat_trick = services.variant_of(game).has_passes
+    hat_trick = game.variant.has_passes
     field = "plays" if hat_trick else "cards"
     data = parse.fields(request_body(), "The request", ("version", field))
     version = parse.integer(data["version"], "version", 0, 2**31)
@@ -156,7 +157,7 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
         "winner": trick.winner,
         "pile_winners": list(trick.winners),
         "next_leader": trick.next_leader,
-        "round_complete": round_.status == "scored",
+        "round_complete": round_.status == RoundStatus.SCORED,
     }
     return {**game_state(game), **answer}, 201
 

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from companion.demo.play import DemoRandom, DemoTable, PlayedRound, play_round
 from companion.rules import HAT_TRICK, Variant, round_leader, variant_from_settings, variant_named
+from companion.states import RoundMode
 
 
 class GameTask(NamedTuple):
@@ -86,13 +87,15 @@ def play_game(task: GameTask) -> PlayedGame:
         start = moment
         per_card = _seconds(rng, 6, 11)
         playing = per_card * (played.tricks_played * task.players) + _seconds(rng, 60, 150)
-        if played.mode == "live":
+        if played.mode == RoundMode.LIVE:
             playing *= 1.3
             ended = start + playing + _seconds(rng, 2, 20)
             opened = start + _seconds(rng, 20, 90)
             version += 1 + played.tricks_played
         else:
-            ended = start + playing + _seconds(rng, 40, 120 if played.mode == "quick" else 300)
+            ended = (
+                start + playing + _seconds(rng, 40, 120 if played.mode == RoundMode.QUICK else 300)
+            )
             opened = start + _seconds(rng, 20, 90) if marks_first else ended
             version += 2 if marks_first else 1
         rounds.append(TimedRound(played, number, leader, opened, ended))

@@ -22,6 +22,7 @@ from companion.models import name_key
 from companion.rules import HAT_TRICK, PRESETS, Variant, variant_from_settings
 from companion.rules.table import MAX_ROUNDS, MIN_ROUNDS
 from companion.services import CODE_ALPHABET, CODE_LENGTH
+from companion.states import RoundMode
 
 T = TypeVar("T")
 
@@ -58,7 +59,7 @@ ROUND_WEIGHTS: dict[int, float] = {
     10: 0.3,
 }
 #: How rounds are entered: quick entry most, the full list of captures or trick by trick less.
-MODE_WEIGHTS: dict[str, float] = {"quick": 55, "full": 25, "live": 20}
+MODE_WEIGHTS: dict[str, float] = {RoundMode.QUICK: 55, RoundMode.FULL: 25, RoundMode.LIVE: 20}
 #: How likely a guest from outside the circle takes one seat.
 GUEST_CHANCE = 0.12
 
@@ -277,7 +278,7 @@ def plan_games(
             usual if rng.random() < 0.9 else _weighted(rng, MODE_WEIGHTS) for _ in range(rounds)
         )
         marks_first = tuple(
-            mode == "quick" and bool(variant.cards_laid_out) and rng.random() < 0.5
+            mode == RoundMode.QUICK and bool(variant.cards_laid_out) and rng.random() < 0.5
             for mode in modes
         )
         plans.append(

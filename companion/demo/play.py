@@ -43,6 +43,7 @@ from companion.rules.cards import Card
 from companion.rules.deck import HAT_TRICK_COLOURS, Deck
 from companion.rules.hat_trick import Play
 from companion.rules.variants import TrumpOrder
+from companion.states import RoundMode
 
 #: How often a Hat Trick player who could follow passes anyway (R19; a pass costs 2, R22).
 PASS_CHANCE = 0.08
@@ -217,7 +218,7 @@ def _classic_round(
         own.append([p for p in hands[seat] if colour_of[p] in colours])
         hands[seat] = [p for p in hands[seat] if colour_of[p] not in colours]
     piles: list[list[int]] = [[] for _ in range(players)]
-    tricks: list[Json] | None = [] if mode == "live" else None
+    tricks: list[Json] | None = [] if mode == RoundMode.LIVE else None
     scoring = variant.scoring
     random_ = rng.random
     for _ in range(table.setup.tricks_per_round):
@@ -238,7 +239,7 @@ def _classic_round(
         if tricks is not None:
             tricks.append({"leader": leader, "plays": [card_json[p] for p in plays]})
         leader = winner
-    if mode != "live":
+    if mode != RoundMode.LIVE:
         for pile in piles:
             pile.sort()  # the chips' order
     entries: list[Entry]
@@ -246,8 +247,8 @@ def _classic_round(
     if not lays_out:  # R16: the colours are chosen when the round is scored
         entries = [DelayedEntry(table.cards_of(pile)) for pile in piles]
         shapes = [{"captured": table.json_of(pile)} for pile in piles]
-        mode = "live" if tricks is not None else "full"
-    elif mode in ("live", "full"):
+        mode = RoundMode.LIVE if tricks is not None else RoundMode.FULL
+    elif mode in (RoundMode.LIVE, RoundMode.FULL):
         entries = [
             FullEntry(table.cards_of(marks), table.cards_of(pile))
             for marks, pile in zip(marked, piles, strict=True)
@@ -282,7 +283,7 @@ def _hat_trick_round(
     position, plays_, passes_, passes_json = table.position, *table.hat_trick_plays
     piles: list[list[int]] = [[] for _ in range(players)]
     passed: list[list[int]] = [[] for _ in range(players)]
-    tricks: list[Json] | None = [] if mode == "live" else None
+    tricks: list[Json] | None = [] if mode == RoundMode.LIVE else None
     random_ = rng.random
     for _ in range(table.setup.tricks_per_round):  # R18: each hand's last card is set aside
         seats = orders[leader]
@@ -321,7 +322,7 @@ def _hat_trick_round(
     entries: list[Entry] = []
     shapes: list[Json] = []
     for pile, down in zip(piles, passed, strict=True):
-        if mode == "quick":
+        if mode == RoundMode.QUICK:
             counts = [0, 0, 0]
             for p in pile:
                 counts[colour_of[p]] += 1
@@ -331,7 +332,7 @@ def _hat_trick_round(
             names = [colour.value for colour in HAT_TRICK_COLOURS]
             shapes.append({"counts": dict(zip(names, counts, strict=True)), "passed": len(down)})
             continue
-        if mode == "full":
+        if mode == RoundMode.FULL:
             pile.sort()
             down.sort()
         entries.append(HatTrickFullEntry(table.cards_of(pile), table.cards_of(down)))

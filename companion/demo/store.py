@@ -20,8 +20,9 @@ import sqlalchemy as sa
 from companion import ledger
 from companion.demo.games import PlayedGame
 from companion.demo.plan import GamePlan
-from companion.models import Game, Player, Round, RoundResult, Seat, name_key
+from companion.models import Game, Player, Round, RoundResult, Seat, name_key, variant_columns
 from companion.services import hash_edit_key
+from companion.states import GameStatus, RoundStatus
 
 GAMES = Game.__table__
 SEATS = Seat.__table__
@@ -78,23 +79,13 @@ def player_ids(
 
 
 def _game_row(plan: GamePlan, played: PlayedGame) -> dict[str, Any]:
-    variant = plan.variant
-    columns: dict[str, Any] = {"scoring": None, "colours": None, "reveal": None}
-    settings = variant.settings
-    if settings is not None:  # as services.create_game stores a variant
-        columns = {
-            "scoring": settings.scoring.name,
-            "colours": settings.colours,
-            "reveal": settings.reveal.value,
-        }
     return {
         "code": plan.code,
         "edit_key_hash": hash_edit_key(plan.edit_key),
-        "game": variant.game,
-        **columns,
+        **variant_columns(plan.variant),
         "rounds_planned": plan.rounds,
         "first_leader": plan.first_leader,
-        "status": "finished",
+        "status": GameStatus.FINISHED,
         "created_at": plan.created_at,
         "updated_at": played.updated_at,
         "version": played.version,
@@ -134,7 +125,7 @@ def insert_games(
                 "number": timed.number,
                 "leader": timed.leader,
                 "mode": timed.played.mode,
-                "status": "scored",
+                "status": RoundStatus.SCORED,
                 "entries": timed.played.entries,
                 "tricks": timed.played.tricks,
                 "created_at": timed.created_at,
@@ -160,7 +151,7 @@ def insert_games(
             "player_id": player_id[plan.seats[seat]],
             "score": score,
             "tricks": tricks,
-            "colours": colours,
+            "colour_names": colours,
         }
         for plan, played in batch
         for timed in played.rounds

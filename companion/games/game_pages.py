@@ -70,6 +70,7 @@ from companion.messages import render_message, signed_number
 from companion.models import Game, Player, Round, Seat, db
 from companion.rules import RuleError
 from companion.rules.errors import PlayerCountError, UnknownVariantError
+from companion.states import GameStatus, RoundMode
 
 #: The confirmation pages, by endpoint.
 CONFIRM_ACTIONS = {"games.abandon_game": "abandon", "games.delete_game": "delete"}
@@ -355,7 +356,7 @@ def edit_actions(board: Scoreboard, live: Round | None = None) -> EditActions:
         record_url = page_url("games.record_round", code=board.code)
         live_url = page_url("games.start_live_round", code=board.code)
     corrections = []
-    if board.status != "abandoned":
+    if board.status != GameStatus.ABANDONED:
         for row in board.rows:
             url = row.is_scored and page_url(
                 "games.correct_round", code=board.code, number=row.number
@@ -379,7 +380,7 @@ def render_scoreboard(
     editable = editable and device_edit_key(game) is not None
     board = scoreboard_of(game)
     playing = services.playing_round(game)
-    live = playing if playing is not None and playing.mode == "live" else None
+    live = playing if playing is not None and playing.mode == RoundMode.LIVE else None
     if etag is None:
         etag = scoreboard_etag(game.code, view)
     page = render_template(
@@ -429,7 +430,7 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
 def abandon_game(code: str) -> ResponseReturnValue:
     """Stop the game early; its rounds stay in the history."""
     game = game_to_change(code, lock=request.method == "POST")
-    if game.status != "in_progress":
+    if game.status != GameStatus.IN_PROGRESS:
         return redirect(url_for("games.scoreboard", code=game.code))
     form = ConfirmForm()
     if form.validate_on_submit():

@@ -67,6 +67,7 @@ from companion.rules import RuleError, TableSetup, can_pass, round_leader, seat_
 from companion.rules.hat_trick import Play, resolve_hat_trick
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.tricks import trick_winner
+from companion.states import GameStatus, RoundMode, RoundStatus
 
 #: Where the session keeps the unfinished tricks entered on this phone.
 PARTIAL_TRICKS = "live_partial_tricks"
@@ -102,7 +103,7 @@ def load_partial(game: Game, round_: Round) -> tuple[list[Play], int]:
         card = card_of_token(str(item[0])) if isinstance(item, list) and item else None
         if card is not None:
             plays.append(Play(card, bool(item[1]) if len(item) > 1 else False))
-    if stored.get("version") == game.version and round_.status == "playing":
+    if stored.get("version") == game.version and round_.status == RoundStatus.PLAYING:
         return plays, 0
     clear_partial(game, round_)
     return [], len(plays)
@@ -352,7 +353,7 @@ def seat_views(
     piles = live.capture_piles()
     passes = live.pass_cards()
     shows_marks = services.marked_of(game, round_) is not None  # never while hazy (R15)
-    playing = round_.status == "playing"
+    playing = round_.status == RoundStatus.PLAYING
     views = []
     for seat, name in enumerate(names):
         won = sum(1 for trick in live.tricks if trick.winners == (seat,))
@@ -402,7 +403,7 @@ def score_lines(game: Game, round_: Round, names: Sequence[str]) -> tuple[ScoreL
             name=name,
             score=signed_number(results[seat].score),
             total=signed_number(totals[seat]),
-            colours=chips_of_colours(results[seat].colours),
+            colours=chips_of_colours(results[seat].colour_names),
         )
         for seat, name in enumerate(names)
         if seat in results
@@ -439,7 +440,7 @@ def render_live(
         plays, dropped = load_partial(game, round_)
         set_aside += dropped
     hazy = setup.variant.hides_marks
-    complete = round_.status == "scored"
+    complete = round_.status == RoundStatus.SCORED
     played = len(live.tricks)
     current = None
     if not complete:
@@ -468,7 +469,7 @@ def render_live(
         expired=expired,
         notes=get_flashed_messages(category_filter=[FLASH_CATEGORY]),
         can_undo_trick=bool(live.tricks) and (not complete or round_ is game.rounds[-1]),
-        game_over=game.status == "finished",
+        game_over=game.status == GameStatus.FINISHED,
         version=game.version,
         card_url=url_for("games.play_live_card", code=game.code, number=round_.number),
         undo_card_url=url_for("games.undo_live_card", code=game.code, number=round_.number),
@@ -488,7 +489,7 @@ def live_or_notice(game: Game, round_: Round) -> ResponseReturnValue | None:
         services.live_round(game, round_.number)
     except services.ServiceError as error:
         return notice_page(game, title, render_message(error.text, names_of(game)))
-    if game.status == "abandoned":
+    if game.status == GameStatus.ABANDONED:
         return notice_page(
             game, title, gettext("This game was abandoned, so it takes no more rounds.")
         )
@@ -509,7 +510,7 @@ def refused_form(
         return render_live(game, round_, refusal=message, status=400)
     if form.version.data != game.version:
         return conflict_page(game, round_)
-    if round_.status == "scored" and not allow_scored:
+    if round_.status == RoundStatus.SCORED and not allow_scored:
         message = gettext(
             "Round %(number)s is over: all its tricks are played.", number=round_.number
         )
@@ -538,7 +539,7 @@ def start_live_round(code: str) -> ResponseReturnValue:
     if taken is not None:
         return taken
     playing = services.playing_round(game)
-    if playing is not None and playing.mode == "live":
+    if playing is not None and playing.mode == RoundMode.LIVE:
         return redirect(live_url(game, playing))
     blocked = why_no_round_to_record(game)
     if blocked:
@@ -654,7 +655,7 @@ def start_without_indicators(
 def now_live(game: Game) -> dict[str, Any]:
     """After a conflict: the live round another phone started, if any, to continue it."""
     playing = services.playing_round(game)
-    live = playing if playing is not None and playing.mode == "live" else None
+    live = playing if playing is not None and playing.mode == RoundMode.LIVE else None
     return {"continue_url": live_url(game, live) if live is not None else None}
 
 

@@ -14,6 +14,7 @@ from companion import services
 from companion.messages import colour_name, colour_symbol, variant_label
 from companion.models import Game, Round
 from companion.rules import Colour, round_dealer, round_leader
+from companion.states import RoundStatus
 
 #: The fewest characters a shortened name keeps, so "Anna" and "Anne" stay apart.
 SHORTEST_NAME = 4
@@ -69,7 +70,7 @@ class RoundRow:
     @property
     def is_scored(self) -> bool:
         """Whether the round's scores are in (and its hazy colours may be shown, R15)."""
-        return self.status == "scored"
+        return self.status == RoundStatus.SCORED
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
     """Each seat's score, running total and marked colours in ``round_`` (hidden while a
     hazy round is unscored, R15, exactly as ``services.marked_of`` decides)."""
     marked = services.marked_of(game, round_)
-    scored = round_.status == "scored"
+    scored = round_.status == RoundStatus.SCORED
     results = {result.seat: result for result in round_.results} if scored else {}
     cells = []
     for seat in range(len(game.seats)):
@@ -187,7 +188,7 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
         if marked is not None and seat < len(marked) and marked[seat]:
             chips = chips_of_cards(marked[seat])
         elif marked is not None and result is not None:
-            chips = chips_of_colours(result.colours)
+            chips = chips_of_colours(result.colour_names)
         cells.append(
             SeatCell(
                 seat=seat,
@@ -219,7 +220,7 @@ def next_round_of(game: Game) -> NextRound | None:
 def scoreboard_of(game: Game) -> Scoreboard:
     """The whole scoreboard of ``game``, ready for the template."""
     names = tuple(seat.player.name for seat in game.seats)
-    variant = services.variant_of(game)
+    variant = game.variant
     totals = services.totals_of(game)
     players = len(names)
     rows = tuple(

@@ -22,11 +22,11 @@ from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from companion import services
 from companion.games.round_forms import RoundForm, card_of_token, json_tokens
 from companion.messages import colour_name, colour_symbol, signed_number
 from companion.models import Game, Round
 from companion.rules import Card, Colour, RuleError, TableSetup, score_round
+from companion.states import GameStatus, RoundMode, RoundStatus
 
 #: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.
 SEAT_FIELD = re.compile(r"^s\d+-[a-z_]+$")
@@ -111,9 +111,9 @@ def round_numbered(game: Game, number: int) -> Round | None:
 
 def what_happened(round_: Round) -> str:
     """What the other phone did to the round: recorded, started live or marked it."""
-    if round_.status == "scored":
+    if round_.status == RoundStatus.SCORED:
         return "recorded"
-    if round_.mode == "live":
+    if round_.mode == RoundMode.LIVE:
         return "live"
     return "marked"
 
@@ -204,7 +204,7 @@ def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
     """Each seat's entry as the other phone saved it, with its score once scored; marks of a
     hazy round stay hidden until it is scored (R15)."""
     scores = {result.seat: result.score for result in round_.results}
-    hidden = round_.status != "scored" and services.variant_of(game).hides_marks
+    hidden = round_.status != RoundStatus.SCORED and game.variant.hides_marks
     entries = list(round_.entries or ())
     return [
         entry_lines(entries[seat] if seat < len(entries) else {}, scores.get(seat), hidden)
@@ -322,7 +322,7 @@ def record_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clas
     correct that same round, never be filed as the next one."""
     happened = what_happened(round_)
     use_mine = None
-    if happened == "recorded" and game.status != "abandoned":
+    if happened == "recorded" and game.status != GameStatus.ABANDONED:
         use_mine = correct_with_mine(game, round_, form)
     keep = continue_live(game, round_) if happened == "live" else None
     return clash_for(game, round_, happened, title, mine_of(form.setup, form), use_mine, keep)
@@ -334,7 +334,9 @@ def correction_clash(game: Game, form: RoundForm, round_: Round, title: str) -> 
     seen = form.top.seen.data
     if not seen or seen == round_digest(round_):
         return None
-    use_mine = correct_with_mine(game, round_, form) if game.status != "abandoned" else None
+    use_mine = (
+        correct_with_mine(game, round_, form) if game.status != GameStatus.ABANDONED else None
+    )
     return clash_for(game, round_, "corrected", title, mine_of(form.setup, form), use_mine)
 
 

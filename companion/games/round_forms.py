@@ -34,6 +34,7 @@ from companion.rules import (
     tricks_of_cards,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
+from companion.states import RoundMode
 
 #: What a token looks like: the colour's API name and the value, ``red-7``.
 TOKEN_SEPARATOR = "-"
@@ -54,9 +55,11 @@ class Kind(enum.Enum):
     HAT_FULL = "hat-full"  # Hat Trick: every face-up and face-down card
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> RoundMode:
         """The ``?mode=`` of the page: quick or full entry."""
-        return "full" if self in (Kind.FULL, Kind.DELAYED, Kind.HAT_FULL) else "quick"
+        return (
+            RoundMode.FULL if self in (Kind.FULL, Kind.DELAYED, Kind.HAT_FULL) else RoundMode.QUICK
+        )
 
     @property
     def names_indicators(self) -> bool:

@@ -55,6 +55,7 @@ from companion.rules import (
     tricks_of_cards,
 )
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
+from companion.states import GameStatus, RoundMode, RoundStatus
 
 # --------------------------------------------------------------------------------------------
 # What the pages show: chips, counts and each seat's part of the form
@@ -230,10 +231,10 @@ def number_to_record(game: Game) -> int:
 
 def why_no_round_to_record(game: Game) -> str | None:
     """Why no round can be recorded now, in the player's words; ``None`` if one can."""
-    if game.status == "abandoned":
+    if game.status == GameStatus.ABANDONED:
         return gettext("This game was abandoned, so it takes no more rounds.")
     playing = services.playing_round(game)
-    if playing is not None and playing.mode == "live":
+    if playing is not None and playing.mode == RoundMode.LIVE:
         return gettext(
             "Round %(number)s is being played trick by trick; finish it on the live page.",
             number=playing.number,
@@ -627,7 +628,7 @@ def game_now(game: Game) -> GameNow:
     totals = services.totals_of(game)
     playing = services.playing_round(game)
     return GameNow(
-        scored=sum(1 for round_ in game.rounds if round_.status == "scored"),
+        scored=sum(1 for round_ in game.rounds if round_.status == RoundStatus.SCORED),
         planned=game.rounds_planned,
         playing=playing.number if playing is not None else None,
         totals=tuple(
@@ -705,7 +706,7 @@ def mode_links(
     kinds = kinds_for(setup)
     if len(kinds) < 2:
         return []
-    labels = {"quick": gettext("Quick entry"), "full": gettext("Every card")}
+    labels = {RoundMode.QUICK: gettext("Quick entry"), RoundMode.FULL: gettext("Every card")}
     return [
         (labels[other.mode], url_for(endpoint, mode=other.mode, **values), other is kind)
         for other in kinds
@@ -847,9 +848,9 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
     """Correct a scored round; its scores and every total after it are computed again."""
     game = editable_game(code)
     round_ = services.round_of(game, number)
-    if round_.status != "scored":
+    if round_.status != RoundStatus.SCORED:
         return redirect(url_for("games.record_round", code=game.code))
-    if game.status == "abandoned":
+    if game.status == GameStatus.ABANDONED:
         return notice_page(
             game,
             gettext("Correct round %(number)s", number=number),

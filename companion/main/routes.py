@@ -9,7 +9,7 @@ from flask import Blueprint, render_template, session
 from companion.edit_rights import SESSION_KEYS
 from companion.messages import variant_label
 from companion.models import Game, db
-from companion.services import variant_of
+from companion.states import GameStatus
 
 bp = Blueprint("main", __name__)
 
@@ -26,7 +26,7 @@ def games_in_progress() -> list[Game]:
     query = (
         sa.select(Game)
         .options(so.selectinload(Game.seats), so.selectinload(Game.rounds))
-        .where(Game.code.in_(codes), Game.status == "in_progress")
+        .where(Game.code.in_(codes), Game.status == GameStatus.IN_PROGRESS)
         .order_by(Game.updated_at.desc())
         .limit(GAMES_ON_HOME)
     )
@@ -40,7 +40,7 @@ def index() -> str:
         {
             "game": game,
             "names": [seat.player.name for seat in game.seats],
-            "variant": variant_label(variant_of(game)),
+            "variant": variant_label(game.variant),
         }
         for game in games_in_progress()
     ]

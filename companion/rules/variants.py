@@ -28,7 +28,7 @@ HAT_TRICK_MAX_PLAYERS = 7
 #: R2: with 8 players each hand holds one card fewer.
 FULL_TABLE_HAND = 14
 HAND = 15
-#: The family keys a game is stored, shown and sent under (``Game.game``, the API's
+#: The family keys a game is stored, shown and sent under (``Game.family``, the API's
 #: ``variant.game``); Hat Trick's is also its preset name.
 CLASSIC = "classic"
 HAT_TRICK = "hat-trick"

@@ -50,7 +50,7 @@ def game_at_table(game: Game) -> GameAtTable:
     return GameAtTable(
         code=game.code,
         names=tuple(seat_names(game)),
-        variant=variant_label(services.variant_of(game)),
+        variant=variant_label(game.variant),
         rounds_planned=game.rounds_planned,
         round=round_at_table(game),
     )

@@ -139,8 +139,26 @@ def upgrade():
     )
     # ### end Alembic commands ###
     # Filled by the app's own ledger code, which reads and writes only the columns this
-    # revision knows (games, seats, rounds, round_results and the new tables).
-    ledger.rebuild(op.get_bind())
+    # revision knows (games, seats, rounds, round_results and the new tables); two of them
+    # are read under the names 0008 gave them.
+    connection = op.get_bind()
+    ledger.rebuild(connection, tables_of_this_revision(connection))
+
+
+def tables_of_this_revision(connection):
+    """The games and results as the ledger reads them, from the columns of this revision:
+    ``games.game`` as ``family`` and ``round_results.colours`` as ``colour_names``."""
+    return ledger.StoredTables(
+        games=renamed(connection, "games", "game", "family"),
+        results=renamed(connection, "round_results", "colours", "colour_names"),
+    )
+
+
+def renamed(connection, table, old, new):
+    """``table`` as it is stored, with its column ``old`` read as ``new``."""
+    stored = sa.Table(table, sa.MetaData(), autoload_with=connection)
+    kept = (column for column in stored.c if column.name != old)
+    return sa.select(*kept, stored.c[old].label(new)).subquery(table)
 
 
 def downgrade():

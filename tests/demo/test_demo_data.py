@@ -102,7 +102,7 @@ def test_every_stored_round_scores_the_same_when_the_import_checks_it(demo: Flas
     stored: dict[tuple[str, int], list[tuple[int, int | None, str]]] = {}
     query = (
         sa.select(Game.code, Round.number, RoundResult.score, RoundResult.tricks)
-        .add_columns(RoundResult.colours)
+        .add_columns(RoundResult.colour_names)
         .join(Round, Round.game_id == Game.id)
         .join(RoundResult, RoundResult.round_id == Round.id)
         .order_by(Game.code, Round.number, RoundResult.seat)
@@ -120,7 +120,7 @@ def test_every_game_has_a_table_its_variant_allows_and_all_its_planned_rounds(
         so.selectinload(Game.rounds).selectinload(Round.results),
     )
     for game in db.session.scalars(sa.select(Game).options(*everything)):
-        variant = services.variant_of(game)
+        variant = game.variant
         assert variant.min_players <= len(game.seats) <= variant.max_players
         assert [round_.number for round_ in game.rounds] == list(range(1, game.rounds_planned + 1))
         for round_ in game.rounds:
@@ -143,7 +143,7 @@ def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) ->
 
 def test_the_demo_mixes_variants_table_sizes_entry_modes_and_keen_players(demo: Flask) -> None:
     games = db.session.scalars(sa.select(Game)).all()
-    assert len({(g.game, g.scoring, g.colours, g.reveal) for g in games}) >= 4
+    assert len({g.variant for g in games}) >= 4
     assert len({len(game.seats) for game in games}) >= 3
     modes = Counter(db.session.scalars(sa.select(Round.mode)))
     assert set(modes) == {"quick", "full", "live"}

@@ -16,7 +16,7 @@ from companion import services
 from companion.api import parse
 from companion.api.rules_routes import read_entries
 from companion.models import Game, Player, Round, Seat, db
-from companion.rules import ClassicVariant, variant_from_settings, variant_named
+from companion.rules import ClassicVariant
 from companion.rules.hat_trick import Play
 
 GAMES = 24
@@ -47,7 +47,7 @@ def _rows(game: Game) -> dict[str, Any]:
         )
     }
     return {
-        "game": (game.game, game.scoring, game.colours, game.reveal, game.rounds_planned),
+        "game": (game.family, game.scoring, game.colours_marked, game.reveal, game.rounds_planned),
         "state": (game.first_leader, game.status, game.version, game.excluded),
         "seats": [(seat.position, seat.player_id) for seat in game.seats],
         "rounds": [
@@ -59,18 +59,11 @@ def _rows(game: Game) -> dict[str, Any]:
                 round_.entries,
                 round_.tricks,
                 as_stored[round_.number],
-                [(r.seat, r.player_id, r.score, r.tricks, r.colours) for r in round_.results],
+                [(r.seat, r.player_id, r.score, r.tricks, r.colour_names) for r in round_.results],
             )
             for round_ in game.rounds
         ],
     }
-
-
-def _variant(game: Game) -> Any:
-    if game.game == "hat-trick":
-        return variant_named("hat-trick")
-    assert game.scoring and game.colours and game.reveal
-    return variant_from_settings(game.scoring, game.colours, game.reveal)
 
 
 def _record_again(demo_game: Game) -> Game:
@@ -78,7 +71,7 @@ def _record_again(demo_game: Game) -> Game:
     the API enter one: quick and full rounds recorded (colours marked first when the round
     was opened before it was scored), live rounds trick by trick."""
     names = [seat.player.name for seat in demo_game.seats]
-    variant = _variant(demo_game)
+    variant = demo_game.variant
     game, _key = services.create_game(
         names, variant, demo_game.rounds_planned, demo_game.first_leader
     )
@@ -110,7 +103,7 @@ def test_the_services_store_the_same_rows_for_the_same_rounds(demo: Flask) -> No
     covered: set[tuple[object, ...]] = set()
     chosen = []
     for game in demo_games:  # a game for every variant and entry mode the run has
-        kinds = {(game.game, game.scoring, game.colours, game.reveal, r.mode) for r in game.rounds}
+        kinds = {(game.variant, r.mode) for r in game.rounds}
         if not kinds <= covered:
             covered |= kinds
             chosen.append(game)

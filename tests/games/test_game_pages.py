@@ -165,7 +165,7 @@ def store_scored_round(app: Flask, code: str, scores: list[int], colours: list[s
             entries=[{"captured": []} for _ in game.seats],
         )
         round_.results = [
-            RoundResult(seat=seat, player_id=place.player_id, score=score, colours=colour)
+            RoundResult(seat=seat, player_id=place.player_id, score=score, colour_names=colour)
             for seat, (place, score, colour) in enumerate(
                 zip(game.seats, scores, colours, strict=True)
             )
@@ -306,7 +306,7 @@ def test_a_game_of_each_preset_starts_from_the_page(
     assert [seat.text for seat in board.find_all("span", class_="seat__name")] == names
     with app.app_context():
         game = load(code)
-        assert services.variant_of(game) == variant_named(preset)
+        assert game.variant == variant_named(preset)
         assert (game.rounds_planned, game.first_leader, game.status) == (4, 1, "in_progress")
         assert [seat.player.name for seat in game.seats] == names
 
@@ -319,7 +319,7 @@ def test_a_custom_variant_keeps_its_three_settings(app: Flask, client: FlaskClie
     assert "Custom: reverse scoring (lucky colour), 2 colours hidden until scored" in words
     with app.app_context():
         game = load(code)
-        assert (game.scoring, game.colours, game.reveal) == ("reverse", 2, "hazy")
+        assert (game.scoring, game.colours_marked, game.reveal) == ("reverse", 2, "hazy")
 
 
 def test_empty_name_fields_are_skipped_and_the_first_leader_follows_its_row(

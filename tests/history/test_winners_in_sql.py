@@ -13,7 +13,8 @@ import sqlalchemy as sa
 from flask import Flask
 
 from companion.models import Game, Player, PlayerGame, Round, RoundResult, Seat, db
-from companion.rules import winners
+from companion.rules import variant_named, winners
+from companion.states import GameStatus, RoundMode, RoundStatus
 from companion.stats import seat_results
 
 #: Round scores per round and seat, and whether the game is finished, chosen by hand.
@@ -52,21 +53,18 @@ def store_games(app: Flask, cases: list[tuple[list[list[int]], bool]]) -> list[i
             game = Game(
                 code=f"G{index:05d}",
                 edit_key_hash="-",
-                game="classic",
-                scoring="classic",
-                colours=1,
-                reveal="open",
+                variant=variant_named("classic"),
                 rounds_planned=max(1, len(rounds)),
                 first_leader=0,
-                status="finished" if finished else "in_progress",
+                status=GameStatus.FINISHED if finished else GameStatus.IN_PROGRESS,
             )
             game.seats = [Seat(position=seat, player=players[seat]) for seat in range(seats)]
             game.rounds = [
                 Round(
                     number=number,
                     leader=0,
-                    mode="quick",
-                    status="scored",
+                    mode=RoundMode.QUICK,
+                    status=RoundStatus.SCORED,
                     entries=[],
                     results=[
                         RoundResult(seat=seat, player_id=players[seat].id, score=score)
