@@ -42,9 +42,6 @@ POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts"]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
-#: Tests of PostgreSQL's row locks (SQLite has one writer at a time): PostgreSQL pass only,
-#: so that no pass reports a skipped test.
-POSTGRES_ONLY_TESTS = ["tests/history/test_player_locks.py"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -148,7 +145,7 @@ def test(args: list[str]) -> None:
         step("mypy companion/rules: no Python files yet, skipped")
     if not ensure_chromium():
         step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
-    pytest("pytest on SQLite", [*ignored(POSTGRES_ONLY_TESTS), *args])
+    pytest("pytest on SQLite", args)
     run_or_fail("wheel smoke test", [str(BIN / "python"), str(WHEEL_SMOKE)])
     postgres = ensure_postgres()
     if postgres is None:

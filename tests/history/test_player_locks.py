@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
@@ -46,8 +45,7 @@ def test_a_round_corrected_during_a_merge_waits_and_is_counted_once(
     client: FlaskClient, app: Flask, table: Table
 ) -> None:
     with app.app_context():
-        if db.engine.dialect.name != "postgresql":
-            pytest.skip("row locks are PostgreSQL's (TEST_DATABASE_URL)")
+        assert db.engine.dialect.name == "postgresql", "collected on PostgreSQL only (conftest)"
     typo = table.new_game(["Ann", "Ben", "Clea"], rounds=2)
     table.record(typo, THREE)
     table.new_game(["Cleo", "Dan", "Eve"])
