@@ -50,6 +50,7 @@ def create_app(
     from companion.tools import bp as tools_bp
 
     app.register_blueprint(main_bp)
+    app.register_blueprint(i18n.bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(history_bp)

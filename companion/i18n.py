@@ -134,11 +134,11 @@ def counts_written_locally(ngettext: Any) -> Any:
 
 
 def init_app(app: Flask) -> None:
-    """Set up Flask-Babel, the language switch route and the template globals."""
+    """Set up Flask-Babel and the template globals (``create_app`` registers ``bp``, the
+    language switch route, with the other blueprints)."""
     babel.init_app(app, locale_selector=select_locale)
     keep_languages_with_catalogs(app)
     globals_ = app.jinja_env.globals
     globals_["ngettext"] = counts_written_locally(globals_["ngettext"])
-    app.register_blueprint(bp)
     app.after_request(add_vary_headers)
     app.context_processor(template_globals)
