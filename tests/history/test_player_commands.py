@@ -41,6 +41,17 @@ def run(runner: FlaskCliRunner, *args: str) -> Any:
     return runner.invoke(args=["players", *args])
 
 
+def assert_refused(runner: FlaskCliRunner, app: Flask, args: tuple[str, ...], message: str) -> None:
+    """The command fails, says ``message`` and changes nothing at all."""
+    with app.app_context():
+        before = snapshot()
+    answer = run(runner, *args)
+    assert answer.exit_code == 1
+    assert message in answer.output
+    with app.app_context():
+        assert snapshot() == before
+
+
 def steady(app: Flask) -> dict[str, list[tuple[object, ...]]]:
     """Every table but those a change moves on purpose."""
     with app.app_context():
@@ -200,13 +211,7 @@ def test_a_command_that_cannot_be_done_says_why_and_changes_nothing(
     args: tuple[str, ...],
     message: str,
 ) -> None:
-    with app.app_context():
-        before = snapshot()
-    answer = run(runner, *args)
-    assert answer.exit_code == 1
-    assert f"Error: {message}" in answer.output
-    with app.app_context():
-        assert snapshot() == before
+    assert_refused(runner, app, args, f"Error: {message}")
 
 
 def test_an_entry_is_undone_once(
@@ -214,13 +219,7 @@ def test_an_entry_is_undone_once(
 ) -> None:
     run(runner, "merge", "Clea", "Cleo")
     run(runner, "undo", "1")
-    with app.app_context():
-        before = snapshot()
-    again = run(runner, "undo", "1")
-    assert again.exit_code == 1
-    assert "Journal entry 1 was undone already." in again.output
-    with app.app_context():
-        assert snapshot() == before
+    assert_refused(runner, app, ("undo", "1"), "Journal entry 1 was undone already.")
 
 
 def test_a_merge_merged_again_later_cannot_be_undone_before_the_later_one(
@@ -232,13 +231,9 @@ def test_a_merge_merged_again_later_cannot_be_undone_before_the_later_one(
     run(runner, "rename", "Danny", "Dan")
     table.new_game(["Zoe", "Yan", "Xia"])
     assert run(runner, "merge", "Cleo", "Zoe").exit_code == 0
-    with app.app_context():
-        before = snapshot()
-    refused = run(runner, "undo", "1")
-    assert refused.exit_code == 1
-    assert "Entry 1 cannot be undone exactly: Cleo changed since" in refused.output
-    with app.app_context():
-        assert snapshot() == before
+    assert_refused(
+        runner, app, ("undo", "1"), "Entry 1 cannot be undone exactly: Cleo changed since"
+    )
     assert run(runner, "undo", "4").exit_code == 0  # the later merge first
     assert run(runner, "undo", "1").exit_code == 0
     assert_ledger_exact(app, "undoing two merges")
@@ -249,13 +244,7 @@ def test_a_merge_cannot_be_undone_while_another_player_has_the_name(
 ) -> None:
     run(runner, "merge", "Clea", "Cleo")
     table.new_game(["clea", "Yan", "Xia"])  # a new Clea sits down
-    with app.app_context():
-        before = snapshot()
-    refused = run(runner, "undo", "1")
-    assert refused.exit_code == 1
-    assert "the name clea belongs to another player now" in refused.output
-    with app.app_context():
-        assert snapshot() == before
+    assert_refused(runner, app, ("undo", "1"), "the name clea belongs to another player now")
 
 
 def test_a_merge_made_on_a_page_is_journalled_and_undone_by_the_operator(
