@@ -42,12 +42,16 @@ def editable_game(code: str) -> Game:
     key = bearer_key()
     if key is None:
         raise ApiError("Send the game's edit key as 'Authorization: Bearer <key>'.", 401)
-    if not services.key_opens(game, key):
-        raise ApiError("This key does not allow changes to this game.", 403)
+    check_key(game, key)
     game = services.lock_game(game)
+    check_key(game, key)
+    return game
+
+
+def check_key(game: Game, key: str) -> None:
+    """Refuse (403) a key that does not open ``game``."""
     if not services.key_opens(game, key):
         raise ApiError("This key does not allow changes to this game.", 403)
-    return game
 
 
 @bp.post("/games")
