@@ -3,10 +3,10 @@
 
     python3 manage.py setup           create .venv, install the project, compile translations
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
-    python3 manage.py test [ARGS]     setup, then ruff, mypy and pytest on SQLite (browser tests
-                                      included, in headless Chromium), the wheel smoke test,
-                                      and pytest again on a throwaway PostgreSQL server (ARGS
-                                      go to pytest)
+    python3 manage.py test [ARGS]     setup, then ruff, mypy, lint-imports and pytest on SQLite
+                                      (browser tests included, in headless Chromium), the wheel
+                                      smoke test, and pytest again on a throwaway PostgreSQL
+                                      server (ARGS go to pytest)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -143,6 +143,8 @@ def test(args: list[str]) -> None:
         run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
     else:
         step("mypy companion/rules: no Python files yet, skipped")
+    # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
+    run_or_fail("lint-imports", [str(BIN / "lint-imports")])
     if not ensure_chromium():
         step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
     pytest("pytest on SQLite", args)

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from flask_wtf.csrf import CSRFProtect
 
-from companion import assets, cli, compression, database, i18n, resources, security
+from companion import cli, resources
 from companion.config import configure
-
-csrf = CSRFProtect()
+from companion.data import database
+from companion.web import assets, compression, i18n, security
+from companion.web.security import csrf
 
 
 def create_app(
@@ -41,13 +41,13 @@ def create_app(
     assets.init_app(app)
     compression.init_app(app)
 
-    from companion.api import bp as api_bp
-    from companion.games import bp as games_bp
-    from companion.history import bp as history_bp
-    from companion.main import bp as main_bp
-    from companion.pwa import bp as pwa_bp
-    from companion.rulebook import bp as rulebook_bp
-    from companion.tools import bp as tools_bp
+    from companion.web.api import bp as api_bp
+    from companion.web.games import bp as games_bp
+    from companion.web.history import bp as history_bp
+    from companion.web.main import bp as main_bp
+    from companion.web.pwa import bp as pwa_bp
+    from companion.web.rulebook import bp as rulebook_bp
+    from companion.web.tools import bp as tools_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(i18n.bp)

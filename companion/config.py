@@ -34,7 +34,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": 400 * 24 * 60 * 60,
         "SESSION_COOKIE_HTTPONLY": True,
         # Flask-WTF's HTTPS check demands a Referer, which the pages that show an edit key
-        # never send: companion.security checks Sec-Fetch-Site and Origin instead.
+        # never send: companion.web.security checks Sec-Fetch-Site and Origin instead.
         "WTF_CSRF_SSL_STRICT": False,
         # Behind PROXY_COUNT proxies: the client's address and scheme are read from
         # X-Forwarded-For and X-Forwarded-Proto; X-Forwarded-Host only when this is true;

@@ -440,7 +440,7 @@ def frequent_player(app: Any) -> str:
     """The player seated in the most games."""
     import sqlalchemy as sa
 
-    from companion.models import Player, Seat, db
+    from companion.data.models import Player, Seat, db
 
     with app.app_context():
         query = (
@@ -456,7 +456,7 @@ def frequent_player(app: Any) -> str:
 def games_of(app: Any, name: str) -> int:
     import sqlalchemy as sa
 
-    from companion.models import Player, Seat, db
+    from companion.data.models import Player, Seat, db
 
     with app.app_context():
         query = sa.select(sa.func.count()).select_from(Seat).join(Player).where(Player.name == name)
@@ -467,7 +467,7 @@ def statement_counts(app: Any, table: Table, targets: list[Target]) -> dict[str,
     """The SQL statements each target costs, served once by the test client."""
     import sqlalchemy as sa
 
-    from companion.models import db
+    from companion.data.models import db
 
     client = app.test_client()
     client.get(table.edit_path)  # this client's session now holds the edit key

@@ -30,6 +30,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from companion.data import queries
 from companion.rules import QuickEntry, TableSetup, deal, score_round, table_setup, variant_named
 from scripts import loopback
 
@@ -610,13 +611,14 @@ class Consistency:
 
 
 def check_database(url: str) -> Consistency:
-    """Check every game as an import would (companion.backup): rounds numbered 1..k without
+    """Check every game as an import would (companion.formats.backup): rounds numbered 1..k without
     gaps, each seat's score what the rules give when the round is scored again, the status
     right for the rounds scored; and every total the sum of the re-scored rounds. On SQLite
     also ``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check``."""
-    from companion import backup, create_app, services
-    from companion.api.rules_routes import read_entries
-    from companion.models import db
+    from companion import create_app, services
+    from companion.data.models import db
+    from companion.formats import backup
+    from companion.formats.entries import read_entries
 
     result = Consistency()
     path = sqlite_path(url)
@@ -649,13 +651,13 @@ def game_problems(game: Any, backup: Any, services: Any, read_entries: Any) -> l
     except backup.BackupError as error:
         problems.append(f"{game.code}: {error.message}")
         return problems
-    setup = services.setup_of(game)
+    setup = queries.setup_of(game)
     rescored = [0] * setup.players
     for round_ in game.rounds:
         if round_.status == "scored":
             scores = score_round(setup, read_entries(round_.entries, setup)).scores
             rescored = [total + score for total, score in zip(rescored, scores, strict=True)]
-    totals = services.totals_of(game).totals
+    totals = queries.totals_of(game).totals
     if totals != rescored:
         problems.append(f"{game.code}: totals {totals}, re-scored rounds add up to {rescored}")
     return problems

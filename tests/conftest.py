@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import create_app
-from companion.models import db
+from companion.data.models import db
 from tests.table import Table
 
 TEST_CONFIG = {

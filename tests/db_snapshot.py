@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from companion.models import db
+from companion.data.models import db
 
 
 def snapshot() -> dict[str, list[tuple[object, ...]]]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 
-from companion.database import MIGRATIONS
-from companion.models import db
+from companion.data.database import MIGRATIONS
+from companion.data.models import db
 
 
 def drop_everything() -> None:

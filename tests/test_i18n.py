@@ -11,7 +11,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from companion.i18n import safe_next_path
+from companion.web.i18n import safe_next_path
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"

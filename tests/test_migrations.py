@@ -8,7 +8,7 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
-from companion.models import db, name_key
+from companion.data.models import db, name_key
 from tests.schema import drop_everything
 
 

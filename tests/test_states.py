@@ -13,10 +13,10 @@ import sqlalchemy as sa
 from flask import Flask
 
 from companion import services
-from companion.models import Game, db, variant_columns, variant_of_columns
+from companion.data.models import Game, db, variant_columns, variant_of_columns
+from companion.data.states import GameStatus, RoundMode, RoundStatus
 from companion.rules import PRESETS, Variant, variant_from_settings
 from companion.rules.variants import SCORINGS, Reveal
-from companion.states import GameStatus, RoundMode, RoundStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_VARIANT: list[Variant] = [
@@ -84,7 +84,7 @@ BARE_STATE = re.compile(
 
 
 def test_no_state_is_compared_with_a_bare_string() -> None:
-    """The states have names (companion/states.py); a typo in a bare string would silently
+    """The states have names (companion/data/states.py); a typo in a bare string would silently
     never match."""
     sources = [*ROOT.joinpath("companion").rglob("*.py"), *ROOT.joinpath("templates").rglob("*")]
     found = [

@@ -1,6 +1,6 @@
 """statistics ledger
 
-Each player's running sums (companion.ledger), so that a player page costs the same
+Each player's running sums (companion.data.ledger), so that a player page costs the same
 whatever the length of the history; filled from the games already stored.
 
 Revision ID: 0005
@@ -12,7 +12,7 @@ Create Date: 2026-11-23 23:45:00
 import sqlalchemy as sa
 from alembic import op
 
-from companion import ledger
+from companion.data import ledger
 
 # revision identifiers, used by Alembic.
 revision = "0005"

@@ -1,6 +1,6 @@
 """normalised player names
 
-Players are now matched by their name in Unicode NFKC, without case (companion.names):
+Players are now matched by their name in Unicode NFKC, without case (companion.data.names):
 "Ａｎｎ" is "Ann". Names stored before were matched without NFKC, so a full-width "Ａｎｎ" was
 a player of its own, whom a look-up of the new key would never find. Every stored name is
 written in NFKC and its key computed the new way. Two players whose names become the same

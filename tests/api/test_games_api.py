@@ -13,8 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import services
-from companion.api.rules_routes import read_entries
-from companion.models import db
+from companion.data import queries
+from companion.data.models import db
+from companion.formats.entries import read_entries
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
 from companion.rules.scoring import DelayedEntry, FullEntry
 from tests.db_snapshot import snapshot
@@ -471,7 +472,7 @@ def test_two_phones_saving_at_once_one_wins_and_nothing_is_lost(
         with app.app_context():
             try:
                 stored = services.get_game(game["id"], for_update=True)
-                entries = read_entries(round_entries(1), services.setup_of(stored))
+                entries = read_entries(round_entries(1), queries.setup_of(stored))
                 original(stored, game["version"], entries)
                 other["result"] = "saved"
                 services.db.session.commit()

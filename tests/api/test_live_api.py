@@ -149,7 +149,7 @@ def test_r21_a_live_round_recorded_before_the_correction_keeps_its_seats(
 ) -> None:
     """A Hat Trick round stored before R21 was corrected gave the lead to the deciding pile's taker;
     it is replayed from the leader each stored trick names, not moved to other seats."""
-    from companion.models import Game, db
+    from companion.data.models import Game, db
 
     game = start(client, "hat-trick", 0)
     answer = client.post(

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask, Response, make_response, request
 from flask.testing import FlaskClient
 
-from companion import compression
+from companion.web import compression
 from tests.assets.helpers import STATIC, static_url
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
@@ -209,7 +209,7 @@ def test_a_changed_static_file_is_sent_gzipped_as_it_is_now(
 def test_a_page_with_a_strong_etag_is_gzipped_once_and_the_gzip_reused(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion import compression
+    from companion.web import compression
 
     calls: list[int] = []
     real = compression.gzip_bytes

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.assets import IMMUTABLE, fingerprinted, split_fingerprint
+from companion.web.assets import IMMUTABLE, fingerprinted, split_fingerprint
 from tests.assets.helpers import STATIC, fingerprint_of, plain_name, static_url
 
 IDENTITY = {"Accept-Encoding": "identity"}

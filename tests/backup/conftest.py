@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from companion import create_app
-from companion.models import db
+from companion.data.models import db
 from tests.conftest import TEST_CONFIG, on_postgres_server, sibling_database
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from companion import services
-from companion.models import db
+from companion.data.models import db
 from companion.rules import (
     PRESETS,
     DelayedEntry,

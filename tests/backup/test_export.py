@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import backup
-from companion.models import db
+from companion.data.models import db
+from companion.formats import backup
 from companion.rules import PRESETS, table_setup
 from tests.backup.history import build_history, classic_led_by, quick_entries
 from tests.table import Table

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.models import Game, Player, db
+from companion.data.models import Game, Player, db
 from tests.backup.history import build_history
 from tests.db_snapshot import snapshot
 from tests.schema import (

@@ -59,7 +59,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             """Keep the test output free of one line per request."""
 
     from companion import create_app
-    from companion.models import db
+    from companion.data.models import db
 
     instance = tmp_path_factory.mktemp("browser-instance")
     app = create_app(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.messages import signed_number
+from companion.read_models.messages import signed_number
 from companion.rules import (
     PRESETS,
     Card,

@@ -13,10 +13,12 @@ import sqlalchemy.orm as so
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion import backup, services, stats
-from companion.demo import add_demo_games
-from companion.demo.names import FIRST_NAMES
-from companion.models import Game, Player, Round, RoundResult, Seat, db, name_key
+from companion import services
+from companion.cli.demo import add_demo_games
+from companion.cli.demo.names import FIRST_NAMES
+from companion.data import queries, stats
+from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
+from companion.formats import backup
 from companion.rules import winners
 from tests.db_snapshot import snapshot
 from tests.schema import (
@@ -136,7 +138,7 @@ def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) ->
     for page in (1, 2):
         for listed in stats.history_page(stats.HistoryFilter(), page).games:
             game = services.get_game(listed.code)
-            totals = services.totals_of(game)
+            totals = queries.totals_of(game)
             assert listed.totals == totals.totals
             assert listed.winners == totals.winners == winners(totals.totals)
 

@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 
 from companion import services
-from companion.api import parse
-from companion.api.rules_routes import read_entries
-from companion.models import Game, Player, Round, Seat, db
+from companion.data import queries
+from companion.data.models import Game, Player, Round, Seat, db
+from companion.formats import parse
+from companion.formats.entries import read_entries
 from companion.rules import ClassicVariant
 from companion.rules.hat_trick import Play
 
@@ -75,7 +76,7 @@ def _record_again(demo_game: Game) -> Game:
     game, _key = services.create_game(
         names, variant, demo_game.rounds_planned, demo_game.first_leader
     )
-    setup = services.setup_of(game)
+    setup = queries.setup_of(game)
     for round_ in demo_game.rounds:
         marked = [parse.cards(entry.get("marked", []), "marked") for entry in round_.entries]
         if round_.mode == "live":

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.demo.play import DemoRandom, DemoTable, play_round
+from companion.cli.demo.play import DemoRandom, DemoTable, play_round
 from companion.rules import PRESETS, deal, table_setup
 
 TABLES = [

@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from companion.models import MAX_NAME_LENGTH
+from companion.data.models import MAX_NAME_LENGTH
 from tests.fuzz.answers import MARKUP
 
 COLOURS = ["red", "blue", "green", "yellow", "brown", "violet"]

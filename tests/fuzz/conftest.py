@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion import create_app
-from companion.models import db
+from companion.data.models import db
 from tests.fuzz.world import World
 
 

@@ -8,10 +8,11 @@ from typing import Any
 from flask import Flask
 
 from companion import services
-from companion.games.round_forms import Kind, seat_data
-from companion.models import db
+from companion.data import queries
+from companion.data.models import db
 from companion.rules import RuleError, table_setup, variant_named
 from companion.rules.hat_trick import Play
+from companion.web.games.round_forms import Kind, seat_data
 from tests.fuzz.forms import Pairs
 
 
@@ -76,7 +77,7 @@ def next_legal_trick(app: Flask, code: str, number: int) -> list[dict[str, Any]]
     with app.app_context():
         game = services.get_game(code)
         round_ = services.round_of(game, number)
-        live = services.live_round_of(game, round_)
+        live = queries.live_round_of(game, round_)
         out = set(live.cards_out()) | {c for cards in live.marked for c in cards}
         plays: list[Play] = []
         for _seat in range(live.setup.players):

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.models import name_key
+from companion.data.models import name_key
 from tests.fuzz.answers import MARKUP, check_api, check_page, note_status
 from tests.fuzz.bodies import AUTH, auth_headers, auth_opens, json_bytes, maybe_mutated, mutated
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.models import MAX_NAME_LENGTH
+from companion.data.models import MAX_NAME_LENGTH
 from tests.fuzz.answers import MARKUP, check_page
 from tests.fuzz.forms import Pairs, fuzz_form, post_form
 from tests.fuzz.legal import legal_entries

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from companion.models import MAX_NAME_LENGTH, name_key
+from companion.data.models import MAX_NAME_LENGTH, name_key
 from tests.fuzz.answers import MARKUP, check_page
 from tests.fuzz.forms import Pairs, fuzz_form, post_form
 from tests.fuzz.world import SceneBuilder, World, fuzz_settings

@@ -21,10 +21,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, settings
 
-from companion import backup, services
-from companion.edit_rights import SESSION_KEYS
-from companion.models import MAX_NAME_LENGTH, Game, PlayerChange, db
+from companion import services
+from companion.data import queries
+from companion.data.models import MAX_NAME_LENGTH, Game, PlayerChange, db
+from companion.formats import backup
 from companion.rules import Card, Colour
+from companion.web.edit_rights import SESSION_KEYS
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.fuzz.form_reader import Form, read_forms
@@ -179,7 +181,7 @@ def check_every_game() -> None:
     documents = [backup.game_document(game) for game in games]
     backup.read_document(backup.document(documents))  # raises BackupError if inconsistent
     for game, document in zip(games, documents, strict=True):
-        totals = services.totals_of(game).totals
+        totals = queries.totals_of(game).totals
         sums = [0] * len(game.seats)
         for round_ in document["rounds"]:
             for seat, score in enumerate(round_["scores"] or []):

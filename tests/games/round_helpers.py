@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.messages import render_message
-from companion.models import db
+from companion.data.models import db
+from companion.read_models.messages import render_message
 from companion.rules import RuleError
 from scripts.page_reader import words_of_main
 from tests.db_snapshot import snapshot

@@ -19,14 +19,14 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion import services
-from companion.edit_rights import SESSION_KEYS
-from companion.games.game_pages import page_url
-from companion.games.queries import short_names
-from companion.messages import colour_name, render_message, signed_number
-from companion.models import Game, Player, Round, RoundResult, Seat, db, utcnow
+from companion.data.models import Game, Player, Round, RoundResult, Seat, db, utcnow
+from companion.read_models.messages import colour_name, render_message, signed_number
+from companion.read_models.scoreboard import short_names
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
+from companion.web.edit_rights import SESSION_KEYS
+from companion.web.scoreboard_page import page_url
 from scripts.page_reader import csrf_token, read_page
 from tests.assets.helpers import static_url
 

@@ -9,7 +9,7 @@ from collections import Counter
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.messages import render_message
+from companion.read_models.messages import render_message
 from companion.rules import PRESETS, HatTrickFullEntry, score_round, table_setup
 from companion.rules.hat_trick import Play, resolve_hat_trick
 from tests.games.round_helpers import database, signed, text_of

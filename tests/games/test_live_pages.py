@@ -21,7 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.messages import render_message
+from companion.read_models.messages import render_message
 from companion.rules import (
     PRESETS,
     Card,

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.edit_rights import SESSION_KEYS
+from companion.web.edit_rights import SESSION_KEYS
 from tests.games.round_helpers import (
     CONFLICT,
     NAMES,

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import services
-from companion.models import db
+from companion.data.models import db
 from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (

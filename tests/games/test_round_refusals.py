@@ -10,7 +10,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.edit_rights import SESSION_KEYS
 from companion.rules import Card, Colour, table_setup, variant_named
 from companion.rules.checks import (
     check_cards_named_once,
@@ -21,6 +20,7 @@ from companion.rules.checks import (
     check_tricks_of_seat,
     tricks_from_captures,
 )
+from companion.web.edit_rights import SESSION_KEYS
 from tests.games.round_helpers import (
     CONFLICT,
     NAMES,

@@ -14,8 +14,9 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import ledger, services
-from companion.models import Game, db
+from companion import services
+from companion.data import ledger
+from companion.data.models import Game, db
 from scripts.page_reader import read_page, words_of_main
 from tests.table import Table, auth
 

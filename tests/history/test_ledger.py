@@ -1,4 +1,4 @@
-"""The statistics ledger (companion.ledger) stays equal to one rebuilt from the games, after
+"""The statistics ledger (companion.data.ledger) stays equal to one rebuilt from the games, after
 every kind of write: recording, correcting, live tricks and their undo, abandoning,
 deleting, excluding, merging players, importing a backup and adding demo games.
 
@@ -16,9 +16,13 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from companion import backup, demo, ledger, player_changes, services
-from companion.models import Game, Player, PlayerGame, PlayerTotals, db
-from companion.stats import PlayerRef
+from companion import services
+from companion.cli import demo
+from companion.data import ledger
+from companion.data.models import Game, Player, PlayerGame, PlayerTotals, db
+from companion.data.stats import PlayerRef
+from companion.formats import backup
+from companion.services import player_changes
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
 from tests.table import Table, auth
 

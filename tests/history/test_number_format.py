@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
-from companion.demo import add_demo_games
-from companion.models import Player, PlayerTotals, db
+from companion.cli.demo import add_demo_games
+from companion.data.models import Player, PlayerTotals, db
 from tests.history.helpers import stat_values, text_of
 
 #: Each language's words for 12,345 games and for 1 game, and how it writes 2,500.

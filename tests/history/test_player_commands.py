@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from companion.models import Game, Player, PlayerChange, RoundResult, Seat, db
+from companion.data.models import Game, Player, PlayerChange, RoundResult, Seat, db
 from tests.db_snapshot import snapshot
 from tests.history.helpers import quick
 from tests.history.test_ledger import assert_ledger_exact

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import player_changes
-from companion.models import Player, db
-from companion.stats import PlayerRef
+from companion.data.models import Player, db
+from companion.data.stats import PlayerRef
+from companion.services import player_changes
 from tests.history.helpers import quick
 from tests.history.test_ledger import assert_ledger_exact
 from tests.table import Table, auth

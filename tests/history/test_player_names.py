@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from companion.models import Player, RoundResult, Seat, db
+from companion.data.models import Player, RoundResult, Seat, db
 from scripts.page_reader import csrf_token, read_page
 from tests.db_snapshot import snapshot
 from tests.history.helpers import quick, text_of

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.models import Game, PlayerChange, db
+from companion.data.models import Game, PlayerChange, db
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.history.helpers import quick

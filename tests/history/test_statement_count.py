@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.models import db
+from companion.data.models import db
 from tests.history.helpers import quick
 from tests.table import Table
 

@@ -21,8 +21,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import services, stats
-from companion.models import db
+from companion import services
+from companion.data import stats
+from companion.data.models import db
 from companion.rules import winners
 from tests.history.helpers import (
     FixedHistory,

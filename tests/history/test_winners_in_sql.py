@@ -1,5 +1,5 @@
 """The history finds a finished game's winners in SQL, a window MAX over its seats, so that no
-game is loaded to list a page (companion.stats.seat_results). That repeats R11 for speed:
+game is loaded to list a page (companion.data.stats.seat_results). That repeats R11 for speed:
 these tests hold the SQL, and the ledger's kept ``won`` flags, to ``rules.winners`` on many
 games, ties and shared wins included.
 """
@@ -12,10 +12,10 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from companion.models import Game, Player, PlayerGame, Round, RoundResult, Seat, db
+from companion.data.models import Game, Player, PlayerGame, Round, RoundResult, Seat, db
+from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.data.stats import seat_results
 from companion.rules import variant_named, winners
-from companion.states import GameStatus, RoundMode, RoundStatus
-from companion.stats import seat_results
 
 #: Round scores per round and seat, and whether the game is finished, chosen by hand.
 CASES: list[tuple[list[list[int]], bool]] = [

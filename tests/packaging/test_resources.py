@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion import database, resources
+from companion import resources
+from companion.data import database
 
 ROOT = Path(__file__).resolve().parents[2]
 

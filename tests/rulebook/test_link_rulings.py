@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask, render_template_string
 from markupsafe import Markup
 
-from companion.rulebook.citations import link_rulings
+from companion.web.rulebook.citations import link_rulings
 
 
 def linked(app: Flask, text: object) -> str:

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
-from companion.security import CONTENT_SECURITY_POLICY
+from companion.web.security import CONTENT_SECURITY_POLICY
 from tests.conftest import TEST_CONFIG
 
 PAGES_AND_ENDPOINTS = ["/", "/setup", "/resolve", "/history", "/api/v1/setup?players=4", "/nope"]
@@ -72,7 +72,7 @@ def test_behind_a_proxy_the_forwarded_scheme_makes_the_cookie_secure(tmp_path: P
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'proxy.sqlite3'}",
     }
     app: Flask = create_app(config, instance_path=str(tmp_path / "instance"))
-    from companion.models import db
+    from companion.data.models import db
 
     with app.app_context():
         db.create_all()

@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.models import Player, db
-from companion.names import clean_name, name_character_problem, name_key
+from companion.data.models import Player, db
+from companion.data.names import clean_name, name_character_problem, name_key
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 

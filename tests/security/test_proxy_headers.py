@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.config import environment_config
-from companion.models import db
+from companion.data.models import db
 from tests.conftest import TEST_CONFIG, database_url
 
 EVIL = "evil.example"

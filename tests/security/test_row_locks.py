@@ -16,7 +16,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Flask
 
-from companion.models import db
+from companion.data.models import db
 from scripts.page_reader import csrf_token
 from tests.table import Table
 

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
-from companion.assets import split_fingerprint
-from companion.games.game_pages import SCOREBOARD_STATIC
-from companion.models import Player, db
+from companion.data.models import Player, db
+from companion.web.assets import split_fingerprint
+from companion.web.scoreboard_cache import SCOREBOARD_STATIC
 from scripts.page_reader import csrf_token, read_page
 from tests.share.helpers import page_of, record_round, text_of
 from tests.table import Table

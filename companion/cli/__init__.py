@@ -1,0 +1,170 @@
+"""Command-line commands: the whole history out to a file, and back in.
+
+    flask --app companion export FILE    (FILE "-" writes to standard output)
+    flask --app companion import FILE    (FILE "-" reads standard input)
+
+    flask --app companion demo-data --games N [--seed S]   (N realistic finished games)
+    flask --app companion rebuild-statistics   (after changing the tables by hand)
+
+    flask --app companion players rename|merge|undo|journal   (companion.cli.player_commands)
+
+The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
+the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import IO
+
+import click
+import sqlalchemy as sa
+from flask import Flask
+from flask.cli import with_appcontext
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
+
+from companion.cli.player_commands import players_group
+from companion.data import ledger
+from companion.data.database import create_schema_if_empty, refresh_planner_statistics
+from companion.data.models import Game, PlayerTotals, db
+from companion.formats import backup
+
+
+def schema_made() -> None:
+    """Build the tables of an empty database first, and say so."""
+    if create_schema_if_empty():
+        click.echo(gettext("The database was empty: its tables were made."), err=True)
+
+
+@click.command("export")
+@click.argument("file", type=click.File("w", encoding="utf-8", atomic=True))
+@with_appcontext
+def export_command(file: IO[str]) -> None:
+    """Write every game to FILE as JSON ("-" for standard output)."""
+    count = backup.write_history(file)
+    file.flush()
+    db.session.rollback()
+    click.echo(gettext("Games exported: %(count)s.", count=count), err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.File("rb"))
+@with_appcontext
+def import_command(file: IO[bytes]) -> None:
+    """Add the games of an export FILE ("-" for standard input) that are not here yet.
+
+    The file is checked as a whole first: if anything in it is malformed or a round does not
+    score as stored, nothing is imported.
+    """
+    document = file.read()
+    schema_made()
+    try:
+        report = backup.import_document(backup.load(document))
+        db.session.commit()
+        if report.imported:
+            refresh_planner_statistics()  # a restore is a bulk load
+    except backup.BackupError as error:
+        db.session.rollback()
+        raise click.ClickException(backup.refusal(error)) from None
+    except IntegrityError:
+        db.session.rollback()
+        raise click.ClickException(
+            backup.refusal(
+                backup.BackupError(gettext("another import added the same games meanwhile."))
+            )
+        ) from None
+    for code, key in report.imported:
+        click.echo(
+            gettext(
+                "Imported %(code)s; its edit link: /g/%(code)s/edit/%(key)s", code=code, key=key
+            )
+        )
+    for code in report.unchanged:
+        click.echo(gettext("Skipped %(code)s: it is already here, unchanged.", code=code))
+    for code in report.conflicting:
+        click.echo(
+            gettext(
+                "Skipped %(code)s: a game with this code is already here with other content "
+                "(kept as it is).",
+                code=code,
+            )
+        )
+    click.echo(
+        gettext(
+            "Games imported: %(imported)s. Skipped: %(skipped)s.",
+            imported=len(report.imported),
+            skipped=len(report.unchanged) + len(report.conflicting),
+        ),
+        err=True,
+    )
+
+
+@click.command("demo-data")
+@click.option(
+    "--games", "count", type=click.IntRange(1, 1_000_000), required=True, help="How many games."
+)
+@click.option("--seed", type=int, default=None, help="Same seed, same games (codes included).")
+@click.option(
+    "--end",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="The games span the two years before this day (default: today, UTC).",
+)
+@click.option("--add", is_flag=True, help="Add to a database that already holds games.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes playing the games (default: one per core from 300 games on).",
+)
+@with_appcontext
+def demo_data_command(
+    count: int, seed: int | None, end: datetime | None, add: bool, workers: int | None
+) -> None:
+    """Fill the database with GAMES realistic finished games, dealt, played and scored
+    through the rules (see companion/cli/demo)."""
+    from companion.cli import demo
+
+    schema_made()
+    held = db.session.scalar(sa.select(sa.func.count()).select_from(Game)) or 0
+    db.session.rollback()
+    if held and not add:
+        raise click.ClickException(
+            f"This database already holds {held} games; demo games would mix with them in "
+            "the history and the statistics. Pass --add to add them anyway (players with "
+            "the same names are then shared)."
+        )
+
+    def progress(done: int) -> None:
+        if count > demo.BATCH_SIZE:
+            click.echo(f"{done} of {count} games stored", err=True)
+
+    summary = demo.add_demo_games(
+        count, seed=seed, end=end.date() if end else None, workers=workers, progress=progress
+    )
+    click.echo(
+        f"Added {summary.games} games, {summary.rounds} rounds, {summary.players} players "
+        f"({summary.new_players} new) in {summary.seconds:.1f} s."
+    )
+
+
+@click.command("rebuild-statistics")
+@with_appcontext
+def rebuild_statistics_command() -> None:
+    """Make the players' statistics again from the stored games: every write keeps them,
+    but rows changed by hand in the database pass the app by."""
+    ledger.rebuild(db.session.connection())
+    db.session.commit()
+    players = db.session.scalar(sa.select(sa.func.count()).select_from(PlayerTotals)) or 0
+    db.session.rollback()
+    click.echo(gettext("Statistics rebuilt for %(count)s players.", count=players), err=True)
+
+
+def init_app(app: Flask) -> None:
+    """Register the commands on ``app``'s ``flask`` command."""
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)
+    app.cli.add_command(demo_data_command)
+    app.cli.add_command(rebuild_statistics_command)
+    app.cli.add_command(players_group)

@@ -1,0 +1,150 @@
+"""The operator's commands for players' names: what a phone may not do from a page.
+
+    flask --app companion players rename OLD NEW
+    flask --app companion players merge SOURCE INTO
+    flask --app companion players journal
+    flask --app companion players undo ID
+
+Players are named as the app matches names (case aside), or by their id. Every rename and
+merge, from here or from a page, is written to the journal, and any of them can be undone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import click
+from flask.cli import with_appcontext
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
+
+from companion.data.models import PlayerChange, db
+from companion.read_models.messages import render_message
+from companion.services import ServiceError
+from companion.services.player_changes import (
+    COMMAND,
+    MERGE,
+    PAGE,
+    Moved,
+    find_player,
+    journal,
+    merge_players,
+    rename_player,
+    undo_change,
+)
+
+
+@click.group("players")
+def players_group() -> None:
+    """Rename or merge players, list the journal of such changes, undo one of them."""
+
+
+def refused(error: ServiceError) -> click.ClickException:
+    """A refusal of the service, rolled back, as the command's error."""
+    db.session.rollback()
+    return click.ClickException(render_message(error.text))
+
+
+@players_group.command("rename")
+@click.argument("old")
+@click.argument("new")
+@with_appcontext
+def rename_command(old: str, new: str) -> None:
+    """Give the player OLD (a name or an id) the name NEW in every game."""
+    try:
+        change = rename_player(find_player(old), new, COMMAND)
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    except IntegrityError:  # a phone gave someone this name a moment ago
+        db.session.rollback()
+        raise click.ClickException(
+            gettext("Another player took the name %(name)s meanwhile.", name=new)
+        ) from None
+    click.echo(describe(change))
+
+
+@players_group.command("merge")
+@click.argument("source")
+@click.argument("into")
+@with_appcontext
+def merge_command(source: str, into: str) -> None:
+    """Move every seat and result of SOURCE to INTO (names or ids), then remove SOURCE."""
+    try:
+        change = merge_players(find_player(source), find_player(into), COMMAND)
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    click.echo(describe(change))
+
+
+@players_group.command("undo")
+@click.argument("entry", metavar="ID", type=int)
+@with_appcontext
+def undo_command(entry: int) -> None:
+    """Put back the state from before journal entry ID, exactly."""
+    try:
+        change = undo_change(entry)
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    except IntegrityError:  # a player took the old name back meanwhile
+        db.session.rollback()
+        raise click.ClickException(
+            gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry)
+        ) from None
+    click.echo(gettext("Undone: %(change)s", change=describe(change)))
+
+
+@players_group.command("journal")
+@with_appcontext
+def journal_command() -> None:
+    """List every rename and merge: its id, when, what, from where, and whether undone."""
+    entries = journal()
+    if not entries:
+        click.echo(gettext("No player was renamed or merged yet."))
+    for change in entries:
+        click.echo(journal_line(change))
+    db.session.rollback()
+
+
+def when(moment: datetime) -> str:
+    """A journal time, in UTC to the second."""
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def describe(change: PlayerChange) -> str:
+    """What an entry did, in one line."""
+    if change.kind == MERGE:
+        moved = Moved.of(change)
+        return str(
+            gettext(
+                "#%(id)s: merged %(old)s (player %(player)s) into %(new)s (player %(target)s): "
+                "%(seats)s seats and %(results)s results moved.",
+                id=change.id,
+                old=change.player_name,
+                player=change.player_id,
+                new=change.new_name,
+                target=change.target_id,
+                seats=len(moved.seats),
+                results=len(moved.results),
+            )
+        )
+    return str(
+        gettext(
+            "#%(id)s: renamed %(old)s (player %(player)s) to %(new)s.",
+            id=change.id,
+            old=change.player_name,
+            player=change.player_id,
+            new=change.new_name,
+        )
+    )
+
+
+def journal_line(change: PlayerChange) -> str:
+    """An entry of the journal's listing."""
+    origin = gettext("from a page") if change.origin == PAGE else gettext("from the command line")
+    line = f"{when(change.made_at)}  {describe(change)}  {origin}"
+    if change.undone_at is not None:
+        line += "  " + gettext("(undone %(when)s)", when=when(change.undone_at))
+    return line

@@ -1,0 +1,356 @@
+"""The stored game: players, games, seats, rounds and each seat's result of a round.
+
+Scores are computed by ``companion.rules`` and stored with the round, so history and
+statistics read stored numbers; a corrected round is scored again and stored again.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from flask_sqlalchemy import SQLAlchemy
+
+from companion.data.names import name_key as name_key  # players are matched by it
+from companion.data.states import GameStatus
+from companion.rules import Variant, variant_from_settings, variant_named
+
+#: The columns a game's variant is stored in (migration 0008 named them so).
+VariantColumns = dict[str, str | int | None]
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+MAX_NAME_LENGTH = 40
+
+
+class Base(so.DeclarativeBase):
+    """Named constraints, so batch migrations on SQLite can drop them."""
+
+    metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def utcnow() -> datetime:
+    """Timestamps are stored in UTC."""
+    return datetime.now(UTC)
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """Someone who plays at the table; the same person across games."""
+
+    __tablename__ = "players"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH), unique=True)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    seats: so.WriteOnlyMapped[Seat] = so.relationship(back_populates="player")
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game at a table: seats in order, the variant, the planned rounds and the rounds
+    played. ``version`` grows with every change, so a phone editing an old state is told."""
+
+    __tablename__ = "games"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    code: so.Mapped[str] = so.mapped_column(sa.String(16), unique=True)
+    edit_key_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
+    #: The variant family, "classic" or "hat-trick"; a classic-family game also has the
+    #: three settings below (RULES.md section 5), Hat Trick has none of them.
+    family: so.Mapped[str] = so.mapped_column(sa.String(16))
+    scoring: so.Mapped[str | None] = so.mapped_column(sa.String(16))
+    #: How many colours each player marks (R4, R14).
+    colours_marked: so.Mapped[int | None]
+    reveal: so.Mapped[str | None] = so.mapped_column(sa.String(16))
+    rounds_planned: so.Mapped[int]
+    first_leader: so.Mapped[int]
+    status: so.Mapped[str] = so.mapped_column(
+        sa.String(16), index=True, default=GameStatus.IN_PROGRESS
+    )
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )
+    updated_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    version: so.Mapped[int] = so.mapped_column(default=1)
+    #: A game played with a wrong rule stays in the history but out of the statistics.
+    excluded: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+
+    seats: so.Mapped[list[Seat]] = so.relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: so.Mapped[list[Round]] = so.relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (
+        # The history lists games in progress first, newest first, and statistics count
+        # finished games; its variant filter matches the three settings (migration 0004).
+        sa.Index("ix_games_status_created_at", "status", "created_at"),
+        sa.Index("ix_games_variant", "family", "scoring", "colours_marked", "reveal"),
+    )
+
+    @property
+    def variant(self) -> Variant:
+        """The rules' variant the game is played with, built from its columns."""
+        return variant_of_columns(self.family, self.scoring, self.colours_marked, self.reveal)
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        for column, value in variant_columns(variant).items():
+            setattr(self, column, value)
+
+
+def variant_columns(variant: Variant) -> VariantColumns:
+    """The column values that store ``variant``: its API shape, whose settings a Hat Trick
+    game has none of (``None``). The one way from a variant to the columns."""
+    shape = variant.as_json()
+    return {
+        "family": str(shape["game"]),
+        "scoring": _optional(shape.get("scoring")),
+        "colours_marked": _optional(shape.get("colours")),
+        "reveal": _optional(shape.get("reveal")),
+    }
+
+
+def variant_of_columns(
+    family: str, scoring: str | None, colours_marked: int | None, reveal: str | None
+) -> Variant:
+    """The variant stored in a game's columns, read from a Game or from a raw row (the
+    statistics read rows without loading games). The one way back from the columns."""
+    if scoring is None or colours_marked is None or reveal is None:
+        return variant_named(family)
+    return variant_from_settings(scoring, colours_marked, reveal)
+
+
+def _optional(value: object) -> str | int | None:
+    """A setting of the API shape as a column value (the shape is typed loosely)."""
+    assert value is None or isinstance(value, str | int)
+    return value
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    """A player's place at a game's table; position 0 is the first seat, clockwise (R3)."""
+
+    __tablename__ = "seats"
+    #: A player's games, found without reading the seats table (statistics, migration 0004).
+    __table_args__ = (sa.Index("ix_seats_player_id_game_id", "player_id", "game_id"),)
+
+    game_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: so.Mapped[int] = so.mapped_column(primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+
+    game: so.Mapped[Game] = so.relationship(back_populates="seats")
+    player: so.Mapped[Player] = so.relationship(back_populates="seats", lazy="joined")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """One round of a game: who led, how it was entered, what was entered, and its status.
+
+    ``entries`` keeps the table's input in the API's shape, so a correction can show it
+    again and the round can be scored again by the rules; a live round also keeps its
+    tricks, from which the rules rebuild who holds what.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "number"),
+        #: Totals add up a game's scored rounds only (statistics, migration 0004).
+        sa.Index("ix_rounds_game_id_status", "game_id", "status"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))
+    number: so.Mapped[int]
+    leader: so.Mapped[int]
+    mode: so.Mapped[str] = so.mapped_column(sa.String(8))
+    status: so.Mapped[str] = so.mapped_column(sa.String(8))
+    entries: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    #: A live round's tricks in order: ``{"leader": seat, "plays": [card (+ "pass")]}``.
+    tricks: so.Mapped[Any | None] = so.mapped_column(sa.JSON)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    game: so.Mapped[Game] = so.relationship(back_populates="rounds")
+    # Loaded with the rounds in one more statement, so a scoreboard costs the same number of
+    # statements whatever the number of rounds.
+    results: so.Mapped[list[RoundResult]] = so.relationship(
+        back_populates="round",
+        order_by="RoundResult.seat",
+        cascade="all, delete-orphan",
+        lazy="selectin",
+    )
+
+
+class RoundResult(db.Model):  # type: ignore[name-defined,misc]
+    """One seat's result of a scored round, the numbers statistics are made of."""
+
+    __tablename__ = "round_results"
+
+    round_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: so.Mapped[int] = so.mapped_column(primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+    score: so.Mapped[int]
+    tricks: so.Mapped[int | None]
+    #: Colour names, comma-separated ("red,blue"): the colours the seat marked, or in Hat
+    #: Trick the colour that scored (R22).
+    colour_names: so.Mapped[str] = so.mapped_column(sa.String(32), default="")
+
+    round: so.Mapped[Round] = so.relationship(back_populates="results")
+
+
+# --------------------------------------------------------------------------------------------
+# The statistics ledger: each player's running sums, kept by companion.data.ledger on every write
+
+
+class PlayerTotals(db.Model):  # type: ignore[name-defined,misc]
+    """A player's sums over the games that count, so the player page reads one row instead
+    of adding up a long history (migration 0005)."""
+
+    __tablename__ = "player_totals"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+    points: so.Mapped[int] = so.mapped_column(default=0)
+    live_rounds: so.Mapped[int] = so.mapped_column(default=0)
+    live_tricks: so.Mapped[int] = so.mapped_column(default=0)
+    excluded_games: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerColour(db.Model):  # type: ignore[name-defined,misc]
+    """How many counted rounds a colour was the player's marked colour."""
+
+    __tablename__ = "player_colours"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    colour: so.Mapped[str] = so.mapped_column(sa.String(16), primary_key=True)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerRoundScore(db.Model):  # type: ignore[name-defined,misc]
+    """How many counted rounds the player ended with each score: the best and the worst
+    round are the ends of this short list, found through its primary key."""
+
+    __tablename__ = "player_round_scores"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    score: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerMonth(db.Model):  # type: ignore[name-defined,misc]
+    """A player's sums over the counted games created in one calendar month (UTC)."""
+
+    __tablename__ = "player_months"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    year: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    month: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    rounds: so.Mapped[int] = so.mapped_column(default=0)
+    points: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerOpponent(db.Model):  # type: ignore[name-defined,misc]
+    """A player against one opponent over the counted games they played together."""
+
+    __tablename__ = "player_opponents"
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    opponent_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    games: so.Mapped[int] = so.mapped_column(default=0)
+    finished_games: so.Mapped[int] = so.mapped_column(default=0)
+    wins: so.Mapped[int] = so.mapped_column(default=0)
+    opponent_wins: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class PlayerGame(db.Model):  # type: ignore[name-defined,misc]
+    """A player's total in one finished, counted game, found newest first by its index
+    (the player page's score history)."""
+
+    __tablename__ = "player_games"
+    __table_args__ = (
+        sa.Index("ix_player_games_player_id_created_at", "player_id", "created_at", "game_id"),
+    )
+
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True))
+    total: so.Mapped[int]
+    won: so.Mapped[bool]
+
+
+# --------------------------------------------------------------------------------------------
+# The journal of name changes: what a rename or merge did, so that it can be undone exactly
+
+
+class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
+    """One rename or merge, from a page or the command line (migration 0006).
+
+    It keeps the player row as it was (a merge deletes it) and the exact seat and result
+    rows it re-pointed, so ``flask --app companion players undo`` can put them back.
+    """
+
+    __tablename__ = "player_changes"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    made_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    #: "rename" or "merge".
+    kind: so.Mapped[str] = so.mapped_column(sa.String(8))
+    #: "page" or "command".
+    origin: so.Mapped[str] = so.mapped_column(sa.String(8))
+    # The renamed or merged player as they were (no foreign key: a merge deletes the row).
+    player_id: so.Mapped[int]
+    player_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    player_key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH))
+    player_created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True))
+    #: The player merged into (a merge only).
+    target_id: so.Mapped[int | None]
+    #: The new name (a rename), or the name of the player merged into (a merge).
+    new_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    #: ``{"games": [id, ...], "seats": [[game_id, position], ...],
+    #: "results": [[round_id, seat], ...]}``: the games whose version moved on, and the rows
+    #: a merge pointed at the target.
+    moved: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    undone_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))

@@ -1,0 +1,1 @@
+"""Formats: the API's JSON shapes, backups and CSV, used by the API and the command line."""

@@ -1,0 +1,50 @@
+"""The game state in the shape of the JSON API (DESIGN.md, "Games"), for the API and exports."""
+
+from __future__ import annotations
+
+from companion.data.models import Game, Round
+from companion.data.queries import live_round_of, marked_of, totals_of
+from companion.data.states import RoundMode, RoundStatus
+
+
+def _live_state(game: Game, round_: Round) -> dict[str, object]:
+    """How far a live round is: tricks played and who leads the next one."""
+    played = round_.tricks or []
+    return {
+        "tricks_played": len(played),
+        "next_leader": live_round_of(game, round_).leader
+        if round_.status == RoundStatus.PLAYING
+        else None,
+    }
+
+
+def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
+    """The game as the API shows it (DESIGN.md, games)."""
+    totals = totals_of(game)
+    return {
+        "id": game.code,
+        "players": [seat.player.name for seat in game.seats],
+        "variant": game.variant.as_json(),
+        "rounds_planned": game.rounds_planned,
+        "first_leader": game.first_leader,
+        "status": game.status,
+        "rounds": [
+            {
+                "number": round_.number,
+                "leader": round_.leader,
+                "mode": round_.mode,
+                "status": round_.status,
+                "marked": marked_of(game, round_),
+                "scores": [r.score for r in round_.results]
+                if round_.status == RoundStatus.SCORED
+                else None,
+                **(_live_state(game, round_) if round_.mode == RoundMode.LIVE else {}),
+            }
+            for round_ in game.rounds
+        ],
+        "totals": totals.totals,
+        "winners": totals.winners,
+        "version": game.version,
+        "url": url,
+        "share_url": share_url,
+    }

@@ -1,0 +1,251 @@
+"""Read-only views of a stored game for the pages: the scoreboard as the table reads it.
+
+Nothing here changes a game (that is ``companion.services``' job); it gathers what the
+scoreboard shows — seats, rounds, marked colours (hidden while hazy, R15), running totals,
+who deals and leads (R3), winners (R11) — into plain values, so the template stays simple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.data import queries
+from companion.data.models import Game, Round
+from companion.data.states import RoundStatus
+from companion.read_models.messages import colour_name, colour_symbol, variant_label
+from companion.rules import Colour, round_dealer, round_leader
+
+#: The fewest characters a shortened name keeps, so "Anna" and "Anne" stay apart.
+SHORTEST_NAME = 4
+#: About how many characters of names fit across a 390 px phone in the score table.
+NAME_CHARACTERS_PER_ROW = 30
+
+
+@dataclass(frozen=True)
+class ColourChip:
+    """A marked (or scored) colour as drawn: colour, shape, and the card's value if known."""
+
+    colour: str
+    value: int | None
+
+    @property
+    def name(self) -> str:
+        """The colour's name in the player's language."""
+        return colour_name(self.colour)
+
+    @property
+    def symbol(self) -> str:
+        """The shape that tells the colour without seeing it."""
+        return colour_symbol(self.colour)
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says: "red 4", or "red" when only the colour is known."""
+        return self.name if self.value is None else f"{self.name} {self.value}"
+
+
+@dataclass(frozen=True)
+class SeatCell:
+    """One seat in one round: the score, the running total and the marked colours."""
+
+    seat: int
+    score: int | None
+    total: int | None
+    chips: tuple[ColourChip, ...]
+    marks_hidden: bool
+    leads: bool
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One round of the table: its number, status, dealer and leader (R3), a cell per seat."""
+
+    number: int
+    status: str
+    dealer: int
+    leader: int
+    cells: tuple[SeatCell, ...]
+
+    @property
+    def is_scored(self) -> bool:
+        """Whether the round's scores are in (and its hazy colours may be shown, R15)."""
+        return self.status == RoundStatus.SCORED
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """The round the table plays now or next: who deals, who leads the first trick (R3)."""
+
+    number: int
+    dealer: int
+    leader: int
+    colours_marked: bool
+    lays_out_indicators: bool
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Everything the scoreboard page shows of a game."""
+
+    code: str
+    version: int
+    status: str
+    names: tuple[str, ...]
+    short_names: tuple[str, ...]
+    variant_label: str
+    is_hat_trick: bool
+    is_hazy: bool
+    rounds_planned: int
+    rows: tuple[RoundRow, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    next_round: NextRound | None
+    #: Left out of the statistics (played with a wrong rule); still in the history.
+    excluded: bool = False
+
+    @property
+    def scored_rounds(self) -> int:
+        """How many rounds have their scores in."""
+        return sum(1 for row in self.rows if row.is_scored)
+
+    @property
+    def scored_totals(self) -> list[list[int]]:
+        """Each seat's running total after every scored round, for the cumulative chart."""
+        return [[cell.total or 0 for cell in row.cells] for row in self.rows if row.is_scored]
+
+    @property
+    def winner_names(self) -> list[str]:
+        """The winners by name, in seat order (R11: equal highest totals share the win)."""
+        return [self.names[seat] for seat in self.winners]
+
+    @property
+    def winning_total(self) -> int | None:
+        """The winners' total, once there are winners."""
+        return self.totals[self.winners[0]] if self.winners else None
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Names short enough for a column each on a phone, still telling every player apart.
+
+    The more players, the shorter; a cut name shows "…". Names that would look the same
+    ("Alexandra", "Alexander") keep their last letter too ("Al…a", "Al…r"), then more
+    characters, until they differ or are shown whole.
+    """
+    limit = max(SHORTEST_NAME, NAME_CHARACTERS_PER_ROW // max(len(names), 1))
+    choices = [_short_forms(name, limit) for name in names]
+    picked = [0] * len(names)
+    while True:
+        shown = [forms[index] for forms, index in zip(choices, picked, strict=True)]
+        clashing = [
+            seat
+            for seat, label in enumerate(shown)
+            if shown.count(label) > 1 and picked[seat] < len(choices[seat]) - 1
+        ]
+        if not clashing:
+            return shown
+        for seat in clashing:
+            picked[seat] += 1
+
+
+def _short_forms(name: str, limit: int) -> list[str]:
+    """A name's possible labels, shortest first, the whole name last."""
+    forms = []
+    for length in range(limit, len(name)):
+        forms.append(name[: length - 1].rstrip() + "…")
+        forms.append(name[: length - 2].rstrip() + "…" + name[-1])
+    return [*forms, name]
+
+
+def chips_of_cards(cards: Sequence[Mapping[str, object]]) -> tuple[ColourChip, ...]:
+    """Chips for indicator cards as stored in a round's entries ({"colour", "value"})."""
+    return tuple(ColourChip(str(card["colour"]), _int_or_none(card.get("value"))) for card in cards)
+
+
+def chips_of_colours(colours: str) -> tuple[ColourChip, ...]:
+    """Chips for the colours a scored round stored ("red,blue"): delayed and Hat Trick
+    rounds lay no indicator, so the scored colours are all there is to show."""
+    return tuple(ColourChip(name, None) for name in colours.split(",") if name in _COLOUR_VALUES)
+
+
+_COLOUR_VALUES = frozenset(colour.value for colour in Colour)
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatCell, ...]:
+    """Each seat's score, running total and marked colours in ``round_`` (hidden while a
+    hazy round is unscored, R15, exactly as ``queries.marked_of`` decides)."""
+    marked = queries.marked_of(game, round_)
+    scored = round_.status == RoundStatus.SCORED
+    results = {result.seat: result for result in round_.results} if scored else {}
+    cells = []
+    for seat in range(len(game.seats)):
+        result = results.get(seat)
+        chips: tuple[ColourChip, ...] = ()
+        if marked is not None and seat < len(marked) and marked[seat]:
+            chips = chips_of_cards(marked[seat])
+        elif marked is not None and result is not None:
+            chips = chips_of_colours(result.colour_names)
+        cells.append(
+            SeatCell(
+                seat=seat,
+                score=result.score if result is not None else None,
+                total=totals[seat] if scored else None,
+                chips=chips,
+                marks_hidden=marked is None,
+                leads=seat == round_.leader,
+            )
+        )
+    return tuple(cells)
+
+
+def next_round_of(game: Game) -> NextRound | None:
+    """The round being played, or the next one to play; ``None`` once the game is over."""
+    number = queries.round_at_table(game)
+    if number is None:
+        return None
+    players = len(game.seats)
+    return NextRound(
+        number=number,
+        dealer=round_dealer(number, game.first_leader, players),
+        leader=round_leader(number, game.first_leader, players),
+        colours_marked=queries.playing_round(game) is not None,
+        lays_out_indicators=queries.setup_of(game).cards_laid_out > 0,
+    )
+
+
+def scoreboard_of(game: Game) -> Scoreboard:
+    """The whole scoreboard of ``game``, ready for the template."""
+    names = tuple(seat.player.name for seat in game.seats)
+    variant = game.variant
+    totals = queries.totals_of(game)
+    players = len(names)
+    rows = tuple(
+        RoundRow(
+            number=round_.number,
+            status=round_.status,
+            dealer=round_dealer(round_.number, game.first_leader, players),
+            leader=round_.leader,
+            cells=round_cells(game, round_, running),
+        )
+        for round_, running in zip(game.rounds, totals.per_round, strict=True)
+    )
+    return Scoreboard(
+        code=game.code,
+        version=game.version,
+        status=game.status,
+        names=names,
+        short_names=tuple(short_names(names)),
+        variant_label=variant_label(variant),
+        is_hat_trick=variant.has_passes,
+        is_hazy=variant.hides_marks,
+        rounds_planned=game.rounds_planned,
+        rows=rows,
+        totals=tuple(totals.totals),
+        winners=tuple(totals.winners),
+        next_round=next_round_of(game),
+        excluded=game.excluded,
+    )

@@ -1,0 +1,474 @@
+"""Renaming and merging players, each written to a journal so that it can be undone exactly.
+
+A rename or merge changes every game the player sat in: it locks those games' rows (in the
+order of their ids, as every other writer locks a game) before it reads or moves anything,
+and moves their versions on, so a phone that looked at a game before it is told, and a round
+recorded meanwhile is neither lost nor counted twice in the statistics ledger. Each is one
+transaction: the caller commits, or rolls back on a refusal, and nothing is half done.
+
+The same functions serve the player's page and the operator's ``players`` commands; who may
+call them is the caller's question, asked again through ``may_touch`` once the games are
+locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from companion.data import ledger
+from companion.data.models import (
+    MAX_NAME_LENGTH,
+    Game,
+    Player,
+    PlayerChange,
+    Round,
+    RoundResult,
+    Seat,
+    db,
+    name_key,
+    utcnow,
+)
+from companion.data.stats import PlayerRef
+from companion.rules.text import N_
+from companion.services import NotFound, ServiceError, check_name_characters, clean_name
+
+RENAME = "rename"
+MERGE = "merge"
+PAGE = "page"
+COMMAND = "command"
+
+#: Whether the caller may change these (locked) games; the operator may change them all.
+MayTouch = Callable[[Sequence[Game]], bool]
+
+
+def anyone(_games: Sequence[Game]) -> bool:
+    """The operator's commands: every game may be changed."""
+    return True
+
+
+class NotAllowed(ServiceError):
+    """The caller does not hold the edit rights of every game the change would touch."""
+
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__(N_("This phone does not keep the score of every game this changes."))
+
+
+class NameTaken(ServiceError):
+    """The new name is another player's: if they are one person, merge them instead."""
+
+    def __init__(self, other: str):
+        super().__init__(
+            N_(
+                "%(name)s is already another player's name. If both are the same person, "
+                "merge them instead."
+            ),
+            name=other,
+        )
+        self.other = other
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+
+
+def check_new_name(name: str, player: PlayerRef) -> str:
+    """A new name for ``player`` as it would be shown: present, at most 40 characters and
+    not the one they already have."""
+    cleaned = clean_name(name)
+    if cleaned == player.name:
+        raise ServiceError(N_("%(name)s already has this name."), name=player.name)
+    if not cleaned:
+        raise ServiceError(N_("Every player needs a name."))
+    check_name_characters(name)
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise ServiceError(
+            N_("A name has at most %(most)s characters: %(name)s is longer."),
+            name=f"{cleaned[:MAX_NAME_LENGTH]}…",
+            most=MAX_NAME_LENGTH,
+        )
+    other = db.session.scalar(
+        sa.select(Player.name).where(Player.key == name_key(cleaned), Player.id != player.id)
+    )
+    if other is not None:
+        raise NameTaken(other)
+    return cleaned
+
+
+def find_target(name: str) -> PlayerRef:
+    """The player to merge into, who must exist."""
+    row = db.session.execute(
+        sa.select(Player.id, Player.name).where(Player.key == name_key(name))
+    ).first()
+    if row is None:
+        raise ServiceError(
+            N_(
+                "There is no player called %(name)s. To give this player that name, "
+                "rename them instead."
+            ),
+            name=clean_name(name),
+        )
+    return PlayerRef(row.id, row.name)
+
+
+def find_player(name_or_id: str) -> PlayerRef:
+    """The player called ``name_or_id`` (case aside), or else the one with that id (the
+    operator's commands accept both)."""
+    row = db.session.execute(
+        sa.select(Player.id, Player.name).where(Player.key == name_key(name_or_id))
+    ).first()
+    if row is None and name_or_id.strip().isdecimal():
+        row = db.session.execute(
+            sa.select(Player.id, Player.name).where(Player.id == int(name_or_id))
+        ).first()
+    if row is None:
+        raise NotFound(N_("There is no player called %(name)s."), name=clean_name(name_or_id))
+    return PlayerRef(row.id, row.name)
+
+
+def check_merge(source: PlayerRef, target: PlayerRef) -> None:
+    """Refuse merging a player into themselves, or two players who sat in the same game
+    (a game cannot seat the same person twice)."""
+    if source.id == target.id:
+        raise ServiceError(N_("%(name)s cannot be merged into themselves."), name=source.name)
+    mine = so.aliased(Seat)
+    theirs = so.aliased(Seat)
+    shared = db.session.scalar(
+        sa.select(sa.func.count())
+        .select_from(mine)
+        .join(theirs, theirs.game_id == mine.game_id)
+        .where(mine.player_id == source.id, theirs.player_id == target.id)
+    )
+    if shared:
+        raise ServiceError(
+            N_(
+                "%(name)s and %(target)s played in the same game, so they are two people: "
+                "a game cannot seat the same person twice."
+            ),
+            name=source.name,
+            target=target.name,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Locks: the games first (by id, as every writer does), then the players
+
+
+def game_ids_of(player_ids: Sequence[int]) -> set[int]:
+    """The games the players have a seat in."""
+    return set(db.session.scalars(sa.select(Seat.game_id).where(Seat.player_id.in_(player_ids))))
+
+
+def lock_games(game_ids: set[int]) -> list[Game]:
+    """Lock the games' rows in the order of their ids, so two writers never wait on each
+    other in a circle."""
+    if not game_ids:
+        return []
+    query = sa.select(Game).where(Game.id.in_(sorted(game_ids))).order_by(Game.id)
+    return list(db.session.scalars(query.with_for_update()))
+
+
+def lock_player(player_id: int) -> Player:
+    """Lock a player's row: on PostgreSQL no seat or result can point at it until commit."""
+    player: Player | None = db.session.scalar(
+        sa.select(Player).where(Player.id == player_id).with_for_update()
+    )
+    if player is None:
+        raise NotFound(N_("There is no such player any more."))
+    return player
+
+
+def lock_players_and_games(player_ids: Sequence[int]) -> tuple[list[Player], list[Game]]:
+    """Lock the games the players sit in, then the players (by id); a game that seated one
+    of them meanwhile is locked as well."""
+    games = lock_games(game_ids_of(player_ids))
+    players = [lock_player(id_) for id_ in sorted(player_ids)]
+    seen = {game.id for game in games}
+    late = game_ids_of(player_ids) - seen
+    games += lock_games(late)
+    return players, sorted(games, key=lambda game: game.id)
+
+
+def move_versions_on(games: Sequence[Game]) -> None:
+    """A name change changes what these games' scoreboards show: their versions (and so
+    their ETags) move on, and a phone holding an older version is told."""
+    for game in games:
+        game.updated_at = utcnow()
+    db.session.flush()
+
+
+# --------------------------------------------------------------------------------------------
+# Rename and merge
+
+
+def rename_player(
+    player: PlayerRef, new_name: str, origin: str, may_touch: MayTouch = anyone
+) -> PlayerChange:
+    """Give ``player`` another display name (their history stays theirs); refused if another
+    player already has that name, case aside: those two may be merged instead."""
+    (row,), games = lock_players_and_games([player.id])
+    if not may_touch(games):
+        raise NotAllowed()
+    cleaned = check_new_name(new_name, PlayerRef(row.id, row.name))
+    change = PlayerChange(
+        kind=RENAME,
+        origin=origin,
+        player_id=row.id,
+        player_name=row.name,
+        player_key=row.key,
+        player_created_at=row.created_at,
+        new_name=cleaned,
+        moved={"games": [game.id for game in games], "seats": [], "results": []},
+    )
+    row.name = cleaned
+    row.key = name_key(cleaned)
+    move_versions_on(games)
+    db.session.add(change)
+    db.session.flush()
+    return change
+
+
+def merge_players(
+    source: PlayerRef, target: PlayerRef, origin: str, may_touch: MayTouch = anyone
+) -> PlayerChange:
+    """Move every seat and round result of ``source`` to ``target``, then delete
+    ``source``: one player with the whole history of both. The journal keeps the rows moved
+    and the source as it was."""
+    players, games = lock_players_and_games([source.id, target.id])
+    if not may_touch(games):
+        raise NotAllowed()
+    source_row = next(player for player in players if player.id == source.id)
+    target_row = next(player for player in players if player.id == target.id)
+    check_merge(source, target)
+    sources_games = game_ids_of([source.id])
+    moved_games = [game for game in games if game.id in sources_games]
+    seats = db.session.execute(
+        sa.select(Seat.game_id, Seat.position)
+        .where(Seat.player_id == source.id)
+        .order_by(Seat.game_id, Seat.position)
+    ).all()
+    results = db.session.execute(
+        sa.select(RoundResult.round_id, RoundResult.seat)
+        .where(RoundResult.player_id == source.id)
+        .order_by(RoundResult.round_id, RoundResult.seat)
+    ).all()
+    change = PlayerChange(
+        kind=MERGE,
+        origin=origin,
+        player_id=source_row.id,
+        player_name=source_row.name,
+        player_key=source_row.key,
+        player_created_at=source_row.created_at,
+        target_id=target_row.id,
+        new_name=target_row.name,
+        moved={
+            "games": [game.id for game in moved_games],
+            "seats": [list(seat) for seat in seats],
+            "results": [list(result) for result in results],
+        },
+    )
+    move_versions_on(moved_games)
+    _repoint(source.id, target.id, seats, results, [game.id for game in moved_games])
+    db.session.execute(
+        sa.delete(Player).where(Player.id == source.id),
+        execution_options={"synchronize_session": False},
+    )
+    db.session.add(change)
+    db.session.flush()
+    db.session.expire_all()
+    return change
+
+
+def _repoint(
+    old: int,
+    new: int,
+    seats: Sequence[Sequence[int]],
+    results: Sequence[Sequence[int]],
+    game_ids: Sequence[int],
+) -> None:
+    """Point exactly these seat and result rows from player ``old`` to ``new``.
+
+    Bulk updates pass the flush by: the ledger is told which games change, and moves the
+    sums from one player to the other (a merge takes the source's sums away before the
+    source, and its rows, are deleted)."""
+    with ledger.tracking(db.session.connection(), game_ids):
+        for game_id, position in seats:
+            db.session.execute(
+                sa.update(Seat)
+                .where(Seat.game_id == game_id, Seat.position == position, Seat.player_id == old)
+                .values(player_id=new),
+                execution_options={"synchronize_session": False},
+            )
+        for round_id, seat in results:
+            db.session.execute(
+                sa.update(RoundResult)
+                .where(
+                    RoundResult.round_id == round_id,
+                    RoundResult.seat == seat,
+                    RoundResult.player_id == old,
+                )
+                .values(player_id=new),
+                execution_options={"synchronize_session": False},
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# The journal, and undoing one of its entries
+
+
+def journal() -> list[PlayerChange]:
+    """Every rename and merge, oldest first."""
+    return list(db.session.scalars(sa.select(PlayerChange).order_by(PlayerChange.id)))
+
+
+class CannotUndo(ServiceError):
+    """A later change stands in the way of putting things back exactly."""
+
+    def __init__(self, change: PlayerChange, name: str):
+        super().__init__(
+            N_(
+                "Entry %(id)s cannot be undone exactly: %(name)s changed since (a later "
+                "rename or merge, or a deleted game). Undo the later entries first."
+            ),
+            id=change.id,
+            name=name,
+        )
+
+
+def undo_change(change_id: int) -> PlayerChange:
+    """Put back the state from before journal entry ``change_id``, exactly, with the ledger
+    in step, and mark the entry undone; refused when a later change makes that impossible."""
+    change: PlayerChange | None = db.session.scalar(
+        sa.select(PlayerChange).where(PlayerChange.id == change_id).with_for_update()
+    )
+    if change is None:
+        raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
+    if change.undone_at is not None:
+        raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
+    if change.kind == RENAME:
+        _undo_rename(change)
+    else:
+        _undo_merge(change)
+    change.undone_at = utcnow()
+    db.session.flush()
+    db.session.expire_all()
+    return change
+
+
+def _check_name_free(change: PlayerChange, player_id: int | None) -> None:
+    taken = db.session.scalar(
+        sa.select(Player.name).where(Player.key == change.player_key, Player.id != player_id)
+    )
+    if taken is not None:
+        raise ServiceError(
+            N_(
+                "Entry %(id)s cannot be undone: the name %(name)s belongs to another player "
+                "now. Rename or merge that player first."
+            ),
+            id=change.id,
+            name=taken,
+        )
+
+
+def _undo_rename(change: PlayerChange) -> None:
+    """The player gets the old name back, if they still have the one given."""
+    games = lock_games(game_ids_of([change.player_id]))
+    player = db.session.scalar(
+        sa.select(Player).where(Player.id == change.player_id).with_for_update()
+    )
+    if player is None or player.name != change.new_name:
+        raise CannotUndo(change, change.new_name)
+    _check_name_free(change, player.id)
+    player.name = change.player_name
+    player.key = change.player_key
+    move_versions_on(games)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The rows a merge pointed at its target."""
+
+    games: list[int]
+    seats: list[tuple[int, int]]
+    results: list[tuple[int, int]]
+
+    @classmethod
+    def of(cls, change: PlayerChange) -> Moved:
+        """Read from the journal entry."""
+        moved = change.moved
+        return cls(
+            [int(id_) for id_ in moved["games"]],
+            [(int(a), int(b)) for a, b in moved["seats"]],
+            [(int(a), int(b)) for a, b in moved["results"]],
+        )
+
+
+def _undo_merge(change: PlayerChange) -> None:
+    """The source player comes back with its id, name and creation time; the seats it had
+    point at it again, and so do the results of those seats (the moved ones, and any round
+    recorded at those seats since)."""
+    assert change.target_id is not None
+    moved = Moved.of(change)
+    games = lock_games(set(moved.games))
+    target = db.session.scalar(
+        sa.select(Player).where(Player.id == change.target_id).with_for_update()
+    )
+    if target is None or len(games) != len(set(moved.games)):
+        raise CannotUndo(change, change.new_name)
+    if db.session.get(Player, change.player_id) is not None:
+        raise CannotUndo(change, change.player_name)
+    _check_name_free(change, None)
+    still_there = _count(Seat, moved.seats, change.target_id) + _count(
+        RoundResult, moved.results, change.target_id
+    )
+    if still_there != len(moved.seats) + len(moved.results):
+        raise CannotUndo(change, target.name)
+    results = moved.results + _results_since(moved, change.target_id)
+    db.session.add(
+        Player(
+            id=change.player_id,
+            name=change.player_name,
+            key=change.player_key,
+            created_at=change.player_created_at,
+        )
+    )
+    move_versions_on(games)
+    _repoint(change.target_id, change.player_id, moved.seats, results, moved.games)
+
+
+def _count(model: type[Seat] | type[RoundResult], rows: list[tuple[int, int]], owner: int) -> int:
+    """How many of these seat (or result) rows still belong to ``owner``."""
+    if not rows:
+        return 0
+    first, second = (
+        (Seat.game_id, Seat.position) if model is Seat else (RoundResult.round_id, RoundResult.seat)
+    )
+    found = db.session.scalar(
+        sa.select(sa.func.count())
+        .select_from(model)
+        .where(sa.tuple_(first, second).in_(rows), model.player_id == owner)
+    )
+    return int(found or 0)
+
+
+def _results_since(moved: Moved, owner: int) -> list[tuple[int, int]]:
+    """Results recorded since the merge at the seats it moved (a game still in progress)."""
+    rows: list[tuple[int, int]] = []
+    done = set(moved.results)
+    for game_id, position in moved.seats:
+        found = db.session.execute(
+            sa.select(RoundResult.round_id, RoundResult.seat)
+            .join(Round, Round.id == RoundResult.round_id)
+            .where(
+                Round.game_id == game_id,
+                RoundResult.seat == position,
+                RoundResult.player_id == owner,
+            )
+        ).all()
+        rows += [(row.round_id, row.seat) for row in found if (row.round_id, row.seat) not in done]
+    return sorted(rows)

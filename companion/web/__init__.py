@@ -1,0 +1,1 @@
+"""The web layer: page blueprints, the JSON API, errors, languages, assets."""

@@ -1,0 +1,212 @@
+"""The games endpoints: create a game, read its state, record and correct rounds.
+
+Every mutation needs the game's edit key (401 without, 403 with a wrong one) and the
+version it was based on (409 with the current version if stale). A request either changes
+the game as a whole or, refused, leaves the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request, url_for
+from flask.typing import ResponseReturnValue
+
+from companion import services
+from companion.data import queries
+from companion.data.models import Game, db
+from companion.data.states import RoundStatus
+from companion.formats import backup, game_json, parse
+from companion.formats.entries import read_entries
+from companion.formats.parse import ApiError
+from companion.rules import MAX_PLAYERS
+from companion.rules.hat_trick import Play
+from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from companion.web.api import bp
+from companion.web.api.rules_routes import request_body
+from companion.web.edit_rights import bearer_key
+
+
+def game_state(game: Game) -> dict[str, object]:
+    """The API's game state with links to its pages."""
+    return game_json.game_state(
+        game,
+        url=url_for("games.scoreboard", code=game.code, _external=True),
+        share_url=url_for("games.view", code=game.code, _external=True),
+    )
+
+
+def editable_game(code: str) -> Game:
+    """The game ``code``, locked for this transaction, if the request holds its edit key.
+
+    The key is checked before the row is locked, so a request without it never makes a
+    writer wait; and again once locked, as a new edit key may have been made meanwhile."""
+    game = services.get_game(code)
+    key = bearer_key()
+    if key is None:
+        raise ApiError("Send the game's edit key as 'Authorization: Bearer <key>'.", 401)
+    check_key(game, key)
+    game = services.lock_game(game)
+    check_key(game, key)
+    return game
+
+
+def check_key(game: Game, key: str) -> None:
+    """Refuse (403) a key that does not open ``game``."""
+    if not services.key_opens(game, key):
+        raise ApiError("This key does not allow changes to this game.", 403)
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    """Start a game; the answer holds the edit key, shown this once."""
+    data = parse.fields(
+        request_body(), "The request", ("players", "variant"), ("rounds", "first_leader")
+    )
+    names = [
+        parse.string(name, f"players[{seat}]")
+        for seat, name in enumerate(parse.listing(data["players"], "players", MAX_PLAYERS))
+    ]
+    variant = parse.variant(data["variant"])
+    rounds = parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", MIN_ROUNDS, MAX_ROUNDS)
+    first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, MAX_PLAYERS - 1)
+    game, key = services.create_game(names, variant, rounds, first_leader)
+    db.session.commit()
+    return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
+
+
+@bp.get("/games/<code>")
+def show_game(code: str) -> ResponseReturnValue:
+    """The state of a game, for anyone holding its link."""
+    return game_state(services.get_game(code))
+
+
+def _version_and_entries(game: Game, *optional: str) -> tuple[int, list[Any]]:
+    data = parse.fields(request_body(), "The request", ("version", "entries"), optional)
+    if "number" in data:
+        check_round_meant(game, parse.integer(data["number"], "number", 1, 2**31))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    services.check_version(game, version)
+    return version, read_entries(data["entries"], queries.setup_of(game))
+
+
+def check_round_meant(game: Game, number: int) -> None:
+    """A client that names the round it records is never filed under another number: if
+    that round is not the one to record next (another phone recorded it), 409 with the
+    game as it is now."""
+    next_number = queries.number_to_record(game)
+    if number != next_number:
+        raise ApiError(
+            f"Round {number} is not the round to record: round {next_number} is next "
+            "(another phone may have recorded it). Nothing was saved.",
+            409,
+            state=game_state(game),
+        )
+
+
+@bp.post("/games/<code>/rounds")
+def record_round(code: str) -> ResponseReturnValue:
+    """Record and score the next round, or refuse if the client meant another one."""
+    game = editable_game(code)
+    version, entries = _version_and_entries(game, "number")
+    services.record_round(game, version, entries)
+    db.session.commit()
+    return game_state(game), 201
+
+
+@bp.put("/games/<code>/rounds/<int:number>")
+def correct_round(code: str, number: int) -> ResponseReturnValue:
+    """Correct a scored round; totals and winners follow."""
+    game = editable_game(code)
+    version, entries = _version_and_entries(game)
+    services.correct_round(game, number, version, entries)
+    db.session.commit()
+    return game_state(game)
+
+
+@bp.post("/games/<code>/rounds/live")
+def open_live_round(code: str) -> ResponseReturnValue:
+    """Start the next round to be entered trick by trick (indicators first, unless none)."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version",), ("marked",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    services.check_version(game, version)
+    marked = None
+    if "marked" in data:
+        seats = parse.listing(data["marked"], "marked", MAX_PLAYERS)
+        marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    services.open_live_round(game, version, marked)
+    db.session.commit()
+    return game_state(game), 201
+
+
+@bp.post("/games/<code>/rounds/<int:number>/tricks")
+def play_trick(code: str, number: int) -> ResponseReturnValue:
+    """Record one trick, a card per seat in play order from the leader (C6).
+
+    Answers who took it (Hat Trick: each colour's pile in ``pile_winners``, and the taker of
+    the deciding pile as ``winner``) and who leads next (Hat Trick: the player of the card
+    that decided, R21, who may have taken no pile), with the game state; after the last
+    trick the round is scored by itself.
+    """
+    game = editable_game(code)
+    hat_trick = game.variant.has_passes
+    field = "plays" if hat_trick else "cards"
+    data = parse.fields(request_body(), "The request", ("version", field))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    services.check_version(game, version)
+    items = parse.listing(data[field], field, MAX_PLAYERS)
+    read = parse.play if hat_trick else _plain_play
+    plays = [read(item, f"{field}[{i}]") for i, item in enumerate(items)]
+    trick, round_ = services.play_live_trick(game, number, version, plays)
+    db.session.commit()
+    answer: dict[str, object] = {
+        "winner": trick.winner,
+        "pile_winners": list(trick.winners),
+        "next_leader": trick.next_leader,
+        "round_complete": round_.status == RoundStatus.SCORED,
+    }
+    return {**game_state(game), **answer}, 201
+
+
+def _plain_play(value: object, where: str) -> Play:
+    """A classic-family trick takes plain cards: there is no passing (R6)."""
+    return Play(parse.card(value, where))
+
+
+@bp.delete("/games/<code>/rounds/<int:number>/tricks/last")
+def undo_trick(code: str, number: int) -> ResponseReturnValue:
+    """Take back the last trick of a live round (its version in the body or the query)."""
+    game = editable_game(code)
+    if request.args.get("version") is not None and not request.get_data():
+        raw = request.args["version"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
+            raise ApiError('The query parameter "version" must be a whole number.')
+        version = int(raw)
+    else:
+        data = parse.fields(request_body(), "The request", ("version",))
+        version = parse.integer(data["version"], "version", 0, 2**31)
+    services.undo_live_trick(game, number, version)
+    db.session.commit()
+    return game_state(game)
+
+
+@bp.post("/games/<code>/edit-key")
+def rotate_edit_key(code: str) -> ResponseReturnValue:
+    """Make a new edit key (Bearer: the current one): the old key and every phone holding it
+    lose the right to change the game. The answer holds the new key, shown this once."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    key = services.rotate_edit_key(game, version)
+    answer = {"edit_key": key, "version": game.version}
+    db.session.commit()
+    return answer, 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/games/<code>/export")
+def export_game(code: str) -> ResponseReturnValue:
+    """The game as a backup document with this one game, which the import command reads
+    back; public like the game's state."""
+    game = backup.game_for_export(code)
+    return backup.document([backup.game_document(game, public=True)])

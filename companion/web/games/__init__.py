@@ -1,0 +1,13 @@
+"""The game pages: new game, scoreboard, sharing, rounds and corrections."""
+
+from flask import Blueprint
+
+bp = Blueprint("games", __name__)
+
+from companion.web.games import (  # noqa: E402, F401  (routes register on bp)
+    export_pages,
+    game_pages,
+    live_pages,
+    round_pages,
+    share_pages,
+)

@@ -1,0 +1,295 @@
+"""Pages of a whole game: new game, scoreboard, read-only view, edit link, abandon, delete.
+
+Every change goes through ``companion.services`` and follows post/redirect/get. A page that
+changes a game needs this device to hold the game's edit key (``companion.web.edit_rights``)
+and the version the player saw: if another phone changed the game meanwhile, nothing is
+overwritten and the current scoreboard is shown with a warning.
+
+The scoreboards answer conditional GETs: their ETag comes from the game's version and
+whatever else changes the page (view or edit variant, language, this phone's edit rights),
+read with one cheap query, so the phones that poll a scoreboard (static/scoreboard.js) get
+an empty ``304 Not Modified`` until something changes, without the page being rendered.
+The share page (QR codes, the edit link, a new edit link) is in ``share_pages``.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    abort,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.exceptions import Forbidden, HTTPException
+
+from companion import services
+from companion.data.models import Game, db
+from companion.data.states import GameStatus
+from companion.read_models.messages import render_message
+from companion.read_models.scoreboard import scoreboard_of
+from companion.rules import RuleError
+from companion.rules.errors import PlayerCountError, UnknownVariantError
+from companion.web.edit_rights import (
+    can_edit,
+    game_to_change,
+    remember_edit_key,
+)
+from companion.web.error_pages import (
+    back_to_game,
+    error_page,
+    expired_form_message,
+    home,
+    not_found_text,
+)
+from companion.web.games import bp, share_pages
+from companion.web.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
+from companion.web.scoreboard_cache import (
+    not_modified,
+    rendered_page,
+    scoreboard_etag,
+    scoreboard_response,
+)
+from companion.web.scoreboard_page import game_template_helpers, render_scoreboard
+
+#: The confirmation pages, by endpoint.
+CONFIRM_ACTIONS = {"games.abandon_game": "abandon", "games.delete_game": "delete"}
+#: Where a refusal of ``services.create_game`` is shown on the new-game form.
+CREATE_ERROR_FIELDS = {PlayerCountError: "players", UnknownVariantError: "variant"}
+
+
+bp.context_processor(game_template_helpers)
+
+
+# --------------------------------------------------------------------------------------------
+# New game
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> ResponseReturnValue:
+    """Seat the players, choose the variant and start the game (R2, R3, R11)."""
+    form = NewGameForm()
+    if form.validate_on_submit():
+        game = create_game_from(form)
+        if game is not None:
+            return redirect(url_for("games.scoreboard", code=game.code))
+    status = 400 if form.is_submitted() else 200
+    return render_new_game(form), status
+
+
+def render_new_game(form: NewGameForm) -> str:
+    """The new-game page, with the names already known offered as suggestions."""
+    return render_template(
+        "games/new.html",
+        form=form,
+        known_names=services.suggest_players(),
+        explanations=PRESET_EXPLANATIONS,
+    )
+
+
+def create_game_from(form: NewGameForm) -> Game | None:
+    """Create the game the form describes and give this device its edit key; on a refusal,
+    put the reason next to the field concerned, save nothing and answer ``None``."""
+    names = form.seat_names()
+    try:
+        game, key = services.create_game(
+            names, form.chosen_variant(), form.rounds.data, form.first_leader_seat()
+        )
+    except RuleError as error:
+        db.session.rollback()
+        field = CREATE_ERROR_FIELDS.get(
+            type(error), "rounds" if "rounds" in error.message.params else "players"
+        )
+        add_form_error(form, field, render_message(error.message, names))
+        return None
+    except services.ServiceError as error:
+        db.session.rollback()
+        field = "first_leader" if "first leader" in error.message else "players"
+        add_form_error(form, field, render_message(error.text, names))
+        return None
+    db.session.commit()
+    remember_edit_key(game, key)
+    return game
+
+
+def add_form_error(form: NewGameForm, field: str, message: str) -> None:
+    """Show ``message`` next to ``field`` of the new-game form."""
+    if field == "players":
+        form.add_players_error(message)
+    else:
+        form[field].errors = [*form[field].errors, message]
+
+
+# --------------------------------------------------------------------------------------------
+# Scoreboard, read-only view and edit link
+
+
+@bp.get("/g/<code>")
+def scoreboard(code: str) -> ResponseReturnValue:
+    """The scoreboard, with edit controls on a device holding the edit key."""
+    tag = scoreboard_etag(code, view=False)
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        return not_modified(tag, view=False)
+    if tag is not None and (page := rendered_page(tag)) is not None:
+        return scoreboard_response(page, tag, view=False)
+    game = services.get_game(code)
+    return render_scoreboard(game, editable=can_edit(game), etag=tag)
+
+
+@bp.get("/g/<code>/view")
+def view(code: str) -> ResponseReturnValue:
+    """The read-only scoreboard that the share link opens: no control, no edit key."""
+    tag = scoreboard_etag(code, view=True)
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        return not_modified(tag, view=True)
+    if tag is not None and (page := rendered_page(tag)) is not None:
+        return scoreboard_response(page, tag, view=True)
+    return render_scoreboard(services.get_game(code), editable=False, view=True, etag=tag)
+
+
+@bp.get("/g/<code>/edit/<key>")
+def grant_edit(code: str, key: str) -> ResponseReturnValue:
+    """The edit link: a phone that opens it may change the game from then on."""
+    game = services.get_game(code)
+    if not services.key_opens(game, key):
+        abort(
+            403,
+            description=gettext(
+                "This edit link does not open this game. It may be incomplete, or a new edit "
+                "link was made since. Ask the phone that keeps the score for the game's edit "
+                "link again."
+            ),
+        )
+    remember_edit_key(game, key)
+    response = redirect(url_for("games.scoreboard", code=game.code))
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# --------------------------------------------------------------------------------------------
+# Abandon and delete, each behind a confirmation
+
+
+@bp.route("/g/<code>/abandon", methods=["GET", "POST"])
+def abandon_game(code: str) -> ResponseReturnValue:
+    """Stop the game early; its rounds stay in the history."""
+    game = game_to_change(code, lock=request.method == "POST")
+    if game.status != GameStatus.IN_PROGRESS:
+        return redirect(url_for("games.scoreboard", code=game.code))
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        services.abandon_game(game, form.seen_version())
+        db.session.commit()
+        return redirect(url_for("games.scoreboard", code=game.code))
+    return render_confirm(game, form, "abandon")
+
+
+@bp.route("/g/<code>/delete", methods=["GET", "POST"])
+def delete_game(code: str) -> ResponseReturnValue:
+    """Remove the game and its rounds for good, then go home."""
+    game = game_to_change(code, lock=request.method == "POST")
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        services.delete_game(game, form.seen_version())
+        db.session.commit()
+        return redirect(url_for("main.index"))
+    return render_confirm(game, form, "delete")
+
+
+def render_confirm(game: Game, form: ConfirmForm, action: str) -> ResponseReturnValue:
+    """The "are you sure" page; its form carries the version the player is looking at."""
+    if not form.is_submitted():
+        form.version.data = str(game.version)
+    status = 400 if form.is_submitted() else 200
+    page = render_template(
+        "games/confirm.html", board=scoreboard_of(game), form=form, action=action
+    )
+    return page, status
+
+
+# --------------------------------------------------------------------------------------------
+# Errors of the game pages (the API keeps its JSON errors: these apply to this blueprint only)
+
+
+@bp.errorhandler(services.StaleVersion)
+@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
+def show_conflict(_error: Exception) -> ResponseReturnValue:
+    """Another phone changed the game: change nothing, show the current scoreboard."""
+    db.session.rollback()
+    game = game_in_request()
+    if game is None:
+        return show_missing_game()
+    return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
+
+
+def game_in_request() -> Game | None:
+    """The game the failed request was about, if it (still) exists: error handlers must
+    not raise, so a game deleted meanwhile answers ``None``."""
+    code = (request.view_args or {}).get("code")
+    try:
+        return services.get_game(str(code)) if code else None
+    except services.NotFound:
+        return None
+
+
+@bp.errorhandler(services.NotFound)
+def show_missing_game(_error: services.NotFound | None = None) -> ResponseReturnValue:
+    """An unknown game code (a mistyped or deleted game)."""
+    db.session.rollback()
+    message = gettext(
+        "There is no game at this address. It may have been deleted, or the link was "
+        "copied incompletely."
+    )
+    return render_error(404, gettext("Game not found"), message)
+
+
+@bp.errorhandler(Forbidden)
+def show_forbidden(error: Forbidden) -> ResponseReturnValue:
+    """A change this device has no right to make."""
+    message = error.description if error.description != Forbidden.description else None
+    return render_error(
+        403,
+        gettext("Not allowed from this phone"),
+        message or gettext("This phone may only look at this game."),
+    )
+
+
+@bp.errorhandler(404)
+def show_not_found(_error: HTTPException) -> ResponseReturnValue:
+    """A page of the game area that does not exist."""
+    return render_error(404, *not_found_text())
+
+
+@bp.errorhandler(CSRFError)
+def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
+    """A form sent without its valid CSRF token (expired page, or sent from elsewhere):
+    show the form again with the reason, so the player can simply send it again."""
+    message = expired_form_message()
+    db.session.rollback()
+    if request.endpoint == "games.new_game":
+        form = NewGameForm()
+        form.csrf_token.errors = [message]
+        return render_new_game(form), 400
+    if request.endpoint == "games.share":
+        game = game_in_request()
+        if game is not None:
+            form = ConfirmForm()
+            form.csrf_token.errors = [message]
+            return share_pages.render_share(game, form, status=400)
+    confirming = CONFIRM_ACTIONS.get(request.endpoint or "")
+    game = game_in_request() if confirming else None
+    if confirming and game is not None and can_edit(game):
+        form = ConfirmForm()
+        form.version.errors = [message]
+        return render_confirm(game, form, confirming)
+    return render_error(400, gettext("Please try again"), message)
+
+
+def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
+    """A friendly error page, with a way back to the game if there is one."""
+    links = [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
+    return error_page(status, title, message, links)

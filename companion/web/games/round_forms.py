@@ -1,0 +1,432 @@
+"""The forms of a round's pages, and the way between them and the rules' entries.
+
+A round form is one small form per seat (fields named ``s<seat>-<field>``, so a seat's
+input can never slide into another seat's) behind a Flask-WTF form that carries the CSRF
+token and the game's version. Cards travel as tokens such as ``red-7``, one per tapped chip.
+The checks themselves (C1-C5) stay in ``companion.rules``: this module only reads the form.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import request
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import Form, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.widgets import HiddenInput
+
+from companion.data.states import RoundMode
+from companion.rules import (
+    Card,
+    Colour,
+    DelayedEntry,
+    Entry,
+    FullEntry,
+    HatTrickFullEntry,
+    HatTrickQuickEntry,
+    QuickEntry,
+    TableSetup,
+    tricks_of_cards,
+)
+from companion.rules.deck import HAT_TRICK_COLOURS
+
+#: What a token looks like: the colour's API name and the value, ``red-7``.
+TOKEN_SEPARATOR = "-"
+#: How a delayed seat's chosen colours travel in one select value: ``red+blue``.
+CHOICE_SEPARATOR = "+"
+#: No trick or card count at a table comes near this; larger input is a typing slip.
+MOST_COUNT = 999
+
+
+class Kind(enum.Enum):
+    """What a round form asks of each seat."""
+
+    MARK = "mark"  # indicator cards only, at the start of the round (R4, R14)
+    QUICK = "quick"  # indicators, tricks won and marked-colour captures (C4)
+    FULL = "full"  # indicators and every captured card
+    DELAYED = "delayed"  # every captured card; colours are chosen at the end (R16)
+    HAT_QUICK = "hat-quick"  # Hat Trick: face-up cards per colour and the passes (R22)
+    HAT_FULL = "hat-full"  # Hat Trick: every face-up and face-down card
+
+    @property
+    def mode(self) -> RoundMode:
+        """The ``?mode=`` of the page: quick or full entry."""
+        return (
+            RoundMode.FULL if self in (Kind.FULL, Kind.DELAYED, Kind.HAT_FULL) else RoundMode.QUICK
+        )
+
+    @property
+    def names_indicators(self) -> bool:
+        """Whether each seat picks its indicator cards in this form."""
+        return self in (Kind.MARK, Kind.QUICK, Kind.FULL)
+
+    @property
+    def counts_tricks(self) -> bool:
+        """Whether the table is asked for tricks (C3) rather than cards (C5)."""
+        return self in (Kind.QUICK, Kind.FULL, Kind.DELAYED)
+
+
+def kinds_for(setup: TableSetup) -> tuple[Kind, ...]:
+    """The entry forms a game offers, the default first: delayed rounds are entered in full
+    because the colours are chosen from the captures (R16)."""
+    variant = setup.variant.settings
+    if variant is None:
+        return (Kind.HAT_QUICK, Kind.HAT_FULL)
+    if not variant.reveal.lays_out_indicators:
+        return (Kind.DELAYED,)
+    return (Kind.QUICK, Kind.FULL)
+
+
+def kind_for(
+    setup: TableSetup, mode: str | None, stored: Sequence[Mapping[str, Any]] | None = None
+) -> Kind:
+    """The form to show: the one ``?mode=`` asks for, else the shape the round was stored in
+    (a correction shows what was entered), else quick entry."""
+    kinds = kinds_for(setup)
+    for kind in kinds:
+        if kind.mode == mode:
+            return kind
+    if stored and all("captured" in entry for entry in stored):
+        return kinds[-1]
+    return kinds[0]
+
+
+def card_token(card: Card) -> str:
+    """The form value of a card chip."""
+    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
+
+
+def card_of_token(token: str) -> Card | None:
+    """The card a chip stands for; ``None`` for anything a chip cannot send."""
+    colour, _, value = token.partition(TOKEN_SEPARATOR)
+    if not value.isascii() or not value.isdigit() or len(value) > 3:
+        return None
+    try:
+        return Card(Colour(colour), int(value))
+    except ValueError:
+        return None
+
+
+def json_tokens(cards: object) -> list[str]:
+    """Tokens of cards stored in the API's shape (``{"colour": ..., "value": ...}``)."""
+    if not isinstance(cards, list):
+        return []
+    return [
+        f"{card['colour']}{TOKEN_SEPARATOR}{card['value']}"
+        for card in cards
+        if isinstance(card, Mapping) and "colour" in card and "value" in card
+    ]
+
+
+def choice_token(colours: Sequence[Colour]) -> str:
+    """The select value of a delayed colour choice."""
+    return CHOICE_SEPARATOR.join(colour.value for colour in colours)
+
+
+class CardChipsField(SelectMultipleField):
+    """Cards tapped on chips. Any card may be sent: whether it is in the deck in use, and
+    named once, is for the rules to say (C1), naming the seat and the card."""
+
+    def __init__(self, label: Any = None, **kwargs: Any) -> None:
+        super().__init__(label, validate_choice=False, **kwargs)
+
+    def pre_validate(self, form: Form) -> None:
+        """Refuse values no chip sends (a tampered or garbled form)."""
+        for token in self.data or ():
+            if card_of_token(token) is None:
+                # gettext, not the lazy _l: a lazy string is marked safe HTML, and the value
+                # comes from the request.
+                raise ValidationError(gettext("“%(value)s” is not a card.", value=token[:20]))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The tapped cards, in the order sent."""
+        return tuple(card for token in self.data or () if (card := card_of_token(token)))
+
+    @property
+    def tokens(self) -> set[str]:
+        """The tapped chips, to draw them tapped again."""
+        return set(self.data or ())
+
+
+class CountField(IntegerField):
+    """A count with −/+ buttons; empty is refused next to the field."""
+
+    def __init__(self, label: Any = None, **kwargs: Any) -> None:
+        super().__init__(
+            label, validators=[InputRequired(message=_l("Enter a number."))], default=0, **kwargs
+        )
+
+    def pre_validate(self, form: Form) -> None:
+        """A count is a whole number of sensible size; the rules check it against the round."""
+        if self.data is not None and not -MOST_COUNT <= self.data <= MOST_COUNT:
+            raise ValidationError(_l("Enter a number from 0 to %(most)s.", most=MOST_COUNT))
+
+    @property
+    def shown(self) -> str:
+        """What the input shows: the number, or the text typed if it was no number."""
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return "" if self.data is None else str(self.data)
+
+    def step(self, by: int) -> None:
+        """The −/+ buttons without JavaScript: one more or one fewer, never below 0."""
+        self.data = max(0, min(MOST_COUNT, (self.data or 0) + by))
+        self.raw_data = [str(self.data)]
+        self.errors = []
+
+
+class ChoiceField(SelectField):
+    """A delayed seat's colour choice (R16): empty takes the proposal."""
+
+    def __init__(self, label: Any = None, **kwargs: Any) -> None:
+        super().__init__(label, validate_choice=False, default="", **kwargs)
+
+    def pre_validate(self, form: Form) -> None:
+        """Only colour names may be chosen; whether the choice is allowed is R16's to say."""
+        if self.data and self.colours is None:
+            raise ValidationError(_l("Choose among the colours offered."))
+
+    @property
+    def colours(self) -> tuple[Colour, ...] | None:
+        """The chosen colours; ``None`` if the value names no colour."""
+        try:
+            return tuple(Colour(name) for name in (self.data or "").split(CHOICE_SEPARATOR))
+        except ValueError:
+            return None
+
+
+class MarkSeatForm(Form):
+    """A seat's indicator cards at the start of a round (R4, R14)."""
+
+    marked = CardChipsField(_l("Indicator"))
+
+
+class QuickSeatForm(Form):
+    """A seat's round in short: indicators, tricks won, marked-colour captures (C3, C4)."""
+
+    marked = CardChipsField(_l("Indicator"))
+    tricks = CountField(_l("Tricks won"))
+    marked_captured = CardChipsField(_l("Marked-colour cards captured"))
+
+
+class FullSeatForm(Form):
+    """A seat's round in full: indicators and every captured card."""
+
+    marked = CardChipsField(_l("Indicator"))
+    captured = CardChipsField(_l("Cards captured"))
+
+
+class DelayedSeatForm(Form):
+    """A seat's captures when colours are chosen at the end, and the table's choice (R16)."""
+
+    captured = CardChipsField(_l("Cards captured"))
+    choose = ChoiceField(_l("Colours scored"))
+
+
+class HatTrickQuickSeatForm(Form):
+    """A Hat Trick seat as counts: face-up cards per colour and passes (R22)."""
+
+    red = CountField(_l("Red cards"))
+    blue = CountField(_l("Blue cards"))
+    green = CountField(_l("Green cards"))
+    passed = CountField(_l("Pass cards"))
+
+
+class HatTrickFullSeatForm(Form):
+    """A Hat Trick seat card by card: face-up captures and face-down pass cards."""
+
+    captured = CardChipsField(_l("Face-up cards"))
+    passed = CardChipsField(_l("Pass cards (face down)"))
+
+
+SEAT_FORMS: dict[Kind, type[Form]] = {
+    Kind.MARK: MarkSeatForm,
+    Kind.QUICK: QuickSeatForm,
+    Kind.FULL: FullSeatForm,
+    Kind.DELAYED: DelayedSeatForm,
+    Kind.HAT_QUICK: HatTrickQuickSeatForm,
+    Kind.HAT_FULL: HatTrickFullSeatForm,
+}
+
+#: The fields that have −/+ buttons, by form.
+STEPPED_FIELDS = {Kind.QUICK: ("tricks",), Kind.HAT_QUICK: ("red", "blue", "green", "passed")}
+
+
+class VersionForm(FlaskForm):
+    """The CSRF token, the version of the game the page was based on and the round it was
+    opened for: its number and, for a correction, the digest of the round as shown. A form
+    belongs to that round and never moves on to another by itself."""
+
+    version = IntegerField(widget=HiddenInput())
+    number = IntegerField(widget=HiddenInput(), validators=[Optional()])
+    seen = StringField(widget=HiddenInput(), validators=[Optional(), Length(max=64)])
+
+    @property
+    def meant(self) -> int | None:
+        """The round the page was opened for; ``None`` from a page that did not say."""
+        data = self.number.data
+        return data if isinstance(data, int) else None
+
+
+@dataclass
+class RoundForm:
+    """A round's form: the version form and one form per seat, in seat order."""
+
+    kind: Kind
+    setup: TableSetup
+    top: VersionForm
+    seats: list[Form]
+
+    @classmethod
+    def build(
+        cls,
+        kind: Kind,
+        setup: TableSetup,
+        version: int,
+        prefill: Sequence[Mapping[str, Any]] | None = None,
+        number: int | None = None,
+        seen: str | None = None,
+    ) -> RoundForm:
+        """The form as posted, or (on a first visit) pre-filled from ``prefill``, a stored
+        entry per seat in the API's shape, for round ``number`` (as ``seen``, if corrected)."""
+        submitted = request.method == "POST"
+        shown = {"version": version, "number": number, "seen": seen}
+        top = VersionForm() if submitted else VersionForm(data=shown)
+        seats = []
+        for seat in range(setup.players):
+            stored = prefill[seat] if prefill and seat < len(prefill) else None
+            data = seat_data(kind, stored, setup.players) if stored else None
+            form_class = SEAT_FORMS[kind]
+            seats.append(
+                form_class(
+                    formdata=request.form if submitted else None, prefix=f"s{seat}", data=data
+                )
+            )
+        return cls(kind, setup, top, seats)
+
+    @property
+    def version(self) -> int:
+        """The version the table's input was based on (-1 if the page sent none)."""
+        data = self.top.version.data
+        return data if isinstance(data, int) else -1
+
+    def move_to_version(self, version: int) -> None:
+        """After a conflict: the input stays, the next save is based on the current game."""
+        self.top.version.data = version
+        self.top.version.raw_data = [str(version)]
+
+    def validate(self) -> bool:
+        """Every seat's fields are readable (the rules then judge the round)."""
+        results = [self.top.validate()] + [seat.validate() for seat in self.seats]
+        return all(results)
+
+    def step(self, target: str) -> bool:
+        """Apply a −/+ button sent without JavaScript (``s2-tricks:+1``); false if it names
+        no stepped field."""
+        name, _, by = target.partition(":")
+        prefix, _, field_name = name.partition("-")
+        if by not in ("+1", "-1") or field_name not in STEPPED_FIELDS.get(self.kind, ()):
+            return False
+        seat = self.seat_of_prefix(prefix)
+        if seat is None:
+            return False
+        self.seats[seat][field_name].step(int(by))
+        return True
+
+    def seat_of_prefix(self, prefix: str) -> int | None:
+        """The seat whose fields start with ``prefix`` (``s2``)."""
+        number = prefix[1:]
+        if prefix[:1] != "s" or not number.isdigit() or int(number) >= len(self.seats):
+            return None
+        return int(number)
+
+    def marked(self) -> list[tuple[Card, ...]]:
+        """Each seat's indicator cards."""
+        return [seat["marked"].cards for seat in self.seats]
+
+    def entries(self) -> list[Entry]:
+        """One rules entry per seat, in seat order (call after :meth:`validate`)."""
+        return [ENTRY_OF[self.kind](seat) for seat in self.seats]
+
+
+def _quick_entry(seat: Form) -> Entry:
+    return QuickEntry(seat["marked"].cards, seat["tricks"].data, seat["marked_captured"].cards)
+
+
+def _full_entry(seat: Form) -> Entry:
+    return FullEntry(seat["marked"].cards, seat["captured"].cards)
+
+
+def _delayed_entry(seat: Form) -> Entry:
+    choose = seat["choose"].colours if seat["choose"].data else None
+    return DelayedEntry(seat["captured"].cards, choose)
+
+
+def _hat_trick_quick_entry(seat: Form) -> Entry:
+    counts = {colour: seat[colour.value].data for colour in HAT_TRICK_COLOURS}
+    return HatTrickQuickEntry(counts, seat["passed"].data)
+
+
+def _hat_trick_full_entry(seat: Form) -> Entry:
+    return HatTrickFullEntry(seat["captured"].cards, seat["passed"].cards)
+
+
+ENTRY_OF = {
+    Kind.QUICK: _quick_entry,
+    Kind.FULL: _full_entry,
+    Kind.DELAYED: _delayed_entry,
+    Kind.HAT_QUICK: _hat_trick_quick_entry,
+    Kind.HAT_FULL: _hat_trick_full_entry,
+}
+
+
+def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """A stored entry (API shape) as the form ``kind`` shows it. A full entry shown in short
+    keeps its tricks and its marked-colour cards, so a correction can switch forms."""
+    marked = json_tokens(entry.get("marked"))
+    captured = json_tokens(entry.get("captured"))
+    if kind is Kind.MARK:
+        return {"marked": marked}
+    if kind is Kind.QUICK:
+        if "tricks" in entry:
+            return {
+                "marked": marked,
+                "tricks": entry["tricks"],
+                "marked_captured": json_tokens(entry.get("marked_captured")),
+            }
+        colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
+        return {
+            "marked": marked,
+            "tricks": tricks_of_cards(len(captured), players),
+            "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
+        }
+    if kind is Kind.FULL:
+        return {"marked": marked, "captured": captured or json_tokens(entry.get("marked_captured"))}
+    if kind is Kind.DELAYED:
+        choose = entry.get("choose")
+        return {"captured": captured, "choose": CHOICE_SEPARATOR.join(choose) if choose else ""}
+    if kind is Kind.HAT_QUICK:
+        return _hat_trick_counts(entry)
+    return {"captured": captured, "passed": json_tokens(entry.get("passed"))}
+
+
+def _hat_trick_counts(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A Hat Trick entry as counts, whichever shape it was stored in."""
+    counts = entry.get("counts")
+    if isinstance(counts, Mapping):
+        data = {colour.value: counts.get(colour.value, 0) for colour in HAT_TRICK_COLOURS}
+    else:
+        colours = [
+            token.partition(TOKEN_SEPARATOR)[0] for token in json_tokens(entry.get("captured"))
+        ]
+        data = {colour.value: colours.count(colour.value) for colour in HAT_TRICK_COLOURS}
+    passed = entry.get("passed", 0)
+    data["passed"] = passed if isinstance(passed, int) else len(json_tokens(passed))
+    return data

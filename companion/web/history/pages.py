@@ -1,0 +1,449 @@
+"""The history pages: every game (filtered, paginated), a player's statistics, fixing a
+player's name, and the scoreboard's switch that leaves a game out of the statistics.
+
+Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
+edit rights: to the game for the exclude switch, to every game of the player (of both
+players, for a merge) for a rename or merge. Each page reads its numbers with a fixed, small
+number of SQL statements (``companion.data.stats``), however long the history is.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, NoReturn
+
+from babel.dates import format_skeleton
+from flask import abort, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import format_date, format_decimal, format_percent, get_locale, gettext
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.exceptions import Forbidden, HTTPException, NotFound
+
+from companion import services
+from companion.data import stats
+from companion.data.models import db, name_key, utcnow
+from companion.read_models.charts import score_history_chart
+from companion.read_models.messages import (
+    PRESET_NAMES,
+    render_message,
+    signed_number,
+    variant_label,
+)
+from companion.read_models.scoreboard import ColourChip
+from companion.rules import PRESETS
+from companion.rules.text import Message
+from companion.services.player_changes import (
+    PAGE,
+    NameTaken,
+    NotAllowed,
+    check_merge,
+    check_new_name,
+    find_target,
+    merge_players,
+    rename_player,
+)
+from companion.web.edit_rights import SESSION_KEYS, can_edit, game_to_change
+from companion.web.error_pages import (
+    back_to_game,
+    error_page,
+    expired_form_message,
+    home,
+    not_found_text,
+)
+from companion.web.history import bp
+from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
+from companion.web.history.player_names import (
+    find_player_and_rights,
+    may_change_player,
+    may_change_players,
+    may_touch_games,
+)
+from companion.web.history_filters import PERIODS, read_filters, read_page
+from companion.web.scoreboard_page import game_template_helpers, render_scoreboard
+
+# --------------------------------------------------------------------------------------------
+# Template helpers
+
+
+def average(value: float | None) -> str:
+    """An average score with one decimal, in the page's language ("–" when there is none)."""
+    if value is None:
+        return "–"
+    text = format_decimal(round(value, 1), format="#,##0.0")
+    return f"+{text}" if value > 0 else text.replace("-", "\u2212")
+
+
+def one_decimal(value: float | None) -> str:
+    """A count's average with one decimal, in the page's language ("–" when there is none)."""
+    return "–" if value is None else format_decimal(round(value, 1), format="#,##0.0")
+
+
+def rate(value: float | None) -> str:
+    """A share as a percentage in the page's language ("–" when there is none)."""
+    return "–" if value is None else format_percent(value)
+
+
+def signed_or_dash(value: int | None) -> str:
+    """A round score with its sign, or "–" when there is none."""
+    return "–" if value is None else signed_number(value)
+
+
+def month_label(year: int, month: int) -> str:
+    """ "Mar 2025" in the page's language."""
+    return format_skeleton("yMMM", date(year, month, 1), locale=get_locale())
+
+
+def colour_chip(colour: str) -> ColourChip:
+    """A colour as the scoreboard draws it (shape and name, for colour-blind players)."""
+    return ColourChip(colour, None)
+
+
+@bp.context_processor
+def history_template_helpers() -> dict[str, Any]:
+    """Give the history templates their helpers (and the scoreboard's, which the exclude
+    switch shows again when another phone changed the game first)."""
+    return {
+        **game_template_helpers(),
+        "average": average,
+        "one_decimal": one_decimal,
+        "rate": rate,
+        "signed": signed_number,
+        "signed_or_dash": signed_or_dash,
+        "month_label": month_label,
+        "variant_label": variant_label,
+        "colour_chip": colour_chip,
+        "format_date": format_date,
+    }
+
+
+def message_text(message: Message) -> str:
+    """A filter problem or refusal in the page's language."""
+    return render_message(message)
+
+
+# --------------------------------------------------------------------------------------------
+# History
+
+
+def device_codes() -> set[str]:
+    """The games this device holds edit keys for (read from its cookie, no query): in the
+    history they offer "Continue" instead of "Follow"."""
+    keys = session.get(SESSION_KEYS, {})
+    return set(keys) if isinstance(keys, dict) else set()
+
+
+@bp.get("/history")
+def games() -> ResponseReturnValue:
+    """Every game, games in progress first, then newest first, 20 a page, filtered by
+    player, variant and period (query parameters kept across pages)."""
+    read = read_filters(request.args, utcnow())
+    page = read_page(request.args.get("page"))
+    if page is None:
+        abort(404)
+    try:
+        listing = stats.history_page(read.filters, page, in_progress_first=True)
+    except stats.PageOutOfRange:
+        abort(404)
+    status = 400 if read.problems else 200
+    query: dict[str, Any] = read.args.query()
+    return render_template(
+        "history/games.html",
+        listing=listing,
+        args=read.args,
+        problems={name: message_text(problem) for name, problem in read.problems.items()},
+        periods=PERIODS,
+        variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
+        known_names=services.suggest_players(),
+        editable_codes=device_codes(),
+        page_link=lambda number: url_for("history.games", **query, page=number),
+    ), status
+
+
+# --------------------------------------------------------------------------------------------
+# A player's page
+
+
+def player_or_404(name: str) -> stats.PlayerRef:
+    """The player called ``name`` (case aside), or the not-found page."""
+    player = stats.find_player(name)
+    if player is None:
+        no_such_player(name)
+    return player
+
+
+def no_such_player(name: str) -> NoReturn:
+    """The not-found page of a name nobody has."""
+    abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
+
+
+def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) -> Any:
+    """The chart of the player's total in each of their latest finished games."""
+    totals = [point.total for point in points]
+    if totals:
+        description = gettext(
+            "%(name)s's total in each of the last %(count)s finished games, oldest first: "
+            "lowest %(lowest)s, highest %(highest)s, latest %(latest)s.",
+            name=player.name,
+            count=len(totals),
+            lowest=signed_number(min(totals)),
+            highest=signed_number(max(totals)),
+            latest=signed_number(totals[-1]),
+        )
+    else:
+        description = gettext("%(name)s has not finished a game yet.", name=player.name)
+    return score_history_chart(
+        [(format_date(point.created_at, format="short"), point.total) for point in points],
+        gettext("Total per finished game"),
+        description,
+        id_prefix="score-history",
+    )
+
+
+@bp.get("/players/<path:name>")
+def player(name: str) -> ResponseReturnValue:
+    """A player's statistics, head-to-head and trends (finished games that are not
+    excluded count; shared wins count as wins)."""
+    found_and_rights = find_player_and_rights(name)
+    if found_and_rights is None:
+        no_such_player(name)
+    found, may_fix = found_and_rights
+    numbers = stats.player_stats(found)
+    points = stats.score_history(found)
+    return render_template(
+        "history/player.html",
+        player=found,
+        numbers=numbers,
+        rivals=stats.head_to_head(found),
+        points=points,
+        chart=score_history_svg(found, points),
+        months=stats.monthly_trend(found),
+        history_games=stats.SCORE_HISTORY_GAMES,
+        may_fix=may_fix,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Rename and merge: a form, a confirmation, then the change
+
+
+def require_player_rights(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> None:
+    """Refuse (403) a name change from a device that does not keep the score of every game
+    it would change: every game of ``player`` (and of ``target``, for a merge)."""
+    players = (player,) if target is None else (player, target)
+    if not may_change_players(*players):
+        refuse_name_change(player, target)
+
+
+def refuse_name_change(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> NoReturn:
+    """The 403 page of a rename or merge: why, and who can do it instead."""
+    db.session.rollback()
+    if target is None:
+        reason = gettext(
+            "Renaming or merging changes %(name)s in every game they played, so only a phone "
+            "that keeps the score of every one of those games may do it.",
+            name=player.name,
+        )
+    else:
+        reason = gettext(
+            "Merging %(name)s into %(target)s changes every game either of them played, so "
+            "only a phone that keeps the score of every one of those games may do it.",
+            name=player.name,
+            target=target.name,
+        )
+    operator = gettext(
+        "The server's operator can make this change with the command "
+        "“flask --app companion players”."
+    )
+    abort(403, description=f"{reason} {operator}")
+
+
+def render_fix(
+    player: stats.PlayerRef,
+    rename: RenameForm | None = None,
+    merge: MergeForm | None = None,
+    status: int = 200,
+) -> ResponseReturnValue:
+    """The page with the two ways to fix a name."""
+    return render_template(
+        "history/fix_name.html",
+        player=player,
+        rename=rename or RenameForm(formdata=None),
+        merge=merge or MergeForm(formdata=None),
+        known_names=[
+            known
+            for known in services.suggest_players(limit=100)
+            if name_key(known) != name_key(player.name)
+        ],
+    ), status
+
+
+def render_confirm(player: stats.PlayerRef, action: str, value: str) -> ResponseReturnValue:
+    """The "are you sure" page of a rename or merge, sending the value once more."""
+    return render_template(
+        "history/confirm_name.html",
+        player=player,
+        action=action,
+        value=value,
+        confirmed=CONFIRMED,
+    )
+
+
+@bp.route("/players/<path:name>/rename", methods=["GET", "POST"])
+def rename(name: str) -> ResponseReturnValue:
+    """Give a player another name (a typo fix); their games keep them."""
+    found = player_or_404(name)
+    require_player_rights(found)
+    if request.method == "GET":
+        return render_fix(found)
+    form = RenameForm()
+    if not form.validate():
+        return render_fix(found, rename=form, status=400)
+    try:
+        new_name = check_new_name(form.new_name.data, found)
+        if not form.is_confirmed():
+            return render_confirm(found, "rename", new_name)
+        new_name = rename_player(found, new_name, PAGE, may_touch_games).new_name
+    except NotAllowed:
+        refuse_name_change(found)
+    except services.ServiceError as error:
+        db.session.rollback()
+        form.new_name.errors = [*form.new_name.errors, render_message(error.text)]
+        merge = None
+        if isinstance(error, NameTaken):  # the same person under two names: offer the merge
+            merge = MergeForm(formdata=None, into=error.other)
+        return render_fix(found, rename=form, merge=merge, status=400)
+    except IntegrityError:  # another phone gave someone this name a moment ago
+        db.session.rollback()
+        taken = NameTaken(form.new_name.data)
+        form.new_name.errors = [*form.new_name.errors, render_message(taken.text)]
+        return render_fix(found, rename=form, status=400)
+    db.session.commit()
+    return redirect(url_for("history.player", name=new_name))
+
+
+@bp.post("/players/<path:name>/merge")
+def merge(name: str) -> ResponseReturnValue:
+    """Merge a player into the other name of the same person, who keeps both histories."""
+    found = player_or_404(name)
+    require_player_rights(found)
+    form = MergeForm()
+    if not form.validate():
+        return render_fix(found, merge=form, status=400)
+    try:
+        target = find_target(form.into.data)
+        require_player_rights(found, target)
+        check_merge(found, target)
+        if not form.is_confirmed():
+            return render_confirm(found, "merge", target.name)
+        merge_players(found, target, PAGE, may_touch_games)
+    except NotAllowed:
+        refuse_name_change(found, target)
+    except services.ServiceError as error:
+        db.session.rollback()
+        form.into.errors = [*form.into.errors, render_message(error.text)]
+        return render_fix(found, merge=form, status=400)
+    db.session.commit()
+    return redirect(url_for("history.player", name=target.name))
+
+
+# --------------------------------------------------------------------------------------------
+# Exclude a game from the statistics (the switch on the scoreboard)
+
+
+@bp.post("/g/<code>/exclude")
+def exclude_game(code: str) -> ResponseReturnValue:
+    """Leave the game out of the statistics, or count it again; it stays in the history."""
+    game = game_to_change(code)
+    form = ExcludeForm()
+    wanted = form.wants_excluded()
+    if not form.validate() or wanted is None:
+        abort(400)
+    services.exclude_game(game, form.seen_version(), wanted)
+    db.session.commit()
+    return redirect(url_for("games.scoreboard", code=game.code))
+
+
+# --------------------------------------------------------------------------------------------
+# Errors of the history pages
+
+
+@bp.errorhandler(services.StaleVersion)
+@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
+def show_conflict(_error: Exception) -> ResponseReturnValue:
+    """Another phone changed the game first: nothing changed; show the game as it is now."""
+    db.session.rollback()
+    code = str((request.view_args or {}).get("code", ""))
+    try:
+        game = services.get_game(code)
+    except services.NotFound:
+        return show_not_found(NotFound())
+    return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
+
+
+@bp.errorhandler(services.NotFound)
+def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
+    """An unknown game (deleted meanwhile, or a mistyped address)."""
+    db.session.rollback()
+    return render_error(
+        404,
+        gettext("Game not found"),
+        gettext(
+            "There is no game at this address. It may have been deleted, or the link was "
+            "copied incompletely."
+        ),
+    )
+
+
+@bp.errorhandler(404)
+def show_not_found(error: HTTPException) -> ResponseReturnValue:
+    """An unknown player, or a page number past the history's end."""
+    title, fallback = not_found_text()
+    message = error.description if error.description != NotFound.description else None
+    return render_error(404, title, message or fallback)
+
+
+@bp.errorhandler(Forbidden)
+def show_forbidden(error: Forbidden) -> ResponseReturnValue:
+    """A change this device has no right to make."""
+    message = error.description if error.description != Forbidden.description else None
+    return render_error(
+        403,
+        gettext("Not allowed from this phone"),
+        message or gettext("This phone may only look at this game."),
+    )
+
+
+@bp.errorhandler(400)
+def show_bad_request(_error: HTTPException) -> ResponseReturnValue:
+    """A form that was not sent from our page."""
+    return render_error(
+        400,
+        gettext("Please try again"),
+        gettext("This form did not come from this page; nothing was saved."),
+    )
+
+
+@bp.errorhandler(CSRFError)
+def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
+    """A form sent without its valid CSRF token: nothing was saved; show it again."""
+    db.session.rollback()
+    message = expired_form_message()
+    name = (request.view_args or {}).get("name")
+    player = stats.find_player(str(name)) if name else None
+    if player is not None and may_change_player(player):
+        form_class = RenameForm if request.endpoint == "history.rename" else MergeForm
+        form = form_class(formdata=None)
+        field = form.new_name if isinstance(form, RenameForm) else form.into
+        field.errors = [message]
+        if isinstance(form, RenameForm):
+            return render_fix(player, rename=form, status=400)
+        return render_fix(player, merge=form, status=400)
+    return render_error(400, gettext("Please try again"), message)
+
+
+def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
+    """A friendly error page with the way back (to the game, when there is one)."""
+    links = [*back_to_game(status), (url_for("history.games"), gettext("History")), home()]
+    return error_page(status, title, message, links)

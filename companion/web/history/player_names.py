@@ -1,0 +1,77 @@
+"""Who may fix a player's name from a page: a phone that keeps the score of every game the
+player sat in (for a merge, every game of both players), so that fixing a typo in tonight's
+game needs nothing more, and no visitor can rewrite a shared history. Anything wider is the
+operator's (``flask --app companion players ...``, ``companion.services.player_changes``).
+
+The question is asked in SQL, of the hashes of the keys the phone holds, so the player page
+asks it in the statement that finds the player: holding keys costs no statement more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from flask import session
+
+from companion.data.models import Game, Player, Seat, db, name_key
+from companion.data.stats import PlayerRef
+from companion.services import hash_edit_key
+from companion.web.edit_rights import SESSION_KEYS, can_edit
+
+
+def held_games() -> list[tuple[str, str]]:
+    """Each game this phone holds a key for, as its code and the hash of that key."""
+    keys = session.get(SESSION_KEYS, {})
+    if not isinstance(keys, dict):
+        return []
+    return [
+        (code, hash_edit_key(key))
+        for code, key in keys.items()
+        if isinstance(code, str) and isinstance(key, str)
+    ]
+
+
+def keeps_every_game(
+    seated: sa.ColumnElement[bool], held: list[tuple[str, str]]
+) -> sa.ColumnElement[bool]:
+    """Whether the ``held`` games (``held_games``) include every game with a seat matching
+    ``seated``, and there is at least one."""
+    if not held:
+        return sa.false()
+    games = sa.select(Seat.game_id).where(seated)
+    not_held = sa.select(Game.id).where(
+        Game.id.in_(games), ~sa.tuple_(Game.code, Game.edit_key_hash).in_(held)
+    )
+    return sa.and_(sa.exists(games), ~sa.exists(not_held))
+
+
+def may_change_players(*players: PlayerRef) -> bool:
+    """Whether this device may rename these players, or merge one into the other."""
+    held = held_games()
+    if not held:  # no query at all
+        return False
+    ids = [player.id for player in players]
+    return bool(db.session.scalar(sa.select(keeps_every_game(Seat.player_id.in_(ids), held))))
+
+
+def may_change_player(player: PlayerRef) -> bool:
+    """Whether this device may rename ``player``."""
+    return may_change_players(player)
+
+
+def find_player_and_rights(name: str) -> tuple[PlayerRef, bool] | None:
+    """The player called ``name`` (case aside), and whether this device may rename them: one
+    statement."""
+    may: Any = keeps_every_game(Seat.player_id == Player.id, held_games())
+    row = db.session.execute(
+        sa.select(Player.id, Player.name, may.label("may")).where(Player.key == name_key(name))
+    ).first()
+    return (PlayerRef(row.id, row.name), bool(row.may)) if row is not None else None
+
+
+def may_touch_games(games: Sequence[Game]) -> bool:
+    """The same question asked again of the games a change locked: a game that seated the
+    player meanwhile counts too."""
+    return bool(games) and all(can_edit(game) for game in games)

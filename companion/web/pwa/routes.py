@@ -1,0 +1,154 @@
+"""Routes that make the companion installable on a phone's home screen.
+
+- ``/manifest.webmanifest`` describes the app (name, colours, icons) in the visitor's language.
+- ``/sw.js`` is the service worker, served from the site root so that it covers every page. It
+  is rendered from templates/pwa/sw.js with the files to keep at hand (every static file, under
+  the fingerprinted name ``url_for`` gives it, see companion/web/assets.py; the offline page; the
+  manifest) and a cache version that changes with their contents.
+- ``/offline`` is the page the worker shows when a page cannot be fetched.
+- ``/favicon.ico`` answers the browsers that ask for it without reading the page's links.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from flask import (
+    current_app,
+    jsonify,
+    render_template,
+    send_from_directory,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from companion.web.pwa import bp
+
+BACKGROUND_COLOUR = "#fbfaf7"
+"""The light theme's page background (``--bg`` in static/style.css), shown while the app starts."""
+
+WORKER_TEMPLATE = "pwa/sw.js"
+OFFLINE_TEMPLATE = "pwa/offline.html"
+VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE)
+"""Templates whose source goes into the cache version besides the static files: the offline page
+is cached too, so a change to it (or to the worker) must also replace the cache."""
+
+CACHE_VERSION_LENGTH = 12
+
+API_PREFIX = "/api/"
+"""Requests under this path (the JSON API, every version) are never touched by the worker."""
+
+
+def static_files(folder: str | Path) -> list[str]:
+    """Every file in the static folder, as sorted paths relative to it, leaving out any file or
+    folder whose name starts with a dot (``.gitkeep``, editors' and systems' litter)."""
+    root = Path(folder)
+    if not root.is_dir():
+        return []
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts)
+    )
+
+
+def cache_version(folder: str | Path, files: list[str], extra: list[str]) -> str:
+    """A short hash of the files' names and contents and of the ``extra`` texts: a new
+    deployment whose static files differ gets a new version, hence a fresh cache."""
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0")
+        digest.update((Path(folder) / name).read_bytes())
+        digest.update(b"\0")
+    for text in extra:
+        digest.update(text.encode() + b"\0")
+    return digest.hexdigest()[:CACHE_VERSION_LENGTH]
+
+
+def template_source(name: str) -> str:
+    """The source text of one of the app's templates."""
+    env = current_app.jinja_env
+    assert env.loader is not None
+    source, _filename, _uptodate = env.loader.get_source(env, name)
+    return source
+
+
+@bp.route("/manifest.webmanifest")
+def manifest() -> ResponseReturnValue:
+    """Describe the app to the phone so it can be added to the home screen."""
+
+    def icon(filename: str, sizes: str, kind: str, purpose: str = "any") -> dict[str, str]:
+        return {
+            "src": url_for("static", filename=f"icons/{filename}"),
+            "sizes": sizes,
+            "type": kind,
+            "purpose": purpose,
+        }
+
+    home = url_for("main.index")
+    response = jsonify(
+        {
+            "id": home,
+            "name": _("Sticheln companion"),
+            "short_name": "Sticheln",
+            "description": _(
+                "Score keeper, trick resolver and game history for the card game Sticheln."
+            ),
+            "lang": str(get_locale()),
+            "dir": "ltr",
+            "start_url": home,
+            "scope": home,
+            "display": "standalone",
+            "background_color": BACKGROUND_COLOUR,
+            "theme_color": BACKGROUND_COLOUR,
+            "categories": ["games", "utilities"],
+            "icons": [
+                icon("icon.svg", "any", "image/svg+xml"),
+                icon("icon-192.png", "192x192", "image/png"),
+                icon("icon-512.png", "512x512", "image/png"),
+                icon("icon-maskable-512.png", "512x512", "image/png", "maskable"),
+            ],
+        }
+    )
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.route("/sw.js")
+def service_worker() -> ResponseReturnValue:
+    """The service worker, from the site root so that its scope is the whole site."""
+    folder = current_app.static_folder or ""
+    files = static_files(folder)
+    offline_url = url_for("pwa.offline")
+    manifest_url = url_for("pwa.manifest")
+    body = render_template(
+        WORKER_TEMPLATE,
+        version=cache_version(folder, files, [template_source(t) for t in VERSIONED_TEMPLATES]),
+        offline_url=offline_url,
+        manifest_url=manifest_url,
+        static_prefix=url_for("static", filename=""),
+        api_prefix=API_PREFIX,
+        precache=[offline_url, manifest_url, *(url_for("static", filename=f) for f in files)],
+    )
+    response = current_app.response_class(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/offline")
+def offline() -> ResponseReturnValue:
+    """The page the service worker shows when the phone has no connection."""
+    return render_template(OFFLINE_TEMPLATE)
+
+
+@bp.route("/favicon.ico")
+def favicon() -> ResponseReturnValue:
+    """The icon for browsers that ask for /favicon.ico instead of reading the page's links."""
+    return send_from_directory(
+        Path(current_app.static_folder or "", "icons"),
+        "favicon.ico",
+        mimetype="image/x-icon",
+    )

@@ -1,0 +1,168 @@
+"""The scoreboard's HTTP cache: ETags, conditional GETs and the rendered pages kept per process.
+
+Every phone at a table polls the scoreboard, so a poll costs one small query: the ETag covers
+what the page shows (the game's version, names, edit rights, language, templates, static
+files, host and URL prefix), and a page rendered once is kept by that ETag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from collections import OrderedDict
+
+import sqlalchemy as sa
+from flask import (
+    current_app,
+    make_response,
+    request,
+    session,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+
+from companion import services
+from companion.data.database import read_once
+from companion.data.models import Game, Player, Seat
+from companion.web.assets import linked_name
+from companion.web.edit_rights import (
+    held_key,
+)
+
+#: Templates whose source shapes a scoreboard page: a deployment with other templates gets
+#: other ETags, so no phone keeps showing a page of the old ones.
+SCOREBOARD_TEMPLATES = ("base.html", "games/scoreboard.html", "games/game_macros.html")
+#: Static files a scoreboard links: their URLs may change with their content.
+SCOREBOARD_STATIC = ("style.css", "scoreboard.css", "app.js", "scoreboard.js", "wake_lock.js")
+#: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
+RENDERED_SCOREBOARDS = 256
+RENDERED_LOCK = threading.Lock()
+#: What a scoreboard's ETag depends on in the database: built once, as every poll reads it.
+SCOREBOARD_STATE = (
+    sa.select(Game.version, Game.edit_key_hash, Player.name)
+    .outerjoin(Seat, Seat.game_id == Game.id)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Game.code == sa.bindparam("code"))
+    .order_by(Seat.position)
+)
+
+
+def scoreboard_etag(code: str, view: bool) -> str | None:
+    """The strong ETag (unquoted) of a scoreboard page as this request would render it, or
+    ``None`` when there is no such game; one query, no rendering.
+
+    The page shows the game (its version moves on with every change of the games row:
+    rounds, tricks, status, exclusion, a new edit key) and the players' names (a rename or a
+    merge changes no game), in this request's language, as the read-only view or as this
+    device's scoreboard, with or without edit controls, under this request's scheme, host
+    and script root (the links' beginning: a page made for another must never be shared).
+    A page with edit controls holds a CSRF token, which expires: its tag also changes with
+    the session's token and every half of the token's lifetime, so a revalidated page never
+    carries an expired token.
+    """
+    rows = read_once(SCOREBOARD_STATE, code=code)
+    if not rows:
+        return None
+    held = None if view else held_key(code)
+    opens = held is not None and hmac.compare_digest(
+        rows[0].edit_key_hash, services.hash_edit_key(held)
+    )
+    parts: list[object] = [
+        templates_digest(),
+        [linked_name(name) for name in SCOREBOARD_STATIC],
+        "view" if view else "board",
+        request.host_url,  # every link starts with the script root (URL_PREFIX)
+        code,  # two games of the same players at the same version are still two pages
+        rows[0].version,
+        [row.name for row in rows],
+        str(get_locale()),
+        request.query_string.decode("latin-1"),  # the language switcher links back to it
+        opens,
+        held is not None and not opens,
+    ]
+    if opens:
+        generate_csrf()  # as the page would: the session's token is then the page's
+        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        parts += [csrf_period(), hash_of(str(session.get(field, "")))]
+    return hash_of(json.dumps(parts))[:32]
+
+
+def hash_of(text: str) -> str:
+    """A hex digest of ``text``."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def templates_digest() -> str:
+    """A digest of the scoreboard's templates, computed once per app."""
+    digest: str | None = current_app.extensions.get("scoreboard_templates")
+    if digest is None:
+        env = current_app.jinja_env
+        assert env.loader is not None
+        sources = [env.loader.get_source(env, name)[0] for name in SCOREBOARD_TEMPLATES]
+        digest = hash_of("\0".join(sources))[:16]
+        current_app.extensions["scoreboard_templates"] = digest
+    return digest
+
+
+def csrf_period() -> int:
+    """Which half of the CSRF token's lifetime it is now (0 when tokens never expire)."""
+    limit = current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600)
+    return int(time.time() // max(int(limit) // 2, 1)) if limit else 0
+
+
+def cache_control(view: bool) -> str:
+    """Browsers keep a scoreboard but ask each time whether it changed (the ETag makes that
+    cheap); a device's own scoreboard depends on its cookie, so it is private."""
+    return "no-cache" if view else "private, no-cache"
+
+
+def rendered_pages() -> OrderedDict[str, str]:
+    """This process's rendered scoreboards, most recently used last."""
+    pages: OrderedDict[str, str] = current_app.extensions.setdefault(
+        "scoreboard_pages", OrderedDict()
+    )
+    return pages
+
+
+def rendered_page(tag: str) -> str | None:
+    """The page already rendered for ``tag``, if this process still has it.
+
+    The ETag covers everything a scoreboard shows (see :func:`scoreboard_etag`), so a page
+    rendered once serves every phone that asks for the same tag: a table of phones
+    following one game costs one rendering per change, not one per phone and poll.
+    """
+    with RENDERED_LOCK:
+        page = rendered_pages().get(tag)
+        if page is not None:
+            rendered_pages().move_to_end(tag)
+        return page
+
+
+def keep_rendered(tag: str, page: str) -> None:
+    """Remember a rendered scoreboard, forgetting the least recently used beyond the limit."""
+    with RENDERED_LOCK:
+        pages = rendered_pages()
+        pages[tag] = page
+        pages.move_to_end(tag)
+        while len(pages) > RENDERED_SCOREBOARDS:
+            pages.popitem(last=False)
+
+
+def scoreboard_response(page: str, tag: str, view: bool) -> ResponseReturnValue:
+    """A scoreboard page with its ETag and cache rules."""
+    response = make_response(page, 200)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = cache_control(view)
+    return response
+
+
+def not_modified(tag: str, view: bool) -> ResponseReturnValue:
+    """``304 Not Modified``: the page the device holds is still the right one."""
+    response = current_app.response_class(status=304)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = cache_control(view)
+    return response

@@ -1,0 +1,148 @@
+"""Security headers on every response, cookie settings, where a form may come from, and
+the reverse-proxy settings.
+
+The pages load nothing but their own scripts, styles and images, so the policy can forbid
+everything else: an injected ``<script>`` or a framing site gets nowhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wrappers import Response
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+#: ``Sec-Fetch-Site`` values of a request this app's own pages sent (or the user typed).
+#: Every form carries a CSRF token (the API, authenticated by bearer keys, is exempt).
+csrf = CSRFProtect()
+
+OWN_FETCH_SITES = frozenset({"same-origin", "none"})
+#: The blueprint that takes bearer keys and no cookies: a cross-site request gains nothing.
+COOKIELESS_BLUEPRINTS = frozenset({"api"})
+#: Why such a form was refused, for the log: the pages answer with their own message, in
+#: the player's language, as for an expired form.
+CROSS_SITE = "The form was sent from another site."
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    # Edit links carry the key in their path: never tell another site where we came from.
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
+def add_security_headers(response: Response) -> Response:
+    """Set the headers on every response that does not set its own."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed session cookie, marked Secure whenever the request came over HTTPS (the
+    session holds edit keys), and always when ``SESSION_COOKIE_SECURE`` says so."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
+def refuse_cross_site_forms() -> None:
+    """Refuse a form another site's page sent, before any view runs.
+
+    This is the second guard against cross-site requests: every form carries its CSRF token
+    (Flask-WTF) and the session cookie is ``SameSite=Lax``. Flask-WTF's own HTTPS check
+    (``WTF_CSRF_SSL_STRICT``) demands a ``Referer`` naming this host instead, and so refused
+    every form of the share page and the edit link, which send ``Referrer-Policy:
+    no-referrer`` because their addresses hold the edit key. Sending the referrer again
+    (``same-origin``) would put edit keys into this server's own logs and would still fail
+    wherever a browser, an extension or a privacy setting drops the header. The checks here
+    use what the browser reports about the request itself, whatever the referrer policy:
+
+    - ``Sec-Fetch-Site``, which the browser sets and no page can forge, must say the form
+      came from this origin (or from the user: ``none``); ``same-site`` (a sibling
+      subdomain, perhaps another app) and ``cross-site`` are refused;
+    - a browser too old to send it still sends ``Origin`` with a POST: its host must be this
+      one. ``Origin: null`` (a page with ``no-referrer``) proves nothing either way and
+      leaves the decision to the token.
+    """
+    if request.method not in current_app.config["WTF_CSRF_METHODS"]:
+        return
+    if not current_app.config.get("WTF_CSRF_ENABLED", True):
+        return
+    if request.blueprint in COOKIELESS_BLUEPRINTS:
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        if site.lower() not in OWN_FETCH_SITES:
+            raise CSRFError(CROSS_SITE)
+        return
+    origin = request.headers.get("Origin", "null")
+    if origin != "null" and urlsplit(origin).netloc.lower() != request.host.lower():
+        raise CSRFError(CROSS_SITE)
+
+
+class FixedPrefix:
+    """Serve the app under ``URL_PREFIX`` (such as ``/sticheln``), a setting rather than a
+    request header, so no request can change the links another phone is given."""
+
+    def __init__(self, app: WSGIApplication, prefix: str):
+        self.app = app
+        self.prefix = "/" + prefix.strip("/")
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path = str(environ.get("PATH_INFO", ""))
+        if path == self.prefix or path.startswith(self.prefix + "/"):
+            environ["PATH_INFO"] = path[len(self.prefix) :]
+        environ["SCRIPT_NAME"] = self.prefix
+        return self.app(environ, start_response)
+
+
+def init_app(app: Flask) -> None:
+    """Install the headers and the cross-site check, and read the proxy settings.
+
+    Behind one HTTPS proxy set ``PROXY_COUNT=1``: the app then takes the client's address
+    and the original scheme from ``X-Forwarded-For`` and ``X-Forwarded-Proto``, which every
+    proxy overwrites, so cookies are marked Secure and links use https. The host of
+    ``X-Forwarded-Host`` is trusted only with ``PROXY_TRUST_HOST``, and ``X-Forwarded-Prefix``
+    never: a fixed ``URL_PREFIX`` says where the app is mounted. A header a proxy passes
+    through unchanged would otherwise let one request shape the pages other phones get.
+    """
+    app.after_request(add_security_headers)
+    app.before_request(refuse_cross_site_forms)
+    app.session_interface = SessionInterface()
+    proxies = int(app.config.get("PROXY_COUNT", 0))
+    if proxies > 0:
+        trust_host = proxies if app.config.get("PROXY_TRUST_HOST") else 0
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=trust_host, x_prefix=0
+        )
+    prefix = str(app.config.get("URL_PREFIX") or "").strip("/")
+    if prefix:
+        app.wsgi_app = FixedPrefix(app.wsgi_app, prefix)  # type: ignore[method-assign]

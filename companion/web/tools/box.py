@@ -1,0 +1,106 @@
+"""What the table setup page shows: the cards to take out of the box and those that stay in
+(R1, R2, R17), hands, cards left out and tricks (R5, R14, R16, R18), and, inside a game, who
+deals and who leads the round being played (R3).
+
+Every number comes from ``companion.rules``; this module only sorts it for the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.data import queries
+from companion.data.models import Game
+from companion.rules import (
+    HAT_TRICK,
+    Card,
+    Colour,
+    TableSetup,
+    Variant,
+    in_box,
+    round_dealer,
+    round_leader,
+)
+from companion.rules.variants import TrumpOrder
+from companion.web.tools.chips import ColourGroup, colour_group, deck_groups
+
+#: The highest value printed in any colour (R1): the box is searched up to it.
+TOP_OF_BOX = max(colour.top_value for colour in Colour)
+
+
+@dataclass(frozen=True)
+class BoxView:
+    """The setup of one table, sorted for the page."""
+
+    setup: TableSetup
+    taken: tuple[ColourGroup, ...]
+    kept: tuple[ColourGroup, ...]
+
+    @property
+    def is_hat_trick(self) -> bool:
+        """Hat Trick lays nothing out and plays every card but the last (R18)."""
+        return self.setup.variant.has_passes
+
+    @property
+    def kept_count(self) -> int:
+        """Cards that stay in the box: the box (R1) less the deck in use."""
+        return sum(len(group.chips) for group in self.kept)
+
+
+@dataclass(frozen=True)
+class RoundAtTable:
+    """The round being played, or the next one, of a game: who deals and who leads (R3)."""
+
+    number: int
+    planned: int
+    dealer: int
+    leader: int
+
+
+def box_view(setup: TableSetup) -> BoxView:
+    """Split the box (R1) into the deck in use (R2, R17) and the cards that stay in it."""
+    deck = setup.deck
+    taken = deck_groups(deck)
+    used = set(deck.colours)
+    order = (*deck.colours, *(colour for colour in Colour if colour not in used))
+    kept = []
+    for colour in order:
+        values = [
+            value
+            for value in range(TOP_OF_BOX + 1)
+            if in_box(Card(colour, value)) and Card(colour, value) not in deck
+        ]
+        if values:
+            kept.append(colour_group(colour, values))
+    return BoxView(setup, tuple(taken), tuple(kept))
+
+
+def round_at_table(game: Game) -> RoundAtTable | None:
+    """The round being played or about to be dealt; ``None`` once no round is left.
+
+    Round n is the one being played, else the number of rounds recorded + 1 (R3, R23).
+    """
+    number = queries.round_at_table(game)
+    if number is None:
+        return None
+    players = len(game.seats)
+    return RoundAtTable(
+        number=number,
+        planned=game.rounds_planned,
+        dealer=round_dealer(number, game.first_leader, players),
+        leader=round_leader(number, game.first_leader, players),
+    )
+
+
+def seat_names(game: Game) -> list[str]:
+    """The players' names in seating order (clockwise, R3)."""
+    return [seat.player.name for seat in game.seats]
+
+
+def trick_rule_of(variant: Variant) -> str:
+    """The resolver's choice for a variant: Hat Trick, Reverse's lowest trump (R13), or the
+    highest trump of every other classic-family variant (R8)."""
+    settings = variant.settings
+    if settings is None:
+        return HAT_TRICK
+    return "reverse" if settings.scoring.trump_order is TrumpOrder.LOWEST else "classic"

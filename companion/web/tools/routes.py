@@ -1,0 +1,275 @@
+"""The table tools' pages: table setup and trick resolver, alone or inside a game.
+
+Both pages only calculate: they save nothing, so the resolver answers its POSTs directly
+instead of redirecting (there is nothing a reload could save twice). CSRFProtect checks every
+POST before a view runs; a form whose token expired is shown again with the trick kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask import render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from wtforms import Field
+
+from companion import services
+from companion.data import queries
+from companion.data.models import Game, db
+from companion.read_models.messages import render_message, variant_label
+from companion.rules import Play, RuleError, TableSetup, table_setup
+from companion.rules.table import DEFAULT_ROUNDS
+from companion.web import error_pages
+from companion.web.tools import bp
+from companion.web.tools.box import (
+    RoundAtTable,
+    box_view,
+    round_at_table,
+    seat_names,
+    trick_rule_of,
+)
+from companion.web.tools.forms import GameTrickForm, ResolverForm, SetupForm, TrickForm
+from companion.web.tools.trick import (
+    TrickTable,
+    add_play,
+    picker_groups,
+    read_trick,
+    trick_view,
+    write_trick,
+)
+
+
+@dataclass(frozen=True)
+class GameAtTable:
+    """The game a tool page is opened from: its seats, variant and current round."""
+
+    code: str
+    names: tuple[str, ...]
+    variant: str
+    rounds_planned: int
+    round: RoundAtTable | None
+
+
+def game_at_table(game: Game) -> GameAtTable:
+    """What the tool pages show about ``game``."""
+    return GameAtTable(
+        code=game.code,
+        names=tuple(seat_names(game)),
+        variant=variant_label(game.variant),
+        rounds_planned=game.rounds_planned,
+        round=round_at_table(game),
+    )
+
+
+def fields_valid(form: TrickForm | SetupForm, *fields: Field) -> bool:
+    """Validate only the settings the page reads (every field keeps its own errors)."""
+    return all([field.validate(form) for field in fields])
+
+
+def resolver_url(setup: TableSetup) -> str:
+    """The resolver preset to the setup's trick rule and player count."""
+    return url_for("tools.resolver", variant=trick_rule_of(setup.variant), players=setup.players)
+
+
+# --------------------------------------------------------------------------------------------
+# Table setup
+
+
+@bp.get("/setup", endpoint="table_setup")
+def show_table_setup() -> ResponseReturnValue:
+    """Which cards to take out of the box, hands, cards left out and tricks (R2, R17)."""
+    form = SetupForm(request.args)
+    setup = None
+    if form.validate():
+        setup = setup_or_field_error(form)
+    page = render_template(
+        "tools/setup.html",
+        form=form,
+        box=box_view(setup) if setup else None,
+        game=None,
+        variant_name=variant_label(setup.variant) if setup else None,
+        rounds=DEFAULT_ROUNDS,
+        resolver_url=resolver_url(setup) if setup else None,
+    )
+    return page, 200 if setup else 400
+
+
+def setup_or_field_error(form: SetupForm | ResolverForm) -> TableSetup | None:
+    """The setup the form asks for; a player count the game is not played with (R2, R17,
+    e.g. Hat Trick with 3) is explained next to the player count."""
+    try:
+        return table_setup(form.players.data, form.chosen_variant())
+    except RuleError as error:
+        form.players.errors = [*form.players.errors, render_message(error.message)]
+        return None
+
+
+@bp.get("/g/<code>/setup", endpoint="game_setup")
+def show_game_setup(code: str) -> ResponseReturnValue:
+    """The game's setup, with who deals and who leads the current round (R3)."""
+    game = services.get_game(code)
+    setup = queries.setup_of(game)
+    return render_template(
+        "tools/setup.html",
+        form=None,
+        box=box_view(setup),
+        game=game_at_table(game),
+        variant_name=variant_label(setup.variant),
+        rounds=game.rounds_planned,
+        resolver_url=url_for("tools.game_resolver", code=game.code),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Trick resolver
+
+
+@bp.route("/resolve", methods=["GET", "POST"], endpoint="resolver")
+def resolve_trick() -> ResponseReturnValue:
+    """Who takes a trick, tapped card by card, for a chosen trick rule and player count."""
+    return resolver_page()
+
+
+def resolver_page(expired: str | None = None) -> ResponseReturnValue:
+    """The resolver outside a game; ``expired`` explains a tap refused for its CSRF token."""
+    form = ResolverForm() if request.method == "POST" else ResolverForm(request.args or None)
+
+    def table() -> TrickTable | None:
+        """The chosen trick rule and player count, or None (errors next to the fields)."""
+        if not fields_valid(form, form.variant, form.players):
+            return None
+        setup = setup_or_field_error(form)
+        return TrickTable(setup) if setup else None
+
+    return render_resolver(form, table, None, url_for("tools.resolver"), expired)
+
+
+@bp.route("/g/<code>/resolve", methods=["GET", "POST"], endpoint="game_resolver")
+def resolve_game_trick(code: str) -> ResponseReturnValue:
+    """Who takes a trick of this game: its deck, and its seats in order from the leader."""
+    return game_resolver_page(code)
+
+
+def game_resolver_page(code: str, expired: str | None = None) -> ResponseReturnValue:
+    """The resolver inside a game; the current round's leader leads by default (R3)."""
+    game = services.get_game(code)
+    at_table = game_at_table(game)
+    names = at_table.names
+    leader = at_table.round.leader if at_table.round else game.first_leader
+    if request.method == "POST":
+        form = GameTrickForm(names)
+    else:
+        form = GameTrickForm(names, request.args or None, leader=leader)
+    setup = queries.setup_of(game)
+
+    def table() -> TrickTable | None:
+        """The game's deck and seats from the chosen leader, or None for a forged leader."""
+        if not fields_valid(form, form.leader):
+            return None
+        return TrickTable(setup, names, form.leader.data)
+
+    action = url_for("tools.game_resolver", code=game.code)
+    return render_resolver(form, table, at_table, action, expired)
+
+
+def render_resolver(
+    form: TrickForm,
+    table_of: Callable[[], TrickTable | None],
+    game: GameAtTable | None,
+    action: str,
+    expired: str | None,
+) -> ResponseReturnValue:
+    """Read the trick, apply the tap (unless the form expired) and show the result.
+
+    Answers 400 for settings that cannot be used or an expired form, 422 for a refused tap
+    (the trick is unchanged and the refusal says why), 200 otherwise.
+    """
+    table = table_of()
+    context: dict[str, object] = {"form": form, "game": game, "action": action}
+    if table is None:
+        return render_template("tools/resolver.html", table=None, **context), 400
+    plays, notice = restore_trick(form.trick.data, table)
+    refusal = refused = None
+    if request.method == "POST" and expired is None:
+        plays, refusal, refused = apply_tap(form, plays, table)
+    form.trick.data = write_trick(plays)
+    if refusal is None and form.add.data:
+        form.pass_next.data = False  # a pass is one play: the toggle resets after it
+    page = render_template(
+        "tools/resolver.html",
+        table=table,
+        view=trick_view(plays, table),
+        groups=picker_groups(table),
+        refusal=refusal,
+        refused=refused,
+        notice=expired or notice,
+        **context,
+    )
+    return page, 400 if expired else 422 if refusal else 200
+
+
+def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...], str | None]:
+    """The trick sent back by the page. After the trick rule or player count changed it may
+    no longer fit; it is then cleared, saying why."""
+    try:
+        return read_trick(text, table), None
+    except RuleError as error:
+        reason = render_message(error.message, table.names or None)
+        return (), gettext("The trick was cleared: %(reason)s", reason=reason)
+
+
+def apply_tap(
+    form: TrickForm, plays: tuple[Play, ...], table: TrickTable
+) -> tuple[tuple[Play, ...], str | None, str | None]:
+    """Clear, undo, or add the tapped card (as a pass if the toggle is on). A refused card
+    leaves the trick as it was; the refusal and the refused card are returned."""
+    if form.clear.data:
+        return (), None, None
+    if form.undo.data:
+        return plays[:-1], None, None
+    if not form.add.data:
+        return plays, None, None  # "apply": only the settings changed
+    try:
+        return add_play(plays, form.add.data, form.pass_next.data, table), None, None
+    except RuleError as error:
+        return plays, render_message(error.message, table.names or None), form.add.data
+
+
+# --------------------------------------------------------------------------------------------
+# Errors of the tool pages
+
+
+@bp.errorhandler(CSRFError)
+def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
+    """A tap sent with an expired or missing CSRF token: show the trick as it was and ask
+    for the tap again (nothing is lost, since the trick travels in the form)."""
+    message = gettext("This page had expired, so your last tap was not applied. Please tap again.")
+    if request.endpoint == "tools.resolver":
+        return resolver_page(expired=message)
+    if request.endpoint == "tools.game_resolver" and request.view_args:
+        return game_resolver_page(str(request.view_args["code"]), expired=message)
+    return error_page(400, gettext("Please try again"), message)
+
+
+@bp.errorhandler(services.NotFound)
+def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
+    """An unknown game code (mistyped, or the game was deleted)."""
+    db.session.rollback()
+    message = gettext(
+        "There is no game at this address. It may have been deleted, or the link was "
+        "copied incompletely."
+    )
+    return error_page(404, gettext("Game not found"), message)
+
+
+def error_page(status: int, title: str, message: str) -> ResponseReturnValue:
+    """A short page saying what went wrong, with ways back to the tools."""
+    links = [
+        error_pages.home(),
+        (url_for("tools.table_setup"), gettext("Table setup")),
+        (url_for("tools.resolver"), gettext("Who takes the trick?")),
+    ]
+    return error_pages.error_page(status, title, message, links)
