@@ -9,12 +9,12 @@ refused at once, naming the player and the card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from sqlalchemy.orm.exc import StaleDataError
 
 from companion import services
 from companion.data import queries
@@ -23,6 +23,7 @@ from companion.data.states import GameStatus, RoundMode, RoundStatus
 from companion.read_models.messages import render_message
 from companion.rules import RuleError, TableSetup, round_leader
 from companion.rules.hat_trick import Play
+from companion.web.errors import Refused, refusals
 from companion.web.games import bp
 from companion.web.games.live_views import FLASH_CATEGORY, live_url, render_live
 from companion.web.games.round_clash import (
@@ -69,7 +70,7 @@ def live_or_notice(game: Game, round_: Round) -> ResponseReturnValue | None:
     try:
         services.live_round(game, round_.number)
     except services.ServiceError as error:
-        return notice_page(game, title, render_message(error.text, names_of(game)))
+        return notice_page(game, title, render_message(error.message, names_of(game)))
     if game.status == GameStatus.ABANDONED:
         return notice_page(
             game, title, gettext("This game was abandoned, so it takes no more rounds.")
@@ -97,6 +98,17 @@ def refused_form(
         )
         return render_live(game, round_, refusal=message, status=422)
     return None
+
+
+def refused_change_page(
+    game: Game, round_: Round, refused: Refused, plays: Sequence[Play] | None = None
+) -> ResponseReturnValue:
+    """A trick saved or taken back that was refused (nothing saved): the round as it is now
+    after a conflict, else the live page with the refusal and the trick as it was."""
+    if refused.stale or refused.refusal is None:
+        return conflict_page(game, round_)
+    message = render_message(refused.refusal.message, names_of(game))
+    return render_live(game, round_, plays=plays, refusal=message, status=422)
 
 
 def conflict_page(game: Game, round_: Round) -> ResponseReturnValue:
@@ -190,24 +202,19 @@ def start_without_indicators(
                 )
             )
         else:
-            try:
+            with refusals() as refused:
                 round_ = services.open_live_round(game, form.version.data, None)
                 db.session.commit()
+            if not refused:
                 return redirect(live_url(game, round_))
-            except (services.StaleVersion, StaleDataError):
-                db.session.rollback()
+            if refused.stale:
                 taken = started_elsewhere(game)
                 if taken is not None:
                     return taken
                 conflict = game_now(game)
                 status = 409
-            except RuleError as error:
-                db.session.rollback()
-                problems.append(render_message(error.message, names_of(game)))
-                status = 422
-            except services.ServiceError as error:
-                db.session.rollback()
-                problems.append(render_message(error.text, names_of(game)))
+            elif refused.refusal is not None:
+                problems.append(render_message(refused.refusal.message, names_of(game)))
                 status = 422
         form.version.data = game.version  # the next try is based on the game as shown
         form.version.raw_data = [str(game.version)]
@@ -284,19 +291,11 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
     if len(plays) < setup.players:
         store_partial(game, round_, plays)
         return redirect(live_url(game, round_))
-    try:
+    with refusals() as refused:
         services.play_live_trick(game, number, game.version, plays)
         db.session.commit()
-    except (services.StaleVersion, StaleDataError):
-        return conflict_page(game, round_)
-    except RuleError as error:
-        db.session.rollback()
-        message = render_message(error.message, names_of(game))
-        return render_live(game, round_, plays=plays[:-1], refusal=message, status=422)
-    except services.ServiceError as error:
-        db.session.rollback()
-        message = render_message(error.text, names_of(game))
-        return render_live(game, round_, plays=plays[:-1], refusal=message, status=422)
+    if refused:
+        return refused_change_page(game, round_, refused, plays[:-1])
     clear_partial(game, round_)
     return redirect(live_url(game, round_))
 
@@ -338,15 +337,11 @@ def undo_live_trick(code: str, number: int) -> ResponseReturnValue:
     if refused is not None:
         return refused
     taken_back = len(round_.tricks or [])
-    try:
+    with refusals() as refused:
         services.undo_live_trick(game, number, game.version)
         db.session.commit()
-    except (services.StaleVersion, StaleDataError):
-        return conflict_page(game, round_)
-    except services.ServiceError as error:
-        db.session.rollback()
-        message = render_message(error.text, names_of(game))
-        return render_live(game, round_, refusal=message, status=422)
+    if refused:
+        return refused_change_page(game, round_, refused)
     clear_partial(game, round_)
     flash(
         gettext(

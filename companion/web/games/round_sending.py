@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from sqlalchemy.orm.exc import StaleDataError
 
 from companion import services
 from companion.data.models import Game, Round, db
-from companion.read_models.messages import render_message
-from companion.rules import Entry, RoundScore, RuleError, score_round
+from companion.rules import Entry, RoundScore, score_round
+from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
@@ -94,18 +93,12 @@ def readable(form: RoundForm, outcome: Outcome) -> bool:
 def saved(game: Game, form: RoundForm, outcome: Outcome, attempt: Callable[[], object]) -> bool:
     """Run ``attempt`` (rules, then a service) and commit; on any refusal roll back, so
     nothing is saved, and note where to show why."""
-    try:
+    with refusals() as refused:
         attempt()
         db.session.commit()
-        return True
-    except (services.StaleVersion, StaleDataError) as error:
-        db.session.rollback()  # on SQLite a lost race fails at flush (StaleDataError)
-        form.move_to_version(getattr(error, "current", None) or game.version)
+    if refused.stale:
+        form.move_to_version(refused.current or game.version)
         outcome.conflict = True
-    except RuleError as error:
-        db.session.rollback()
-        outcome.problems.add(error, names_of(game))
-    except services.ServiceError as error:
-        db.session.rollback()
-        outcome.problems.top.append(render_message(error.text, names_of(game)))
-    return False
+    elif refused.refusal is not None:
+        outcome.problems.add(refused.refusal, names_of(game))
+    return not refused

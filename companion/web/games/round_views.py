@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from wtforms import Form
 
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
-from companion.rules import Card, Colour, RuleError, TableSetup, tricks_of_cards
+from companion.rules import Card, Colour, Refusal, RuleError, TableSetup, tricks_of_cards
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
 from companion.web.games.round_forms import (
     CHOICE_SEPARATOR,
@@ -150,14 +150,15 @@ class Problems:
     by_seat: dict[int, list[str]] = field(default_factory=dict)
     cards: dict[int, set[str]] = field(default_factory=dict)
 
-    def add(self, error: RuleError, names: Sequence[str]) -> None:
-        """Place a rules refusal next to the seat it names, else at the top."""
+    def add(self, error: Refusal, names: Sequence[str]) -> None:
+        """Place a refusal next to the seat it names (and its card, a rules refusal's), else
+        at the top."""
         message = render_message(error.message, names)
         if error.seat is None or not 0 <= error.seat < len(names):
             self.top.append(message)
             return
         self.by_seat.setdefault(error.seat, []).append(message)
-        if error.card is not None:
+        if isinstance(error, RuleError) and error.card is not None:
             self.cards.setdefault(error.seat, set()).add(card_token(error.card))
 
     def __bool__(self) -> bool:
