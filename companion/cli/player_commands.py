@@ -42,7 +42,7 @@ def players_group() -> None:
 def refused(error: ServiceError) -> click.ClickException:
     """A refusal of the service, rolled back, as the command's error."""
     db.session.rollback()
-    return click.ClickException(render_message(error.text))
+    return click.ClickException(render_message(error.message))
 
 
 @players_group.command("rename")

@@ -47,7 +47,7 @@ from companion.rules import (
     MAX_PLAYERS,
     MAX_ROUNDS,
     Entry,
-    RuleError,
+    Refusal,
     TableSetup,
     Variant,
     round_leader,
@@ -355,7 +355,7 @@ def load(raw: bytes) -> object:
     try:
         return parse.read_json(raw.removeprefix(b"\xef\xbb\xbf"))
     except ApiError as error:
-        if "must be a JSON object" in error.message:
+        if "must be a JSON object" in str(error):
             raise BackupError("The file must hold a JSON object, as an export does.") from None
         raise BackupError("The file is not valid JSON (UTF-8).") from None
 
@@ -366,7 +366,7 @@ def read_document(data: object) -> list[GamePlan]:
     try:
         body = parse.fields(data, "The document", ("format", "version", "games"), ("exported_at",))
     except ApiError as error:
-        raise BackupError(error.message) from None
+        raise BackupError(str(error)) from None
     if body["format"] != FORMAT:
         raise BackupError(f'This is not a Sticheln companion export (format "{FORMAT}").')
     if body["version"] != FORMAT_VERSION:
@@ -394,12 +394,8 @@ def _read_game_reporting(item: object, index: int) -> GamePlan:
     context = _Context()
     try:
         return read_game(item, context)
-    except ApiError as error:
-        reason = error.message
-    except RuleError as error:
+    except Refusal as error:  # the API's reading, the rules or a service
         reason = render_message(error.message, context.names)
-    except services.ServiceError as error:
-        reason = render_message(error.text, context.names)
     where = f", round {context.round}" if context.round else ""
     raise BackupError(f"{label}{where}: {reason}")
 

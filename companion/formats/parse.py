@@ -15,6 +15,8 @@ from companion.rules import (
     HAT_TRICK,
     Card,
     Colour,
+    PlainText,
+    Refusal,
     Variant,
     variant_from_settings,
     variant_named,
@@ -27,12 +29,12 @@ MAX_CARDS = 120
 MAX_COUNT = 10_000
 
 
-class ApiError(Exception):
-    """A request the API refuses: 400 for a malformed body, 422 for a rule it breaks."""
+class ApiError(Refusal):
+    """A request the API refuses: 400 for a malformed body, 422 for a rule it breaks. Its
+    message is the API's English, said as written (``PlainText``)."""
 
     def __init__(self, message: str, status: int = 400, state: Mapping[str, object] | None = None):
-        super().__init__(message)
-        self.message = message
+        super().__init__(PlainText(message))
         self.status = status
         self.state = state  # a conflict's answer also holds the game as it is now
 

@@ -6,7 +6,7 @@ rule. Every public function cites the ruling (R1-R23) or check (C1-C6) it implem
 
 from companion.rules.cards import Card, Colour
 from companion.rules.deck import Deck, in_box
-from companion.rules.errors import RuleError
+from companion.rules.errors import Refusal, RuleError
 from companion.rules.hat_trick import (
     HatTrickOutcome,
     Play,
@@ -38,7 +38,7 @@ from companion.rules.table import (
     tricks_of_cards,
     winners,
 )
-from companion.rules.text import Message
+from companion.rules.text import Message, PlainText
 from companion.rules.tricks import TrickOutcome, check_trick_cards, trick_winner
 from companion.rules.variants import (
     CLASSIC,
@@ -78,9 +78,11 @@ __all__ = [
     "HatTrickQuickEntry",
     "HatTrickVariant",
     "Message",
+    "PlainText",
     "Play",
     "QuickEntry",
     "RoundScore",
+    "Refusal",
     "RuleError",
     "TableSetup",
     "TrickOutcome",

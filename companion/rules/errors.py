@@ -1,7 +1,9 @@
-"""Errors raised when the table enters something the rules do not allow.
+"""Errors raised when something asked of the companion cannot be done.
 
-Every error carries a :class:`Message` (so it can be translated) and, where one is
-concerned, the seat and the card (the checks of RULES.md section 7 must name both).
+Every refusal of the app, from the rules, the services or the API's reading of a request,
+is a :class:`Refusal`: a :class:`Message` (so it can be translated) and, where one is
+concerned, the form field and the seat it is about. The rules' own errors also name the
+card (the checks of RULES.md section 7 must name the seat and the card).
 """
 
 from __future__ import annotations
@@ -10,13 +12,36 @@ from companion.rules.cards import Card
 from companion.rules.text import N_, Message
 
 
-class RuleError(ValueError):
-    """Something entered breaks a ruling; nothing based on it may be saved."""
+class Refusal(Exception):
+    """Something asked that cannot be done, said once for every way of showing it: a page
+    puts ``message`` beside ``field`` or ``seat`` (else at the top), the API answers it in
+    English (``str(refusal)``)."""
 
-    def __init__(self, message: Message, seat: int | None = None, card: Card | None = None):
+    #: The field concerned, when a whole kind of refusal is about one field.
+    field: str | None = None
+
+    def __init__(
+        self, message: Message, *, field: str | None = None, seat: int | None = None
+    ) -> None:
         super().__init__(str(message))
         self.message = message
         self.seat = seat
+        if field is not None:
+            self.field = field
+
+
+class RuleError(Refusal, ValueError):
+    """Something entered breaks a ruling; nothing based on it may be saved."""
+
+    def __init__(
+        self,
+        message: Message,
+        seat: int | None = None,
+        card: Card | None = None,
+        *,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message, field=field, seat=seat)
         self.card = card
 
 
@@ -38,9 +63,13 @@ class UnknownColourError(RuleError):
 class UnknownVariantError(RuleError):
     """A variant name or setting that does not exist (RULES.md section 5)."""
 
+    field = "variant"
+
 
 class PlayerCountError(RuleError):
     """A player count the game cannot be played with (R2, R17)."""
+
+    field = "players"
 
 
 class CardError(RuleError):

@@ -98,7 +98,8 @@ def check_round_count(rounds: int) -> int:
     """R11: a game has 1 to 10 rounds (5 by default)."""
     if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
         raise RuleError(
-            Message(N_("A game has 1 to 10 rounds, not %(rounds)s."), {"rounds": rounds})
+            Message(N_("A game has 1 to 10 rounds, not %(rounds)s."), {"rounds": rounds}),
+            field="rounds",
         )
     return rounds
 

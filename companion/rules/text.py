@@ -61,3 +61,13 @@ class Message:
 
     def __str__(self) -> str:
         return self.render()
+
+
+@dataclass(frozen=True)
+class PlainText(Message):
+    """A sentence said as it is written: the API's English about the shape of a request
+    (the API answers in English only), never translated, capitalised or filled in."""
+
+    def render(self, *_how: object, **_names: object) -> str:
+        """The sentence itself, whatever the language of the page or the names at the table."""
+        return self.template

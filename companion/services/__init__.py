@@ -33,6 +33,7 @@ from companion.rules import (
     Entry,
     HatTrickQuickEntry,
     QuickEntry,
+    Refusal,
     RoundScore,
     Variant,
     round_leader,
@@ -50,19 +51,22 @@ CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
 
 
-class ServiceError(Exception):
-    """A request the game cannot take, in one sentence for the person who made it.
-
-    ``text`` is translatable (pages render it in the player's language, with names);
-    ``message`` is its English form, as the API answers it.
-    """
+class ServiceError(Refusal):
+    """A request the game cannot take, in one sentence for the person who made it: pages
+    render ``message`` in the player's language, with names; the API answers its English
+    form (``str(error)``)."""
 
     status = 400
 
-    def __init__(self, template: str, **params: object):
-        self.text = Message(template, params)
-        self.message = str(self.text)
-        super().__init__(self.message)
+    def __init__(
+        self,
+        template: str,
+        *,
+        field: str | None = None,
+        seat: int | None = None,
+        **params: object,
+    ):
+        super().__init__(Message(template, params), field=field, seat=seat)
 
 
 class NotFound(ServiceError):
@@ -176,7 +180,9 @@ def create_game(
     check_round_count(rounds)
     if not 0 <= first_leader < len(cleaned):
         raise ServiceError(
-            N_("The first leader must be one of the %(players)s seats."), players=len(cleaned)
+            N_("The first leader must be one of the %(players)s seats."),
+            field="first_leader",
+            players=len(cleaned),
         )
     key = new_edit_key()
     game = Game(

@@ -417,7 +417,10 @@ def test_bad_input_is_shown_next_to_its_field_and_saves_nothing(
     ("refusal", "field", "message"),
     [
         (
-            RuleError(Message(N_("A game has 1 to 10 rounds, not %(rounds)s."), {"rounds": 12})),
+            RuleError(
+                Message(N_("A game has 1 to 10 rounds, not %(rounds)s."), {"rounds": 12}),
+                field="rounds",
+            ),
             "rounds-errors",
             "A game has 1 to 10 rounds, not 12.",
         ),
@@ -427,7 +430,9 @@ def test_bad_input_is_shown_next_to_its_field_and_saves_nothing(
             "Cleo cannot sit here.",
         ),
         (
-            services.ServiceError("The first leader must be a seat from 0 to 2."),
+            services.ServiceError(
+                "The first leader must be a seat from 0 to 2.", field="first_leader"
+            ),
             "first_leader-errors",
             "The first leader must be a seat from 0 to 2.",
         ),

@@ -26,7 +26,7 @@ from werkzeug.test import TestResponse
 
 from companion import create_app
 from companion.data.models import db
-from companion.web.error_pages import expired_form_message
+from companion.web.errors import expired_form_message
 from tests.conftest import TEST_CONFIG, database_url
 from tests.fuzz.form_reader import Form, read_forms
 

@@ -23,28 +23,25 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from flask_wtf.csrf import CSRFError
-from sqlalchemy.orm.exc import StaleDataError
-from werkzeug.exceptions import Forbidden, HTTPException
 
 from companion import services
 from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
-from companion.rules import RuleError
-from companion.rules.errors import PlayerCountError, UnknownVariantError
 from companion.web.edit_rights import (
     can_edit,
     game_to_change,
     remember_edit_key,
 )
-from companion.web.error_pages import (
+from companion.web.errors import (
+    Link,
+    PageArea,
     back_to_game,
-    error_page,
-    expired_form_message,
+    game_in_request,
     home,
-    not_found_text,
+    page_area,
+    refusals,
 )
 from companion.web.games import bp, share_pages
 from companion.web.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
@@ -58,8 +55,6 @@ from companion.web.scoreboard_page import game_template_helpers, render_scoreboa
 
 #: The confirmation pages, by endpoint.
 CONFIRM_ACTIONS = {"games.abandon_game": "abandon", "games.delete_game": "delete"}
-#: Where a refusal of ``services.create_game`` is shown on the new-game form.
-CREATE_ERROR_FIELDS = {PlayerCountError: "players", UnknownVariantError: "variant"}
 
 
 bp.context_processor(game_template_helpers)
@@ -93,23 +88,16 @@ def render_new_game(form: NewGameForm) -> str:
 
 def create_game_from(form: NewGameForm) -> Game | None:
     """Create the game the form describes and give this device its edit key; on a refusal,
-    put the reason next to the field concerned, save nothing and answer ``None``."""
+    put the reason next to the field it concerns (the players by default), save nothing
+    and answer ``None``."""
     names = form.seat_names()
-    try:
+    with refusals() as refused:
         game, key = services.create_game(
             names, form.chosen_variant(), form.rounds.data, form.first_leader_seat()
         )
-    except RuleError as error:
-        db.session.rollback()
-        field = CREATE_ERROR_FIELDS.get(
-            type(error), "rounds" if "rounds" in error.message.params else "players"
-        )
-        add_form_error(form, field, render_message(error.message, names))
-        return None
-    except services.ServiceError as error:
-        db.session.rollback()
-        field = "first_leader" if "first leader" in error.message else "players"
-        add_form_error(form, field, render_message(error.text, names))
+    if refused.refusal is not None:
+        message = render_message(refused.refusal.message, names)
+        add_form_error(form, refused.refusal.field or "players", message)
         return None
     db.session.commit()
     remember_edit_key(game, key)
@@ -212,64 +200,13 @@ def render_confirm(game: Game, form: ConfirmForm, action: str) -> ResponseReturn
 
 
 # --------------------------------------------------------------------------------------------
-# Errors of the game pages (the API keeps its JSON errors: these apply to this blueprint only)
+# Errors of the game pages (answered by ``companion.web.errors``; the API keeps its JSON)
 
 
-@bp.errorhandler(services.StaleVersion)
-@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
-def show_conflict(_error: Exception) -> ResponseReturnValue:
-    """Another phone changed the game: change nothing, show the current scoreboard."""
-    db.session.rollback()
-    game = game_in_request()
-    if game is None:
-        return show_missing_game()
-    return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
-
-
-def game_in_request() -> Game | None:
-    """The game the failed request was about, if it (still) exists: error handlers must
-    not raise, so a game deleted meanwhile answers ``None``."""
-    code = (request.view_args or {}).get("code")
-    try:
-        return services.get_game(str(code)) if code else None
-    except services.NotFound:
-        return None
-
-
-@bp.errorhandler(services.NotFound)
-def show_missing_game(_error: services.NotFound | None = None) -> ResponseReturnValue:
-    """An unknown game code (a mistyped or deleted game)."""
-    db.session.rollback()
-    message = gettext(
-        "There is no game at this address. It may have been deleted, or the link was "
-        "copied incompletely."
-    )
-    return render_error(404, gettext("Game not found"), message)
-
-
-@bp.errorhandler(Forbidden)
-def show_forbidden(error: Forbidden) -> ResponseReturnValue:
-    """A change this device has no right to make."""
-    message = error.description if error.description != Forbidden.description else None
-    return render_error(
-        403,
-        gettext("Not allowed from this phone"),
-        message or gettext("This phone may only look at this game."),
-    )
-
-
-@bp.errorhandler(404)
-def show_not_found(_error: HTTPException) -> ResponseReturnValue:
-    """A page of the game area that does not exist."""
-    return render_error(404, *not_found_text())
-
-
-@bp.errorhandler(CSRFError)
-def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
+def form_again(message: str) -> ResponseReturnValue | None:
     """A form sent without its valid CSRF token (expired page, or sent from elsewhere):
-    show the form again with the reason, so the player can simply send it again."""
-    message = expired_form_message()
-    db.session.rollback()
+    show the form again with the reason, so the player can simply send it again; ``None``
+    on a page without such a form."""
     if request.endpoint == "games.new_game":
         form = NewGameForm()
         form.csrf_token.errors = [message]
@@ -286,10 +223,15 @@ def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
         form = ConfirmForm()
         form.version.errors = [message]
         return render_confirm(game, form, confirming)
-    return render_error(400, gettext("Please try again"), message)
+    return None
 
 
-def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
-    """A friendly error page, with a way back to the game if there is one."""
-    links = [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
-    return error_page(status, title, message, links)
+def ways_back(status: int) -> list[Link]:
+    """The ways back from an error page: the game if there is one, home, a new game."""
+    return [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
+
+
+page_area(
+    bp.name,
+    PageArea(ways_back=ways_back, form_again=form_again, about_games=True),
+)

@@ -16,10 +16,7 @@ from babel.dates import format_skeleton
 from flask import abort, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, format_percent, get_locale, gettext
-from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
-from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 
 from companion import services
 from companion.data import stats
@@ -44,14 +41,8 @@ from companion.services.player_changes import (
     merge_players,
     rename_player,
 )
-from companion.web.edit_rights import SESSION_KEYS, can_edit, game_to_change
-from companion.web.error_pages import (
-    back_to_game,
-    error_page,
-    expired_form_message,
-    home,
-    not_found_text,
-)
+from companion.web.edit_rights import SESSION_KEYS, game_to_change
+from companion.web.errors import Link, PageArea, back_to_game, home, page_area
 from companion.web.history import bp
 from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.web.history.player_names import (
@@ -61,7 +52,7 @@ from companion.web.history.player_names import (
     may_touch_games,
 )
 from companion.web.history_filters import PERIODS, read_filters, read_page
-from companion.web.scoreboard_page import game_template_helpers, render_scoreboard
+from companion.web.scoreboard_page import game_template_helpers
 
 # --------------------------------------------------------------------------------------------
 # Template helpers
@@ -309,7 +300,7 @@ def rename(name: str) -> ResponseReturnValue:
         refuse_name_change(found)
     except services.ServiceError as error:
         db.session.rollback()
-        form.new_name.errors = [*form.new_name.errors, render_message(error.text)]
+        form.new_name.errors = [*form.new_name.errors, render_message(error.message)]
         merge = None
         if isinstance(error, NameTaken):  # the same person under two names: offer the merge
             merge = MergeForm(formdata=None, into=error.other)
@@ -317,7 +308,7 @@ def rename(name: str) -> ResponseReturnValue:
     except IntegrityError:  # another phone gave someone this name a moment ago
         db.session.rollback()
         taken = NameTaken(form.new_name.data)
-        form.new_name.errors = [*form.new_name.errors, render_message(taken.text)]
+        form.new_name.errors = [*form.new_name.errors, render_message(taken.message)]
         return render_fix(found, rename=form, status=400)
     db.session.commit()
     return redirect(url_for("history.player", name=new_name))
@@ -342,7 +333,7 @@ def merge(name: str) -> ResponseReturnValue:
         refuse_name_change(found, target)
     except services.ServiceError as error:
         db.session.rollback()
-        form.into.errors = [*form.into.errors, render_message(error.text)]
+        form.into.errors = [*form.into.errors, render_message(error.message)]
         return render_fix(found, merge=form, status=400)
     db.session.commit()
     return redirect(url_for("history.player", name=target.name))
@@ -366,84 +357,42 @@ def exclude_game(code: str) -> ResponseReturnValue:
 
 
 # --------------------------------------------------------------------------------------------
-# Errors of the history pages
+# Errors of the history pages (answered by ``companion.web.errors``)
 
 
-@bp.errorhandler(services.StaleVersion)
-@bp.errorhandler(StaleDataError)  # SQLite takes no row lock: a lost race fails at flush
-def show_conflict(_error: Exception) -> ResponseReturnValue:
-    """Another phone changed the game first: nothing changed; show the game as it is now."""
-    db.session.rollback()
-    code = str((request.view_args or {}).get("code", ""))
-    try:
-        game = services.get_game(code)
-    except services.NotFound:
-        return show_not_found(NotFound())
-    return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
-
-
-@bp.errorhandler(services.NotFound)
-def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
-    """An unknown game (deleted meanwhile, or a mistyped address)."""
-    db.session.rollback()
-    return render_error(
-        404,
-        gettext("Game not found"),
-        gettext(
-            "There is no game at this address. It may have been deleted, or the link was "
-            "copied incompletely."
-        ),
-    )
-
-
-@bp.errorhandler(404)
-def show_not_found(error: HTTPException) -> ResponseReturnValue:
-    """An unknown player, or a page number past the history's end."""
-    title, fallback = not_found_text()
-    message = error.description if error.description != NotFound.description else None
-    return render_error(404, title, message or fallback)
-
-
-@bp.errorhandler(Forbidden)
-def show_forbidden(error: Forbidden) -> ResponseReturnValue:
-    """A change this device has no right to make."""
-    message = error.description if error.description != Forbidden.description else None
-    return render_error(
-        403,
-        gettext("Not allowed from this phone"),
-        message or gettext("This phone may only look at this game."),
-    )
-
-
-@bp.errorhandler(400)
-def show_bad_request(_error: HTTPException) -> ResponseReturnValue:
-    """A form that was not sent from our page."""
-    return render_error(
-        400,
-        gettext("Please try again"),
-        gettext("This form did not come from this page; nothing was saved."),
-    )
-
-
-@bp.errorhandler(CSRFError)
-def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
-    """A form sent without its valid CSRF token: nothing was saved; show it again."""
-    db.session.rollback()
-    message = expired_form_message()
+def rename_or_merge_again(message: str) -> ResponseReturnValue | None:
+    """A rename or merge form sent without its valid CSRF token: nothing was saved; show it
+    again with the reason (``None`` on any other page)."""
     name = (request.view_args or {}).get("name")
     player = stats.find_player(str(name)) if name else None
-    if player is not None and may_change_player(player):
-        form_class = RenameForm if request.endpoint == "history.rename" else MergeForm
-        form = form_class(formdata=None)
-        field = form.new_name if isinstance(form, RenameForm) else form.into
-        field.errors = [message]
-        if isinstance(form, RenameForm):
-            return render_fix(player, rename=form, status=400)
-        return render_fix(player, merge=form, status=400)
-    return render_error(400, gettext("Please try again"), message)
+    if player is None or not may_change_player(player):
+        return None
+    form_class = RenameForm if request.endpoint == "history.rename" else MergeForm
+    form = form_class(formdata=None)
+    field = form.new_name if isinstance(form, RenameForm) else form.into
+    field.errors = [message]
+    if isinstance(form, RenameForm):
+        return render_fix(player, rename=form, status=400)
+    return render_fix(player, merge=form, status=400)
 
 
-def render_error(status: int, title: str, message: str) -> ResponseReturnValue:
-    """A friendly error page with the way back (to the game, when there is one)."""
-    links = [*back_to_game(status), (url_for("history.games"), gettext("History")), home()]
-    return error_page(status, title, message, links)
+def ways_back(status: int) -> list[Link]:
+    """The way back from an error page (to the game, when there is one)."""
+    return [*back_to_game(status), (url_for("history.games"), gettext("History")), home()]
+
+
+def not_from_this_page() -> str:
+    """A form that was not sent from our page."""
+    return gettext("This form did not come from this page; nothing was saved.")
+
+
+page_area(
+    bp.name,
+    PageArea(
+        ways_back=ways_back,
+        form_again=rename_or_merge_again,
+        about_games=True,
+        missing_game_after_conflict=False,
+        bad_request=not_from_this_page,
+    ),
+)

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from flask_wtf.csrf import CSRFError
 from wtforms import Field
 
 from companion import services
 from companion.data import queries
-from companion.data.models import Game, db
+from companion.data.models import Game
 from companion.read_models.messages import render_message, variant_label
 from companion.rules import Play, RuleError, TableSetup, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
-from companion.web import error_pages
+from companion.web.errors import Link, PageArea, home, page_area
 from companion.web.tools import bp
 from companion.web.tools.box import (
     RoundAtTable,
@@ -239,37 +238,34 @@ def apply_tap(
 
 
 # --------------------------------------------------------------------------------------------
-# Errors of the tool pages
+# Errors of the tool pages (answered by ``companion.web.errors``)
 
 
-@bp.errorhandler(CSRFError)
-def show_expired_form(_error: CSRFError) -> ResponseReturnValue:
-    """A tap sent with an expired or missing CSRF token: show the trick as it was and ask
-    for the tap again (nothing is lost, since the trick travels in the form)."""
-    message = gettext("This page had expired, so your last tap was not applied. Please tap again.")
+def expired_tap_message() -> str:
+    """A tap sent with an expired or missing CSRF token was not applied."""
+    return gettext("This page had expired, so your last tap was not applied. Please tap again.")
+
+
+def trick_again(message: str) -> ResponseReturnValue | None:
+    """Show the trick as it was and ask for the tap again (nothing is lost, since the trick
+    travels in the form); ``None`` on a page without a trick."""
     if request.endpoint == "tools.resolver":
         return resolver_page(expired=message)
     if request.endpoint == "tools.game_resolver" and request.view_args:
         return game_resolver_page(str(request.view_args["code"]), expired=message)
-    return error_page(400, gettext("Please try again"), message)
+    return None
 
 
-@bp.errorhandler(services.NotFound)
-def show_missing_game(_error: services.NotFound) -> ResponseReturnValue:
-    """An unknown game code (mistyped, or the game was deleted)."""
-    db.session.rollback()
-    message = gettext(
-        "There is no game at this address. It may have been deleted, or the link was "
-        "copied incompletely."
-    )
-    return error_page(404, gettext("Game not found"), message)
-
-
-def error_page(status: int, title: str, message: str) -> ResponseReturnValue:
-    """A short page saying what went wrong, with ways back to the tools."""
-    links = [
-        error_pages.home(),
+def ways_back(_status: int) -> list[Link]:
+    """The ways back from an error page: home and the tools."""
+    return [
+        home(),
         (url_for("tools.table_setup"), gettext("Table setup")),
         (url_for("tools.resolver"), gettext("Who takes the trick?")),
     ]
-    return error_pages.error_page(status, title, message, links)
+
+
+page_area(
+    bp.name,
+    PageArea(ways_back=ways_back, form_again=trick_again, expired_message=expired_tap_message),
+)
