@@ -44,47 +44,11 @@ from companion.rules.checks import check_cards_named_once, check_indicators
 from companion.rules.hat_trick import Play
 from companion.rules.live import PlayedTrick
 from companion.rules.table import check_round_count
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
+from companion.services.errors import NotFound, ServiceError, StaleVersion
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
-
-
-class ServiceError(Exception):
-    """A request the game cannot take, in one sentence for the person who made it.
-
-    ``text`` is translatable (pages render it in the player's language, with names);
-    ``message`` is its English form, as the API answers it.
-    """
-
-    status = 400
-
-    def __init__(self, template: str, **params: object):
-        self.text = Message(template, params)
-        self.message = str(self.text)
-        super().__init__(self.message)
-
-
-class NotFound(ServiceError):
-    """No such game or round."""
-
-    status = 404
-
-
-class StaleVersion(ServiceError):
-    """The change was based on an older state of the game (another phone changed it)."""
-
-    status = 409
-
-    def __init__(self, current: int):
-        super().__init__(
-            N_(
-                "This game changed on another phone (now at version %(version)s); reload it "
-                "and apply your change again."
-            ),
-            version=current,
-        )
-        self.current = current
 
 
 def new_edit_key() -> str:
