@@ -60,6 +60,9 @@ from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
+from companion.services.keys import hash_edit_key, new_edit_key
+from companion.services.players import check_names, find_or_add_players
+from companion.services.rounds import entry_mode
 
 FORMAT = "sticheln-companion"
 FORMAT_VERSION = 1
@@ -448,7 +451,7 @@ def read_game(item: object, context: _Context) -> GamePlan:
         parse.string(name, f"players[{seat}]")
         for seat, name in enumerate(parse.listing(obj["players"], "players", MAX_PLAYERS))
     ]
-    names = services.check_names(raw_names, variant)
+    names = check_names(raw_names, variant)
     context.names = names
     rounds_planned = check_round_count(parse.integer(obj["rounds_planned"], "rounds_planned", 0))
     first_leader = parse.integer(obj["first_leader"], "first_leader", 0, len(names) - 1)
@@ -519,8 +522,8 @@ def read_round(
         entries = _replay_live_round(obj, plan, setup)
     elif status == RoundStatus.SCORED:
         entries = read_entries(obj["entries"], setup)
-        if services.entry_mode(entries) != mode:
-            raise ApiError(f'mode must be "{services.entry_mode(entries)}" for these entries.')
+        if entry_mode(entries) != mode:
+            raise ApiError(f'mode must be "{entry_mode(entries)}" for these entries.')
         plan.entries = [entry.as_json() for entry in entries]
     elif setup.cards_laid_out:
         plan.entries = _marked_entries(obj["entries"], setup, required=True)
@@ -662,14 +665,14 @@ def import_document(data: object) -> ImportReport:
             report.unchanged.append(plan.code)
         else:
             report.conflicting.append(plan.code)
-    players = services.find_or_add_players([name for plan in new for name in plan.names])
+    players = find_or_add_players([name for plan in new for name in plan.names])
     db.session.flush()
     offset = 0
     for plan in new:
         seated = players[offset : offset + len(plan.names)]
         offset += len(plan.names)
-        key = services.new_edit_key()
-        db.session.add(_game_of(plan, seated, services.hash_edit_key(key)))
+        key = new_edit_key()
+        db.session.add(_game_of(plan, seated, hash_edit_key(key)))
         report.imported.append((plan.code, key))
     db.session.flush()
     return report

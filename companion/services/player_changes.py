@@ -32,9 +32,11 @@ from companion.data.models import (
     name_key,
     utcnow,
 )
+from companion.data.names import clean_name
 from companion.data.stats import PlayerRef
 from companion.rules.text import N_
-from companion.services import NotFound, ServiceError, check_name_characters, clean_name
+from companion.services.errors import NotFound, ServiceError
+from companion.services.players import check_name_characters
 
 RENAME = "rename"
 MERGE = "merge"

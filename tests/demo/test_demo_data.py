@@ -13,13 +13,13 @@ import sqlalchemy.orm as so
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion import services
 from companion.cli.demo import add_demo_games
 from companion.cli.demo.names import FIRST_NAMES
 from companion.data import queries, stats
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.formats import backup
 from companion.rules import winners
+from companion.services.games import get_game
 from tests.db_snapshot import snapshot
 from tests.schema import (
     assert_planner_knows,
@@ -137,7 +137,7 @@ def test_every_game_has_a_table_its_variant_allows_and_all_its_planned_rounds(
 def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) -> None:
     for page in (1, 2):
         for listed in stats.history_page(stats.HistoryFilter(), page).games:
-            game = services.get_game(listed.code)
+            game = get_game(listed.code)
             totals = queries.totals_of(game)
             assert listed.totals == totals.totals
             assert listed.winners == totals.winners == winners(totals.totals)
