@@ -31,6 +31,13 @@ class Play:
     card: Card
     passed: bool = False
 
+    def as_json(self) -> dict[str, str | int | bool]:
+        """The stored shape of a play: the card, with ``"pass": true`` when passed (R19)."""
+        data: dict[str, str | int | bool] = {**self.card.as_json()}
+        if self.passed:
+            data["pass"] = True
+        return data
+
 
 @dataclass(frozen=True)
 class Pile:

@@ -18,14 +18,6 @@ from companion.services.games import after_change, check_open, check_version
 from companion.services.rounds import open_marked_round, open_next_round, round_of, store_score
 
 
-def _play_json(play: Play) -> dict[str, object]:
-    """One play as a trick stores it: the card, and ``pass`` when it was passed."""
-    data: dict[str, object] = play.card.as_json()
-    if play.passed:
-        data["pass"] = True
-    return data
-
-
 def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] | None) -> Round:
     """Start the next round to be followed trick by trick.
 
@@ -83,7 +75,7 @@ def play_live_trick(
     trick = live.play_trick(plays)
     round_.tricks = [
         *(round_.tricks or []),
-        {"leader": trick.leader, "plays": [_play_json(play) for play in plays]},
+        {"leader": trick.leader, "plays": [play.as_json() for play in plays]},
     ]
     if live.is_complete:
         entries = live.entries()

@@ -17,7 +17,7 @@ from companion.cli.demo import add_demo_games
 from companion.cli.demo.names import FIRST_NAMES
 from companion.data import queries, stats
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
-from companion.formats import backup
+from companion.formats.backup import export, reading
 from companion.rules import winners
 from companion.services.games import get_game
 from tests.db_snapshot import snapshot
@@ -96,8 +96,8 @@ def test_every_stored_round_scores_the_same_when_the_import_checks_it(demo: Flas
     """The import's checks (C1-C6) replay live rounds and score every round again through
     the rules; the stored results are exactly what they give."""
     exported = io.StringIO()
-    assert backup.write_history(exported) == GAMES
-    plans = backup.read_document(backup.load(exported.getvalue().encode()))
+    assert export.write_history(exported) == GAMES
+    plans = reading.read_document(reading.load(exported.getvalue().encode()))
     checked = {
         (plan.code, round_.number): round_.scored for plan in plans for round_ in plan.rounds
     }

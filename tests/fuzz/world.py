@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from companion.data import queries
 from companion.data.models import MAX_NAME_LENGTH, Game, PlayerChange, db
-from companion.formats import backup
+from companion.formats.backup import export, reading
 from companion.rules import Card, Colour
 from companion.services.games import get_game
 from companion.services.rounds import mark_colours
@@ -179,8 +179,8 @@ def check_every_game() -> None:
     the rounds scored), and each total is the sum of the round scores."""
     db.session.expire_all()
     games = list(db.session.scalars(sa.select(Game).order_by(Game.id)))
-    documents = [backup.game_document(game) for game in games]
-    backup.read_document(backup.document(documents))  # raises BackupError if inconsistent
+    documents = [export.game_document(game) for game in games]
+    reading.read_document(export.document(documents))  # raises BackupError if inconsistent
     for game, document in zip(games, documents, strict=True):
         totals = queries.totals_of(game).totals
         sums = [0] * len(game.seats)

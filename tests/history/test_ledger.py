@@ -20,7 +20,7 @@ from companion.cli import demo
 from companion.data import ledger
 from companion.data.models import Game, Player, PlayerGame, PlayerTotals, db
 from companion.data.stats import PlayerRef
-from companion.formats import backup
+from companion.formats.backup.importing import import_document
 from companion.services import player_changes
 from companion.services.games import abandon_game, delete_game, exclude_game, get_game
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
@@ -222,7 +222,7 @@ def test_imported_games_are_counted(client: FlaskClient, app: Flask, table: Tabl
     kept, _ = kept_and_rebuilt(app)
     assert not any(kept.values()), "a deleted game leaves nothing in the ledger"
     with app.app_context():
-        report = backup.import_document(exported)
+        report = import_document(exported)
         db.session.commit()
         assert len(report.imported) == 1
     kept, rebuilt = kept_and_rebuilt(app)
