@@ -14,9 +14,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from flask_babel import lazy_gettext as _l
 
+from companion.data.history import HistoryFilter
 from companion.data.models import MAX_NAME_LENGTH
 from companion.data.names import clean_name
-from companion.data.stats import HistoryFilter
 from companion.rules import PRESETS
 from companion.rules.text import N_, Message
 

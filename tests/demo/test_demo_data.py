@@ -15,7 +15,8 @@ from flask.testing import FlaskCliRunner
 
 from companion.cli.demo import add_demo_games
 from companion.cli.demo.names import FIRST_NAMES
-from companion.data import queries, stats
+from companion.data import queries
+from companion.data.history import HistoryFilter, history_page
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.formats.backup import export, reading
 from companion.rules import winners
@@ -136,7 +137,7 @@ def test_every_game_has_a_table_its_variant_allows_and_all_its_planned_rounds(
 
 def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) -> None:
     for page in (1, 2):
-        for listed in stats.history_page(stats.HistoryFilter(), page).games:
+        for listed in history_page(HistoryFilter(), page).games:
             game = get_game(listed.code)
             totals = queries.totals_of(game)
             assert listed.totals == totals.totals
