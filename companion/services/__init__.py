@@ -3,10 +3,10 @@
 Views and the API call these functions inside a request; each mutation checks the version
 the caller based it on, scores through ``companion.rules``, and leaves committing (or
 rolling back on any refusal) to the caller's single transaction. Each job has its module:
-``keys``, ``players``, ``games``, ``rounds``, ``live`` and ``player_changes``, with the
-refusals in ``errors``. The game pages, the history pages and the API's game routes call
-them as ``services.<function>`` (their views carry the services' names, as in
-``create_game``), so the package answers for the functions they call.
+``keys``, ``players``, ``games``, ``rounds``, ``live``, ``player_changes`` and
+``player_journal``, with the refusals in ``errors``. The game pages, the history pages and
+the API's game routes call them as ``services.<function>`` (their views carry the services'
+names, as in ``create_game``), so the package answers for the functions they call.
 """
 
 from __future__ import annotations
