@@ -14,6 +14,7 @@ through ``may_touch`` once the games are locked.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -215,15 +216,12 @@ def rename_player(
     if not may_touch(games):
         raise NotAllowed()
     cleaned = check_new_name(new_name, PlayerRef(row.id, row.name))
-    change = PlayerChange(
-        kind=RENAME,
-        origin=origin,
-        player_id=row.id,
-        player_name=row.name,
-        player_key=row.key,
-        player_created_at=row.created_at,
-        new_name=cleaned,
-        moved={"games": [game.id for game in games], "seats": [], "results": []},
+    change = _journal_entry(
+        RENAME,
+        origin,
+        row,
+        cleaned,
+        {"games": [game.id for game in games], "seats": [], "results": []},
     )
     row.name = cleaned
     row.key = name_key(cleaned)
@@ -257,21 +255,12 @@ def merge_players(
         .where(RoundResult.player_id == source.id)
         .order_by(RoundResult.round_id, RoundResult.seat)
     ).all()
-    change = PlayerChange(
-        kind=MERGE,
-        origin=origin,
-        player_id=source_row.id,
-        player_name=source_row.name,
-        player_key=source_row.key,
-        player_created_at=source_row.created_at,
-        target_id=target_row.id,
-        new_name=target_row.name,
-        moved={
-            "games": [game.id for game in moved_games],
-            "seats": [list(seat) for seat in seats],
-            "results": [list(result) for result in results],
-        },
-    )
+    moved: dict[str, list[Any]] = {
+        "games": [game.id for game in moved_games],
+        "seats": [list(seat) for seat in seats],
+        "results": [list(result) for result in results],
+    }
+    change = _journal_entry(MERGE, origin, source_row, target_row.name, moved, target_row.id)
     move_versions_on(moved_games)
     repoint(source.id, target.id, seats, results, [game.id for game in moved_games])
     db.session.execute(
@@ -282,6 +271,29 @@ def merge_players(
     db.session.flush()
     db.session.expire_all()
     return change
+
+
+def _journal_entry(
+    kind: str,
+    origin: str,
+    player: Player,
+    new_name: str,
+    moved: dict[str, list[Any]],
+    target_id: int | None = None,
+) -> PlayerChange:
+    """The journal's entry for a change of ``player``, kept as they were before it so that
+    undoing it can put them back."""
+    return PlayerChange(
+        kind=kind,
+        origin=origin,
+        player_id=player.id,
+        player_name=player.name,
+        player_key=player.key,
+        player_created_at=player.created_at,
+        target_id=target_id,
+        new_name=new_name,
+        moved=moved,
+    )
 
 
 def repoint(

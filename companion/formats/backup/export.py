@@ -14,6 +14,7 @@ import sqlalchemy.orm as so
 
 from companion.data.models import Game, Round, db
 from companion.data.states import RoundMode, RoundStatus
+from companion.formats.game_json import game_settings
 from companion.rules.text import N_
 from companion.services.errors import NotFound
 
@@ -48,11 +49,7 @@ def game_document(game: Game, public: bool = False) -> dict[str, Any]:
     hidden = public and _hides_unscored_marks(game)
     return {
         "code": game.code,
-        "players": [seat.player.name for seat in game.seats],
-        "variant": game.variant.as_json(),
-        "rounds_planned": game.rounds_planned,
-        "first_leader": game.first_leader,
-        "status": game.status,
+        **game_settings(game),
         "excluded": bool(game.excluded),
         "created_at": iso_time(game.created_at),
         "updated_at": iso_time(game.updated_at),

@@ -4,7 +4,7 @@ compared and skipped."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,7 +12,7 @@ from flask_babel import gettext
 
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.formats.backup.export import game_document, with_everything
-from companion.formats.backup.plans import BackupError, GamePlan
+from companion.formats.backup.plans import BackupError, GamePlan, RoundPlan
 from companion.formats.backup.reading import read_document
 from companion.services.keys import hash_edit_key, new_edit_key
 from companion.services.players import find_or_add_players
@@ -72,28 +72,11 @@ def import_document(data: object) -> ImportReport:
 
 def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
     """The rows of a checked game, added in one go (no update bumps its version or times)."""
-    game = Game(
-        code=plan.code,
-        edit_key_hash=key_hash,
-        variant=plan.variant,
-        rounds_planned=plan.rounds_planned,
-        first_leader=plan.first_leader,
-        status=plan.status,
-        excluded=plan.excluded,
-        created_at=plan.created_at,
-        updated_at=plan.updated_at,
-    )
+    game = Game(edit_key_hash=key_hash, **_columns(plan, leave_out=("names", "rounds")))
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [
         Round(
-            number=round_.number,
-            leader=round_.leader,
-            mode=round_.mode,
-            status=round_.status,
-            entries=round_.entries,
-            tricks=round_.tricks,
-            created_at=round_.created_at,
-            updated_at=round_.updated_at,
+            **_columns(round_, leave_out=("scored",)),
             results=[
                 RoundResult(
                     seat=seat,
@@ -108,6 +91,15 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
         for round_ in plan.rounds
     ]
     return game
+
+
+def _columns(plan: GamePlan | RoundPlan, leave_out: tuple[str, ...]) -> dict[str, Any]:
+    """A plan's fields that are columns of its row (the plans name them as the models do)."""
+    return {
+        column.name: getattr(plan, column.name)
+        for column in fields(plan)
+        if column.name not in leave_out
+    }
 
 
 def refusal(error: BackupError) -> str:
