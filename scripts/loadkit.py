@@ -615,10 +615,9 @@ def check_database(url: str) -> Consistency:
     gaps, each seat's score what the rules give when the round is scored again, the status
     right for the rounds scored; and every total the sum of the re-scored rounds. On SQLite
     also ``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check``."""
-    from companion import create_app, services
+    from companion import create_app
     from companion.data.models import db
-    from companion.formats import backup
-    from companion.formats.entries import read_entries
+    from companion.formats.backup.export import all_games
 
     result = Consistency()
     path = sqlite_path(url)
@@ -630,25 +629,30 @@ def check_database(url: str) -> Consistency:
         )
         with app.app_context():
             try:
-                for game in backup.all_games():
+                for game in all_games():
                     result.games += 1
                     result.rounds += len(game.rounds)
-                    result.problems.extend(game_problems(game, backup, services, read_entries))
+                    result.problems.extend(game_problems(game))
             finally:
                 db.session.remove()
                 db.engine.dispose()
     return result
 
 
-def game_problems(game: Any, backup: Any, services: Any, read_entries: Any) -> list[str]:
+def game_problems(game: Any) -> list[str]:
     """What is wrong with one stored game (empty when it checks out)."""
+    from companion.formats.backup.export import document, game_document
+    from companion.formats.backup.plans import BackupError
+    from companion.formats.backup.reading import read_document
+    from companion.formats.entries import read_entries
+
     numbers = [round_.number for round_ in game.rounds]
     problems = []
     if numbers != list(range(1, len(numbers) + 1)):
         problems.append(f"{game.code}: rounds numbered {numbers}")
     try:
-        backup.read_document(backup.document([backup.game_document(game)]))
-    except backup.BackupError as error:
+        read_document(document([game_document(game)]))
+    except BackupError as error:
         problems.append(f"{game.code}: {error.message}")
         return problems
     setup = queries.setup_of(game)

@@ -12,11 +12,11 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from companion import services
 from companion.data.models import Game, db, variant_columns, variant_of_columns
 from companion.data.states import GameStatus, RoundMode, RoundStatus
 from companion.rules import PRESETS, Variant, variant_from_settings
 from companion.rules.variants import SCORINGS, Reveal
+from companion.services.games import create_game
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_VARIANT: list[Variant] = [
@@ -64,7 +64,7 @@ def test_hat_trick_stores_its_family_and_no_classic_setting() -> None:
 @pytest.mark.parametrize("preset", ["reverse", "hazy", "hat-trick"])
 def test_a_stored_game_keeps_its_variant_and_its_status(app: Flask, preset: str) -> None:
     with app.app_context():
-        game, _key = services.create_game(["Ann", "Ben", "Cleo", "Dan"], PRESETS[preset], 2, 0)
+        game, _key = create_game(["Ann", "Ben", "Cleo", "Dan"], PRESETS[preset], 2, 0)
         db.session.commit()
         code = game.code
         db.session.expunge_all()

@@ -28,7 +28,10 @@ from companion.cli.player_commands import players_group
 from companion.data import ledger
 from companion.data.database import create_schema_if_empty, refresh_planner_statistics
 from companion.data.models import Game, PlayerTotals, db
-from companion.formats import backup
+from companion.formats.backup.export import write_history
+from companion.formats.backup.importing import import_document, refusal
+from companion.formats.backup.plans import BackupError
+from companion.formats.backup.reading import load
 
 
 def schema_made() -> None:
@@ -42,7 +45,7 @@ def schema_made() -> None:
 @with_appcontext
 def export_command(file: IO[str]) -> None:
     """Write every game to FILE as JSON ("-" for standard output)."""
-    count = backup.write_history(file)
+    count = write_history(file)
     file.flush()
     db.session.rollback()
     click.echo(gettext("Games exported: %(count)s.", count=count), err=True)
@@ -60,19 +63,17 @@ def import_command(file: IO[bytes]) -> None:
     document = file.read()
     schema_made()
     try:
-        report = backup.import_document(backup.load(document))
+        report = import_document(load(document))
         db.session.commit()
         if report.imported:
             refresh_planner_statistics()  # a restore is a bulk load
-    except backup.BackupError as error:
+    except BackupError as error:
         db.session.rollback()
-        raise click.ClickException(backup.refusal(error)) from None
+        raise click.ClickException(refusal(error)) from None
     except IntegrityError:
         db.session.rollback()
         raise click.ClickException(
-            backup.refusal(
-                backup.BackupError(gettext("another import added the same games meanwhile."))
-            )
+            refusal(BackupError(gettext("another import added the same games meanwhile.")))
         ) from None
     for code, key in report.imported:
         click.echo(

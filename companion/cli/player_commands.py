@@ -25,13 +25,11 @@ from companion.services.player_changes import (
     COMMAND,
     MERGE,
     PAGE,
-    Moved,
     find_player,
-    journal,
     merge_players,
     rename_player,
-    undo_change,
 )
+from companion.services.player_journal import Moved, journal, undo_change
 
 
 @click.group("players")

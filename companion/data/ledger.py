@@ -13,6 +13,7 @@ merging two players are all just that difference.
   transaction, so the ledger commits or rolls back with the change itself.
 - Writes that bypass the session's unit of work (bulk updates, the demo data's core
   inserts) say which games they touch: ``tracking`` or ``add_games``.
+- A game is read as its facts (``companion.data.game_facts``), before and after a change.
 - ``rebuild`` makes the whole ledger again from the games (migration 0005, and the tests,
   which check after every kind of write that the kept ledger equals a rebuilt one).
 
@@ -27,13 +28,22 @@ import contextlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from sqlalchemy.dialects import postgresql, sqlite
 
+from companion.data.game_facts import (
+    BATCH,
+    TABLES,
+    GameFacts,
+    ResultFacts,
+    StoredTables,
+    as_utc,
+    load_facts,
+)
 from companion.data.models import (
     Game,
     PlayerColour,
@@ -46,136 +56,15 @@ from companion.data.models import (
     RoundResult,
     Seat,
 )
-from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.data.states import GameStatus
 from companion.rules import HAT_TRICK, Colour, winners
 
-#: Games read at once when the ledger is rebuilt or the demo data adds games.
-BATCH = 500
 COLOURS = frozenset(colour.value for colour in Colour)
 
 TOTALS = ("games", "finished_games", "wins", "rounds", "points", "live_rounds", "live_tricks")
 TOTALS_ALL = (*TOTALS, "excluded_games")
 MONTH_SUMS = ("games", "finished_games", "wins", "rounds", "points")
 OPPONENT_SUMS = ("games", "finished_games", "wins", "opponent_wins")
-
-
-# --------------------------------------------------------------------------------------------
-# A game as the ledger sees it
-
-
-@dataclass(frozen=True)
-class ResultFacts:
-    """One seat's stored result of a scored round."""
-
-    seat: int
-    player_id: int
-    score: int
-    tricks: int | None
-    colours: str
-    live: bool
-
-
-@dataclass(frozen=True)
-class GameFacts:
-    """What a game contributes to the ledger depends on these facts only."""
-
-    id: int
-    kind: str  #: "classic", "hat-trick", ... (Game.family)
-    status: str
-    excluded: bool
-    created_at: datetime
-    seats: tuple[int, ...]  #: the player of each seat, in seat order
-    results: tuple[ResultFacts, ...] = ()
-
-
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes; they were stored in UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-@dataclass(frozen=True)
-class StoredTables:
-    """Where the ledger reads games and results from: the tables, or what a migration older
-    than a column's rename gives in their place (columns named as the models name them)."""
-
-    games: sa.FromClause = Game.__table__
-    results: sa.FromClause = RoundResult.__table__
-
-
-def load_facts(
-    connection: sa.Connection, game_ids: Iterable[int], stored: StoredTables = StoredTables()
-) -> dict[int, GameFacts]:
-    """The facts of the games ``game_ids`` that exist, in two statements per ``BATCH``."""
-    wanted = sorted(set(game_ids))
-    facts: dict[int, GameFacts] = {}
-    for start in range(0, len(wanted), BATCH):
-        facts.update(_load_batch(connection, wanted[start : start + BATCH], stored))
-    return facts
-
-
-def _load_batch(
-    connection: sa.Connection, ids: list[int], stored: StoredTables
-) -> dict[int, GameFacts]:
-    games, results = stored.games, stored.results
-    seats = Seat.__table__
-    rounds = Round.__table__
-    seated: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = connection.execute(
-        sa.select(
-            games.c.id,
-            games.c.family,
-            games.c.status,
-            games.c.excluded,
-            games.c.created_at,
-            seats.c.position,
-            seats.c.player_id,
-        )
-        .select_from(games)
-        .outerjoin(seats, seats.c.game_id == games.c.id)
-        .where(games.c.id.in_(ids))
-    ).all()
-    heads = {}
-    for row in rows:
-        heads[row.id] = row
-        if row.position is not None:
-            seated[row.id][row.position] = row.player_id
-    scored: dict[int, list[ResultFacts]] = defaultdict(list)
-    for row in connection.execute(
-        sa.select(
-            rounds.c.game_id,
-            rounds.c.mode,
-            results.c.seat,
-            results.c.player_id,
-            results.c.score,
-            results.c.tricks,
-            results.c.colour_names,
-        )
-        .select_from(results)
-        .join(rounds, rounds.c.id == results.c.round_id)
-        .where(rounds.c.game_id.in_(ids), rounds.c.status == RoundStatus.SCORED)
-    ):
-        scored[row.game_id].append(
-            ResultFacts(
-                row.seat,
-                row.player_id,
-                row.score,
-                row.tricks,
-                row.colour_names or "",
-                row.mode == RoundMode.LIVE,
-            )
-        )
-    return {
-        id_: GameFacts(
-            id=id_,
-            kind=head.family,
-            status=head.status,
-            excluded=bool(head.excluded),
-            created_at=as_utc(head.created_at),
-            seats=tuple(seated[id_][position] for position in sorted(seated[id_])),
-            results=tuple(scored[id_]),
-        )
-        for id_, head in heads.items()
-    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,7 +302,7 @@ LEDGER_TABLES = (
 )
 
 
-def rebuild(connection: sa.Connection, stored: StoredTables = StoredTables()) -> None:
+def rebuild(connection: sa.Connection, stored: StoredTables = TABLES) -> None:
     """Make the whole ledger again from the stored games."""
     for model in LEDGER_TABLES:
         connection.execute(sa.delete(model.__table__))

@@ -18,16 +18,23 @@ def _live_state(game: Game, round_: Round) -> dict[str, object]:
     }
 
 
-def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
-    """The game as the API shows it (DESIGN.md, games)."""
-    totals = totals_of(game)
+def game_settings(game: Game) -> dict[str, object]:
+    """Who sits where, what is played and how far: the same in the API and in a backup."""
     return {
-        "id": game.code,
         "players": [seat.player.name for seat in game.seats],
         "variant": game.variant.as_json(),
         "rounds_planned": game.rounds_planned,
         "first_leader": game.first_leader,
         "status": game.status,
+    }
+
+
+def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
+    """The game as the API shows it (DESIGN.md, games)."""
+    totals = totals_of(game)
+    return {
+        "id": game.code,
+        **game_settings(game),
         "rounds": [
             {
                 "number": round_.number,

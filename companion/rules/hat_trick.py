@@ -16,7 +16,7 @@ from companion.rules.cards import Card, Colour
 from companion.rules.deck import HAT_TRICK_COLOURS, Deck
 from companion.rules.errors import CardError, HatTrickError
 from companion.rules.text import N_, Message
-from companion.rules.tricks import deck_message
+from companion.rules.tricks import check_card_once
 from companion.rules.variants import Variant
 
 #: R21: on a complete tie red beats blue beats green.
@@ -30,6 +30,13 @@ class Play:
 
     card: Card
     passed: bool = False
+
+    def as_json(self) -> dict[str, str | int | bool]:
+        """The stored shape of a play: the card, with ``"pass": true`` when passed (R19)."""
+        data: dict[str, str | int | bool] = {**self.card.as_json()}
+        if self.passed:
+            data["pass"] = True
+        return data
 
 
 @dataclass(frozen=True)
@@ -71,8 +78,7 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
     colours: list[Colour] = []
     for index, play in enumerate(plays):
         card = play.card
-        if deck is not None and card not in deck:
-            raise CardError(deck_message(card, deck), card=card)
+        check_card_once(card, deck, seen)
         if card.colour not in HAT_TRICK_COLOURS or not 0 <= card.value <= 20:
             raise CardError(
                 Message(
@@ -84,11 +90,6 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
                 ),
                 card=card,
             )
-        if card in seen:
-            raise CardError(
-                Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card
-            )
-        seen.add(card)
         if play.passed:
             _check_pass(index, card, colours)
         elif card.colour not in colours:

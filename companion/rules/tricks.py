@@ -47,8 +47,7 @@ def check_trick_cards(cards: Sequence[Card], deck: Deck | None, players: int | N
         )
     seen: set[Card] = set()
     for card in cards:
-        if deck is not None and card not in deck:
-            raise CardError(deck_message(card, deck), card=card)
+        check_card_once(card, deck, seen)
         if deck is None and not in_box(card):
             raise CardError(
                 Message(
@@ -60,11 +59,16 @@ def check_trick_cards(cards: Sequence[Card], deck: Deck | None, players: int | N
                 ),
                 card=card,
             )
-        if card in seen:
-            raise CardError(
-                Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card
-            )
-        seen.add(card)
+
+
+def check_card_once(card: Card, deck: Deck | None, seen: set[Card]) -> None:
+    """C1: a card of the deck in use (when it is known), in the trick once; ``seen`` holds
+    the trick's cards so far and takes ``card``."""
+    if deck is not None and card not in deck:
+        raise CardError(deck_message(card, deck), card=card)
+    if card in seen:
+        raise CardError(Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card)
+    seen.add(card)
 
 
 def deck_message(card: Card, deck: Deck, seat: int | None = None) -> Message:

@@ -6,15 +6,15 @@ and moves their versions on, so a phone that looked at a game before it is told,
 recorded meanwhile is neither lost nor counted twice in the statistics ledger. Each is one
 transaction: the caller commits, or rolls back on a refusal, and nothing is half done.
 
-The same functions serve the player's page and the operator's ``players`` commands; who may
-call them is the caller's question, asked again through ``may_touch`` once the games are
-locked.
+Undoing an entry is ``player_journal``. The same functions serve the player's page and the
+operator's ``players`` commands; who may call them is the caller's question, asked again
+through ``may_touch`` once the games are locked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -25,16 +25,17 @@ from companion.data.models import (
     Game,
     Player,
     PlayerChange,
-    Round,
     RoundResult,
     Seat,
     db,
     name_key,
     utcnow,
 )
+from companion.data.names import clean_name
 from companion.data.stats import PlayerRef
 from companion.rules.text import N_
-from companion.services import NotFound, ServiceError, check_name_characters, clean_name
+from companion.services.errors import NotFound, ServiceError
+from companion.services.players import check_name_characters
 
 RENAME = "rename"
 MERGE = "merge"
@@ -215,15 +216,12 @@ def rename_player(
     if not may_touch(games):
         raise NotAllowed()
     cleaned = check_new_name(new_name, PlayerRef(row.id, row.name))
-    change = PlayerChange(
-        kind=RENAME,
-        origin=origin,
-        player_id=row.id,
-        player_name=row.name,
-        player_key=row.key,
-        player_created_at=row.created_at,
-        new_name=cleaned,
-        moved={"games": [game.id for game in games], "seats": [], "results": []},
+    change = _journal_entry(
+        RENAME,
+        origin,
+        row,
+        cleaned,
+        {"games": [game.id for game in games], "seats": [], "results": []},
     )
     row.name = cleaned
     row.key = name_key(cleaned)
@@ -257,23 +255,14 @@ def merge_players(
         .where(RoundResult.player_id == source.id)
         .order_by(RoundResult.round_id, RoundResult.seat)
     ).all()
-    change = PlayerChange(
-        kind=MERGE,
-        origin=origin,
-        player_id=source_row.id,
-        player_name=source_row.name,
-        player_key=source_row.key,
-        player_created_at=source_row.created_at,
-        target_id=target_row.id,
-        new_name=target_row.name,
-        moved={
-            "games": [game.id for game in moved_games],
-            "seats": [list(seat) for seat in seats],
-            "results": [list(result) for result in results],
-        },
-    )
+    moved: dict[str, list[Any]] = {
+        "games": [game.id for game in moved_games],
+        "seats": [list(seat) for seat in seats],
+        "results": [list(result) for result in results],
+    }
+    change = _journal_entry(MERGE, origin, source_row, target_row.name, moved, target_row.id)
     move_versions_on(moved_games)
-    _repoint(source.id, target.id, seats, results, [game.id for game in moved_games])
+    repoint(source.id, target.id, seats, results, [game.id for game in moved_games])
     db.session.execute(
         sa.delete(Player).where(Player.id == source.id),
         execution_options={"synchronize_session": False},
@@ -284,7 +273,30 @@ def merge_players(
     return change
 
 
-def _repoint(
+def _journal_entry(
+    kind: str,
+    origin: str,
+    player: Player,
+    new_name: str,
+    moved: dict[str, list[Any]],
+    target_id: int | None = None,
+) -> PlayerChange:
+    """The journal's entry for a change of ``player``, kept as they were before it so that
+    undoing it can put them back."""
+    return PlayerChange(
+        kind=kind,
+        origin=origin,
+        player_id=player.id,
+        player_name=player.name,
+        player_key=player.key,
+        player_created_at=player.created_at,
+        target_id=target_id,
+        new_name=new_name,
+        moved=moved,
+    )
+
+
+def repoint(
     old: int,
     new: int,
     seats: Sequence[Sequence[int]],
@@ -315,160 +327,3 @@ def _repoint(
                 .values(player_id=new),
                 execution_options={"synchronize_session": False},
             )
-
-
-# --------------------------------------------------------------------------------------------
-# The journal, and undoing one of its entries
-
-
-def journal() -> list[PlayerChange]:
-    """Every rename and merge, oldest first."""
-    return list(db.session.scalars(sa.select(PlayerChange).order_by(PlayerChange.id)))
-
-
-class CannotUndo(ServiceError):
-    """A later change stands in the way of putting things back exactly."""
-
-    def __init__(self, change: PlayerChange, name: str):
-        super().__init__(
-            N_(
-                "Entry %(id)s cannot be undone exactly: %(name)s changed since (a later "
-                "rename or merge, or a deleted game). Undo the later entries first."
-            ),
-            id=change.id,
-            name=name,
-        )
-
-
-def undo_change(change_id: int) -> PlayerChange:
-    """Put back the state from before journal entry ``change_id``, exactly, with the ledger
-    in step, and mark the entry undone; refused when a later change makes that impossible."""
-    change: PlayerChange | None = db.session.scalar(
-        sa.select(PlayerChange).where(PlayerChange.id == change_id).with_for_update()
-    )
-    if change is None:
-        raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
-    if change.undone_at is not None:
-        raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
-    if change.kind == RENAME:
-        _undo_rename(change)
-    else:
-        _undo_merge(change)
-    change.undone_at = utcnow()
-    db.session.flush()
-    db.session.expire_all()
-    return change
-
-
-def _check_name_free(change: PlayerChange, player_id: int | None) -> None:
-    taken = db.session.scalar(
-        sa.select(Player.name).where(Player.key == change.player_key, Player.id != player_id)
-    )
-    if taken is not None:
-        raise ServiceError(
-            N_(
-                "Entry %(id)s cannot be undone: the name %(name)s belongs to another player "
-                "now. Rename or merge that player first."
-            ),
-            id=change.id,
-            name=taken,
-        )
-
-
-def _undo_rename(change: PlayerChange) -> None:
-    """The player gets the old name back, if they still have the one given."""
-    games = lock_games(game_ids_of([change.player_id]))
-    player = db.session.scalar(
-        sa.select(Player).where(Player.id == change.player_id).with_for_update()
-    )
-    if player is None or player.name != change.new_name:
-        raise CannotUndo(change, change.new_name)
-    _check_name_free(change, player.id)
-    player.name = change.player_name
-    player.key = change.player_key
-    move_versions_on(games)
-
-
-@dataclass(frozen=True)
-class Moved:
-    """The rows a merge pointed at its target."""
-
-    games: list[int]
-    seats: list[tuple[int, int]]
-    results: list[tuple[int, int]]
-
-    @classmethod
-    def of(cls, change: PlayerChange) -> Moved:
-        """Read from the journal entry."""
-        moved = change.moved
-        return cls(
-            [int(id_) for id_ in moved["games"]],
-            [(int(a), int(b)) for a, b in moved["seats"]],
-            [(int(a), int(b)) for a, b in moved["results"]],
-        )
-
-
-def _undo_merge(change: PlayerChange) -> None:
-    """The source player comes back with its id, name and creation time; the seats it had
-    point at it again, and so do the results of those seats (the moved ones, and any round
-    recorded at those seats since)."""
-    assert change.target_id is not None
-    moved = Moved.of(change)
-    games = lock_games(set(moved.games))
-    target = db.session.scalar(
-        sa.select(Player).where(Player.id == change.target_id).with_for_update()
-    )
-    if target is None or len(games) != len(set(moved.games)):
-        raise CannotUndo(change, change.new_name)
-    if db.session.get(Player, change.player_id) is not None:
-        raise CannotUndo(change, change.player_name)
-    _check_name_free(change, None)
-    still_there = _count(Seat, moved.seats, change.target_id) + _count(
-        RoundResult, moved.results, change.target_id
-    )
-    if still_there != len(moved.seats) + len(moved.results):
-        raise CannotUndo(change, target.name)
-    results = moved.results + _results_since(moved, change.target_id)
-    db.session.add(
-        Player(
-            id=change.player_id,
-            name=change.player_name,
-            key=change.player_key,
-            created_at=change.player_created_at,
-        )
-    )
-    move_versions_on(games)
-    _repoint(change.target_id, change.player_id, moved.seats, results, moved.games)
-
-
-def _count(model: type[Seat] | type[RoundResult], rows: list[tuple[int, int]], owner: int) -> int:
-    """How many of these seat (or result) rows still belong to ``owner``."""
-    if not rows:
-        return 0
-    first, second = (
-        (Seat.game_id, Seat.position) if model is Seat else (RoundResult.round_id, RoundResult.seat)
-    )
-    found = db.session.scalar(
-        sa.select(sa.func.count())
-        .select_from(model)
-        .where(sa.tuple_(first, second).in_(rows), model.player_id == owner)
-    )
-    return int(found or 0)
-
-
-def _results_since(moved: Moved, owner: int) -> list[tuple[int, int]]:
-    """Results recorded since the merge at the seats it moved (a game still in progress)."""
-    rows: list[tuple[int, int]] = []
-    done = set(moved.results)
-    for game_id, position in moved.seats:
-        found = db.session.execute(
-            sa.select(RoundResult.round_id, RoundResult.seat)
-            .join(Round, Round.id == RoundResult.round_id)
-            .where(
-                Round.game_id == game_id,
-                RoundResult.seat == position,
-                RoundResult.player_id == owner,
-            )
-        ).all()
-        rows += [(row.round_id, row.seat) for row in found if (row.round_id, row.seat) not in done]
-    return sorted(rows)

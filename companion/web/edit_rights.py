@@ -11,9 +11,9 @@ from flask import abort, after_this_request, request, session
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from companion import services
 from companion.data.models import Game
-from companion.services import key_opens
+from companion.services.games import get_game, lock_game
+from companion.services.keys import key_opens
 
 SESSION_KEYS = "edit_keys"
 #: A phone keeps the keys of at most this many games (the cookie must stay small).
@@ -105,9 +105,9 @@ def game_to_change(code: str, refusal: str | None = None, lock: bool = True) -> 
     The rights are checked before the row is locked (``lock``: the request changes the
     game), so a phone without them never holds a lock another writer waits for; and again
     once it is locked, in case a new edit link was made in between."""
-    game = services.get_game(code)
+    game = get_game(code)
     require_edit_rights(game, refusal)
     if lock:
-        game = services.lock_game(game)
+        game = lock_game(game)
         require_edit_rights(game, refusal)
     return game

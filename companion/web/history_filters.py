@@ -14,11 +14,11 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from flask_babel import lazy_gettext as _l
 
+from companion.data.history import HistoryFilter
 from companion.data.models import MAX_NAME_LENGTH
-from companion.data.stats import HistoryFilter
+from companion.data.names import clean_name
 from companion.rules import PRESETS
 from companion.rules.text import N_, Message
-from companion.services import clean_name
 
 #: The periods offered, by their query value.
 PERIODS = {

@@ -25,9 +25,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 
-from companion import services
 from companion.data.database import read_once
 from companion.data.models import Game, Player, Seat
+from companion.services.keys import hash_edit_key
 from companion.web.assets import linked_name
 from companion.web.edit_rights import (
     held_key,
@@ -68,9 +68,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     if not rows:
         return None
     held = None if view else held_key(code)
-    opens = held is not None and hmac.compare_digest(
-        rows[0].edit_key_hash, services.hash_edit_key(held)
-    )
+    opens = held is not None and hmac.compare_digest(rows[0].edit_key_hash, hash_edit_key(held))
     parts: list[object] = [
         templates_digest(),
         [linked_name(name) for name in SCOREBOARD_STATIC],

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from companion.data import ledger
+from companion.data.game_facts import StoredTables
 
 # revision identifiers, used by Alembic.
 revision = "0005"
@@ -148,7 +149,7 @@ def upgrade():
 def tables_of_this_revision(connection):
     """The games and results as the ledger reads them, from the columns of this revision:
     ``games.game`` as ``family`` and ``round_results.colours`` as ``colour_names``."""
-    return ledger.StoredTables(
+    return StoredTables(
         games=renamed(connection, "games", "game", "family"),
         results=renamed(connection, "round_results", "colours", "colour_names"),
     )

@@ -396,7 +396,7 @@ def test_hazy_marks_are_null_until_the_round_is_scored(client: FlaskClient, app:
     with app.app_context():
         stored = services.get_game(game["id"])
         services.mark_colours(stored, game["version"], [[c] for c in indicators])
-        services.db.session.commit()
+        db.session.commit()
     state = client.get(f"/api/v1/games/{game['id']}").json
     assert state["rounds"][0]["status"] == "playing"
     assert state["rounds"][0]["marked"] is None
@@ -475,13 +475,13 @@ def test_two_phones_saving_at_once_one_wins_and_nothing_is_lost(
                 entries = read_entries(round_entries(1), queries.setup_of(stored))
                 original(stored, game["version"], entries)
                 other["result"] = "saved"
-                services.db.session.commit()
+                db.session.commit()
             except services.StaleVersion as refused:
                 other["result"] = refused.current
             except Exception as error:  # noqa: BLE001 - reported by the assertion below
                 other["result"] = error
             finally:
-                services.db.session.remove()
+                db.session.remove()
 
     def racing(stored: Any, version: int, entries: Any) -> Any:
         thread = threading.Thread(target=other_phone)

@@ -10,7 +10,6 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from companion import services
 from companion.data.models import db
 from companion.rules import (
     PRESETS,
@@ -23,6 +22,7 @@ from companion.rules import (
     table_setup,
 )
 from companion.rules.hat_trick import Play
+from companion.services.games import abandon_game, get_game
 from tests.rules.helpers import (
     ClassicRound,
     HatTrickRound,
@@ -166,8 +166,8 @@ def build_history(table: Table) -> dict[str, dict[str, Any]]:
     game = table.new_game(ABANDONED_NAMES, "mild", rounds=5)
     game = table.record(game, quick_entries(classic_led_by(mild, 0, 100)))
     with table.app.app_context():
-        stored = services.get_game(game["id"])
-        services.abandon_game(stored, stored.version)
+        stored = get_game(game["id"])
+        abandon_game(stored, stored.version)
         stored.excluded = True
         db.session.commit()
     games["abandoned"] = game

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.formats.backup import CSV_COLUMNS, csv_safe
+from companion.formats.game_csv import CSV_COLUMNS, csv_safe
 from tests.backup.history import HAT_TRICK_NAMES, build_history
 from tests.table import Table
 

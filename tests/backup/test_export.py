@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.data.models import db
-from companion.formats import backup
+from companion.formats.backup.export import write_history
 from companion.rules import PRESETS, table_setup
 from tests.backup.history import build_history, classic_led_by, quick_entries
 from tests.table import Table
@@ -195,7 +195,7 @@ def test_the_whole_history_is_read_in_a_few_queries_however_many_games(
 
     def export() -> None:
         with (tmp_path / "out.json").open("w", encoding="utf-8") as file:
-            backup.write_history(file)
+            write_history(file)
 
     add_games(2)
     few = count_queries(app, export)

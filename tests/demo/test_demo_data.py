@@ -13,13 +13,14 @@ import sqlalchemy.orm as so
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion import services
 from companion.cli.demo import add_demo_games
 from companion.cli.demo.names import FIRST_NAMES
-from companion.data import queries, stats
+from companion.data import queries
+from companion.data.history import HistoryFilter, history_page
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
-from companion.formats import backup
+from companion.formats.backup import export, reading
 from companion.rules import winners
+from companion.services.games import get_game
 from tests.db_snapshot import snapshot
 from tests.schema import (
     assert_planner_knows,
@@ -96,8 +97,8 @@ def test_every_stored_round_scores_the_same_when_the_import_checks_it(demo: Flas
     """The import's checks (C1-C6) replay live rounds and score every round again through
     the rules; the stored results are exactly what they give."""
     exported = io.StringIO()
-    assert backup.write_history(exported) == GAMES
-    plans = backup.read_document(backup.load(exported.getvalue().encode()))
+    assert export.write_history(exported) == GAMES
+    plans = reading.read_document(reading.load(exported.getvalue().encode()))
     checked = {
         (plan.code, round_.number): round_.scored for plan in plans for round_ in plan.rounds
     }
@@ -136,8 +137,8 @@ def test_every_game_has_a_table_its_variant_allows_and_all_its_planned_rounds(
 
 def test_the_history_shows_the_totals_and_winners_the_rules_give(demo: Flask) -> None:
     for page in (1, 2):
-        for listed in stats.history_page(stats.HistoryFilter(), page).games:
-            game = services.get_game(listed.code)
+        for listed in history_page(HistoryFilter(), page).games:
+            game = get_game(listed.code)
             totals = queries.totals_of(game)
             assert listed.totals == totals.totals
             assert listed.winners == totals.winners == winners(totals.totals)

@@ -12,13 +12,15 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion import services
 from companion.data import queries
 from companion.data.models import Game, Player, Round, Seat, db
 from companion.formats import parse
 from companion.formats.entries import read_entries
 from companion.rules import ClassicVariant
 from companion.rules.hat_trick import Play
+from companion.services.games import create_game
+from companion.services.live import open_live_round, play_live_trick
+from companion.services.rounds import mark_colours, record_round
 
 GAMES = 24
 
@@ -73,16 +75,12 @@ def _record_again(demo_game: Game) -> Game:
     was opened before it was scored), live rounds trick by trick."""
     names = [seat.player.name for seat in demo_game.seats]
     variant = demo_game.variant
-    game, _key = services.create_game(
-        names, variant, demo_game.rounds_planned, demo_game.first_leader
-    )
+    game, _key = create_game(names, variant, demo_game.rounds_planned, demo_game.first_leader)
     setup = queries.setup_of(game)
     for round_ in demo_game.rounds:
         marked = [parse.cards(entry.get("marked", []), "marked") for entry in round_.entries]
         if round_.mode == "live":
-            opened = services.open_live_round(
-                game, game.version, marked if setup.cards_laid_out else None
-            )
+            opened = open_live_round(game, game.version, marked if setup.cards_laid_out else None)
             for trick in round_.tricks or []:
                 plays = [
                     parse.play(play, "play")
@@ -90,11 +88,11 @@ def _record_again(demo_game: Game) -> Game:
                     else Play(parse.card(play, "card"))
                     for play in trick["plays"]
                 ]
-                services.play_live_trick(game, opened.number, game.version, plays)
+                play_live_trick(game, opened.number, game.version, plays)
             continue
         if round_.created_at != round_.updated_at:
-            services.mark_colours(game, game.version, marked)
-        services.record_round(game, game.version, read_entries(round_.entries, setup))
+            mark_colours(game, game.version, marked)
+        record_round(game, game.version, read_entries(round_.entries, setup))
     db.session.commit()
     return game
 

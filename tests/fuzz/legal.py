@@ -7,11 +7,12 @@ from typing import Any
 
 from flask import Flask
 
-from companion import services
 from companion.data import queries
 from companion.data.models import db
 from companion.rules import RuleError, table_setup, variant_named
 from companion.rules.hat_trick import Play
+from companion.services.games import get_game
+from companion.services.rounds import round_of
 from companion.web.games.round_forms import Kind, seat_data
 from tests.fuzz.forms import Pairs
 
@@ -75,8 +76,8 @@ def next_legal_trick(app: Flask, code: str, number: int) -> list[dict[str, Any]]
     seat in turn plays the first card of the deck that is still in a hand and keeps the
     trick legal so far."""
     with app.app_context():
-        game = services.get_game(code)
-        round_ = services.round_of(game, number)
+        game = get_game(code)
+        round_ = round_of(game, number)
         live = queries.live_round_of(game, round_)
         out = set(live.cards_out()) | {c for cards in live.marked for c in cards}
         plays: list[Play] = []

@@ -21,11 +21,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, settings
 
-from companion import services
 from companion.data import queries
 from companion.data.models import MAX_NAME_LENGTH, Game, PlayerChange, db
-from companion.formats import backup
+from companion.formats.backup import export, reading
 from companion.rules import Card, Colour
+from companion.services.games import get_game
+from companion.services.rounds import mark_colours
 from companion.web.edit_rights import SESSION_KEYS
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
@@ -178,8 +179,8 @@ def check_every_game() -> None:
     the rounds scored), and each total is the sum of the round scores."""
     db.session.expire_all()
     games = list(db.session.scalars(sa.select(Game).order_by(Game.id)))
-    documents = [backup.game_document(game) for game in games]
-    backup.read_document(backup.document(documents))  # raises BackupError if inconsistent
+    documents = [export.game_document(game) for game in games]
+    reading.read_document(export.document(documents))  # raises BackupError if inconsistent
     for game, document in zip(games, documents, strict=True):
         totals = queries.totals_of(game).totals
         sums = [0] * len(game.seats)
@@ -252,9 +253,9 @@ class SceneBuilder:
         """Mark the colours of the next round of game ``name`` (as the mark page does)."""
         state = self.games[name]
         with self.app.app_context():
-            game = services.get_game(state["id"], for_update=True)
+            game = get_game(state["id"], for_update=True)
             cards = [tuple(Card(Colour(c["colour"]), c["value"]) for c in seat) for seat in marked]
-            services.mark_colours(game, game.version, cards)
+            mark_colours(game, game.version, cards)
             db.session.commit()
         self.refresh(name)
 

@@ -25,6 +25,8 @@ from companion.read_models.scoreboard import short_names
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
+from companion.services.games import get_game
+from companion.services.rounds import mark_colours, record_round
 from companion.web.edit_rights import SESSION_KEYS
 from companion.web.scoreboard_page import page_url
 from scripts.page_reader import csrf_token, read_page
@@ -128,7 +130,7 @@ def in_app(app: Flask) -> Iterator[None]:
 def load(code: str) -> Game:
     """The game, read afresh from the database."""
     db.session.expire_all()
-    return services.get_game(code)
+    return get_game(code)
 
 
 def red(value: int) -> Card:
@@ -147,7 +149,7 @@ def record(app: Flask, code: str, *entries: QuickEntry) -> None:
     """Record the next round of a classic game, as the round pages would."""
     with app.app_context():
         game = load(code)
-        services.record_round(game, game.version, entries)
+        record_round(game, game.version, entries)
         db.session.commit()
 
 
@@ -615,7 +617,7 @@ def test_marked_colours_are_shown_as_chips_with_symbol_and_value(
     code = start_game(client, NAMES[:3])
     with app.app_context():
         game = load(code)
-        services.mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
+        mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
         db.session.commit()
     page = page_of(client, f"/g/{code}/view")
     # the chip shows the symbol and value; a screen reader says the colour and value
@@ -630,7 +632,7 @@ def test_hazy_marks_stay_hidden_until_the_round_is_scored(app: Flask, client: Fl
     code = start_game(client, NAMES[:3], variant="hazy")
     with app.app_context():
         game = load(code)
-        services.mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
+        mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
         db.session.commit()
     viewer = app.test_client()
     for page in (page_of(client, f"/g/{code}"), page_of(viewer, f"/g/{code}/view")):

@@ -8,8 +8,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import services
 from companion.data.models import db
+from companion.services.games import abandon_game, get_game
 from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
 from tests.games.round_helpers import (
@@ -108,8 +108,8 @@ def test_a_form_without_a_token_saves_nothing(
 def test_an_abandoned_game_takes_no_round(app: Flask, client: FlaskClient, table: Table) -> None:
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     with app.app_context():
-        game = services.get_game(code)
-        services.abandon_game(game, game.version)
+        game = get_game(code)
+        abandon_game(game, game.version)
         db.session.commit()
     for path in ("rounds/record", "rounds/mark"):
         response = client.get(f"/g/{code}/{path}")

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import services
 from companion.data import ledger
 from companion.data.models import Game, db
+from companion.services.games import exclude_game, get_game
 from scripts.page_reader import read_page, words_of_main
 from tests.table import Table, auth
 
@@ -44,8 +44,8 @@ def set_created(app: Flask, code: str, when: datetime) -> None:
 def exclude(app: Flask, code: str, excluded: bool = True) -> None:
     """Leave a game out of the statistics through the service, as the scoreboard does."""
     with app.app_context():
-        game = services.get_game(code, for_update=True)
-        services.exclude_game(game, game.version, excluded)
+        game = get_game(code, for_update=True)
+        exclude_game(game, game.version, excluded)
         db.session.commit()
 
 

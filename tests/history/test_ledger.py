@@ -16,13 +16,13 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from companion import services
 from companion.cli import demo
 from companion.data import ledger
 from companion.data.models import Game, Player, PlayerGame, PlayerTotals, db
 from companion.data.stats import PlayerRef
-from companion.formats import backup
+from companion.formats.backup.importing import import_document
 from companion.services import player_changes
+from companion.services.games import abandon_game, delete_game, exclude_game, get_game
 from tests.fuzz.legal import legal_entries, legal_marked, next_legal_trick
 from tests.table import Table, auth
 
@@ -90,18 +90,18 @@ def undo_trick(client: FlaskClient, game: dict[str, Any]) -> None:
 def with_game(app: Flask, code: str, change: Any) -> None:
     """Apply a service to the game as its page would, in one transaction."""
     with app.app_context():
-        game = services.get_game(code, for_update=True)
+        game = get_game(code, for_update=True)
         change(game)
         db.session.commit()
 
 
 def change_state(game: Game, change: str, version: int) -> None:
     if change == "abandon":
-        services.abandon_game(game, version)
+        abandon_game(game, version)
     elif change == "delete":
-        services.delete_game(game, version)
+        delete_game(game, version)
     else:
-        services.exclude_game(game, version, change == "exclude")
+        exclude_game(game, version, change == "exclude")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -218,11 +218,11 @@ def test_imported_games_are_counted(client: FlaskClient, app: Flask, table: Tabl
     game = table.new_game(["Ann", "Ben", "Cleo"])
     table.record(game, legal_entries(3, "classic"))
     exported = client.get(f"/api/v1/games/{game['id']}/export", headers=auth(game)).json
-    with_game(app, game["id"], lambda g: services.delete_game(g, g.version))
+    with_game(app, game["id"], lambda g: delete_game(g, g.version))
     kept, _ = kept_and_rebuilt(app)
     assert not any(kept.values()), "a deleted game leaves nothing in the ledger"
     with app.app_context():
-        report = backup.import_document(exported)
+        report = import_document(exported)
         db.session.commit()
         assert len(report.imported) == 1
     kept, rebuilt = kept_and_rebuilt(app)

@@ -21,10 +21,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import services
 from companion.data import stats
 from companion.data.models import db
 from companion.rules import winners
+from companion.services.games import abandon_game, get_game
 from tests.history.helpers import (
     FixedHistory,
     build_fixed_history,
@@ -270,8 +270,8 @@ def test_an_abandoned_game_is_played_but_never_won(
     client: FlaskClient, app: Flask, history: FixedHistory
 ) -> None:
     with app.app_context():
-        game = services.get_game(history.live, for_update=True)
-        services.abandon_game(game, game.version)
+        game = get_game(history.live, for_update=True)
+        abandon_game(game, game.version)
         db.session.commit()
     ann = client.get("/api/v1/players/Ann").json
     assert (ann["games"], ann["finished_games"], ann["wins"], ann["rounds"]) == (3, 2, 2, 4)

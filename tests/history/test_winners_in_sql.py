@@ -1,5 +1,5 @@
 """The history finds a finished game's winners in SQL, a window MAX over its seats, so that no
-game is loaded to list a page (companion.data.stats.seat_results). That repeats R11 for speed:
+game is loaded to list a page (companion.data.history.seat_results). That repeats R11 for speed:
 these tests hold the SQL, and the ledger's kept ``won`` flags, to ``rules.winners`` on many
 games, ties and shared wins included.
 """
@@ -12,9 +12,9 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
+from companion.data.history import seat_results
 from companion.data.models import Game, Player, PlayerGame, Round, RoundResult, Seat, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
-from companion.data.stats import seat_results
 from companion.rules import variant_named, winners
 
 #: Round scores per round and seat, and whether the game is finished, chosen by hand.

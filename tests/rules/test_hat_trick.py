@@ -319,3 +319,8 @@ def test_r19_can_pass_agrees_with_the_check_of_a_pass(case, text, allowed):
 @pytest.mark.parametrize("name", ["classic", "reverse", "aggravated", "hazy", "delayed"])
 def test_r19_the_classic_family_never_passes(name):
     assert can_pass(variant_named(name), plays("red 5, blue 3")) is False
+
+
+def test_a_play_is_stored_as_its_card_with_pass_only_when_passed() -> None:
+    assert Play(c("green 7")).as_json() == {"colour": "green", "value": 7}
+    assert Play(c("red 3"), passed=True).as_json() == {"colour": "red", "value": 3, "pass": True}

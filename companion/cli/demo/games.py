@@ -72,7 +72,7 @@ def _seconds(rng: DemoRandom, low: float, high: float) -> timedelta:
 def play_game(task: GameTask) -> PlayedGame:
     """Play every planned round (R3: the lead moves one seat each round) and time it.
 
-    The app's versions move on every change (``services._after_change``): one for creating
+    The app's versions move on every change (``services.games.after_change``): one for creating
     the game, one per recorded round, one more when its colours were marked first, and for
     a live round one to open it and one per trick.
     """

@@ -22,7 +22,7 @@ from companion.data.models import name_key
 from companion.data.states import RoundMode
 from companion.rules import HAT_TRICK, PRESETS, Variant, variant_from_settings
 from companion.rules.table import MAX_ROUNDS, MIN_ROUNDS
-from companion.services import CODE_ALPHABET, CODE_LENGTH
+from companion.services.keys import CODE_ALPHABET, CODE_LENGTH
 
 T = TypeVar("T")
 
@@ -239,7 +239,7 @@ def game_times(rng: random.Random, count: int, end: date, days: int = DAYS) -> l
 
 
 def new_code(rng: random.Random, taken: set[str]) -> str:
-    """A game code as ``services.new_code`` makes them, drawn from ``rng``; never one that
+    """A game code as ``services.keys.new_code`` makes them, drawn from ``rng``; never one that
     is already ``taken`` (the code is the game's unique public id)."""
     while True:
         code = "".join(rng.choices(CODE_ALPHABET, k=CODE_LENGTH))
@@ -249,7 +249,7 @@ def new_code(rng: random.Random, taken: set[str]) -> str:
 
 
 def new_edit_key(rng: random.Random) -> str:
-    """An edit key of the shape ``services.new_edit_key`` gives (18 random bytes, URL-safe
+    """An edit key of the shape ``services.keys.new_edit_key`` gives (18 random bytes, URL-safe
     base64), drawn from ``rng``."""
     return base64.urlsafe_b64encode(rng.randbytes(18)).rstrip(b"=").decode("ascii")
 

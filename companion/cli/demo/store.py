@@ -22,7 +22,7 @@ from companion.cli.demo.plan import GamePlan
 from companion.data import ledger
 from companion.data.models import Game, Player, Round, RoundResult, Seat, name_key, variant_columns
 from companion.data.states import GameStatus, RoundStatus
-from companion.services import hash_edit_key
+from companion.services.keys import hash_edit_key
 
 GAMES = Game.__table__
 SEATS = Seat.__table__
@@ -58,7 +58,7 @@ def player_ids(
     connection: sa.Connection, names: Sequence[str], first_seen: Sequence[datetime]
 ) -> tuple[list[int], int]:
     """The ids of the players called ``names``: those already here (matched by name, case
-    insensitively, as ``services.find_or_add_players`` matches) are reused, the others
+    insensitively, as ``services.players.find_or_add_players`` matches) are reused, the others
     added, created when they first played. Answers the ids and how many were added."""
     keys = [name_key(name) for name in names]
     known: dict[str, int] = {}

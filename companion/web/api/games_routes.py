@@ -16,7 +16,8 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game, db
 from companion.data.states import RoundStatus
-from companion.formats import backup, game_json, parse
+from companion.formats import game_json, parse
+from companion.formats.backup.export import document, game_document, game_for_export
 from companion.formats.entries import read_entries
 from companion.formats.parse import ApiError
 from companion.rules import MAX_PLAYERS
@@ -208,5 +209,5 @@ def rotate_edit_key(code: str) -> ResponseReturnValue:
 def export_game(code: str) -> ResponseReturnValue:
     """The game as a backup document with this one game, which the import command reads
     back; public like the game's state."""
-    game = backup.game_for_export(code)
-    return backup.document([backup.game_document(game, public=True)])
+    game = game_for_export(code)
+    return document([game_document(game, public=True)])

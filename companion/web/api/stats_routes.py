@@ -10,6 +10,7 @@ from flask import request
 from flask.typing import ResponseReturnValue
 
 from companion.data import stats
+from companion.data.history import HistoryGame, PageOutOfRange, history_page
 from companion.data.models import utcnow
 from companion.formats.parse import ApiError
 from companion.rules.text import N_
@@ -18,7 +19,7 @@ from companion.web.api import bp
 from companion.web.history_filters import read_filters, read_page
 
 
-def game_summary(game: stats.HistoryGame) -> dict[str, object]:
+def game_summary(game: HistoryGame) -> dict[str, object]:
     """One game as the history lists it: totals so far, winners once it is finished."""
     return {
         "id": game.code,
@@ -43,8 +44,8 @@ def list_games() -> ResponseReturnValue:
     if page is None:
         raise ApiError('The query parameter "page" must be a whole number from 1.')
     try:
-        listing = stats.history_page(read.filters, page)
-    except stats.PageOutOfRange as error:
+        listing = history_page(read.filters, page)
+    except PageOutOfRange as error:
         raise ApiError(
             f"There is no page {error.page}: the pages run from 1 to {error.pages}."
         ) from None

@@ -4,7 +4,8 @@ player's name, and the scoreboard's switch that leaves a game out of the statist
 Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
 edit rights: to the game for the exclude switch, to every game of the player (of both
 players, for a merge) for a rename or merge. Each page reads its numbers with a fixed, small
-number of SQL statements (``companion.data.stats``), however long the history is.
+number of SQL statements (``companion.data.history``, ``companion.data.stats``), however
+long the history is.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.data import stats
+from companion.data.history import PageOutOfRange, history_page
 from companion.data.models import db, name_key, utcnow
 from companion.read_models.charts import score_history_chart
 from companion.read_models.messages import (
@@ -134,8 +136,8 @@ def games() -> ResponseReturnValue:
     if page is None:
         abort(404)
     try:
-        listing = stats.history_page(read.filters, page, in_progress_first=True)
-    except stats.PageOutOfRange:
+        listing = history_page(read.filters, page, in_progress_first=True)
+    except PageOutOfRange:
         abort(404)
     status = 400 if read.problems else 200
     query: dict[str, Any] = read.args.query()

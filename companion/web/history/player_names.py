@@ -17,7 +17,7 @@ from flask import session
 
 from companion.data.models import Game, Player, Seat, db, name_key
 from companion.data.stats import PlayerRef
-from companion.services import hash_edit_key
+from companion.services.keys import hash_edit_key
 from companion.web.edit_rights import SESSION_KEYS, can_edit
 
 

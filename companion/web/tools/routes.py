@@ -15,12 +15,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from wtforms import Field
 
-from companion import services
 from companion.data import queries
 from companion.data.models import Game
 from companion.read_models.messages import render_message, variant_label
 from companion.rules import Play, RuleError, TableSetup, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
+from companion.services.games import get_game
 from companion.web.errors import Link, PageArea, home, page_area
 from companion.web.tools import bp
 from companion.web.tools.box import (
@@ -109,7 +109,7 @@ def setup_or_field_error(form: SetupForm | ResolverForm) -> TableSetup | None:
 @bp.get("/g/<code>/setup", endpoint="game_setup")
 def show_game_setup(code: str) -> ResponseReturnValue:
     """The game's setup, with who deals and who leads the current round (R3)."""
-    game = services.get_game(code)
+    game = get_game(code)
     setup = queries.setup_of(game)
     return render_template(
         "tools/setup.html",
@@ -154,7 +154,7 @@ def resolve_game_trick(code: str) -> ResponseReturnValue:
 
 def game_resolver_page(code: str, expired: str | None = None) -> ResponseReturnValue:
     """The resolver inside a game; the current round's leader leads by default (R3)."""
-    game = services.get_game(code)
+    game = get_game(code)
     at_table = game_at_table(game)
     names = at_table.names
     leader = at_table.round.leader if at_table.round else game.first_leader

@@ -1,0 +1,313 @@
+"""The history: a page of games, newest first, with SQL aggregates over just those games.
+
+A page costs two statements however long the history is: a COUNT, then the page's games
+with their seats, totals and winners (a window MAX per game, R11). Nothing here loads every
+game into Python. Counting follows ``companion.data.stats``: a finished game's equal highest
+totals share the win; an excluded game is listed, marked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from companion.data.models import (
+    Game,
+    Player,
+    Round,
+    RoundResult,
+    Seat,
+    db,
+    name_key,
+    variant_columns,
+    variant_of_columns,
+)
+from companion.data.states import GameStatus, RoundStatus
+from companion.rules import PRESETS, Variant
+
+#: Games per page of the history (page and API).
+PAGE_SIZE = 20
+#: The columns of ``games`` a listed game is shown from (``_history_game``).
+LISTED_COLUMNS = (
+    "id",
+    "code",
+    "family",
+    "scoring",
+    "colours_marked",
+    "reveal",
+    "status",
+    "excluded",
+    "rounds_planned",
+    "created_at",
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Filters of the history
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    """Which games the history lists; every filter that is set must hold."""
+
+    player: str | None = None  #: a player's name, matched case-insensitively
+    variant: str | None = None  #: a preset name (RULES.md sections 5 and 6)
+    since: datetime | None = None  #: created at or after (UTC)
+    until: datetime | None = None  #: created before (UTC)
+
+
+def variant_condition(preset: str) -> sa.ColumnElement[bool]:
+    """Games played with exactly the preset's settings."""
+    columns = variant_columns(PRESETS[preset])
+    return sa.and_(
+        *(getattr(Game, column) == value for column, value in columns.items() if value is not None)
+    )
+
+
+def _conditions(filters: HistoryFilter) -> list[sa.ColumnElement[bool]]:
+    conditions: list[sa.ColumnElement[bool]] = []
+    if filters.player:
+        seated = (
+            sa.select(Seat.game_id)
+            .join(Player, Player.id == Seat.player_id)
+            .where(Player.key == name_key(filters.player))
+        )
+        conditions.append(Game.id.in_(seated))
+    if filters.variant:
+        conditions.append(variant_condition(filters.variant))
+    if filters.since is not None:
+        conditions.append(Game.created_at >= filters.since)
+    if filters.until is not None:
+        conditions.append(Game.created_at < filters.until)
+    return conditions
+
+
+# --------------------------------------------------------------------------------------------
+# Totals and winners of many games at once, in SQL
+
+
+def seat_results(games: sa.Select[Any]) -> sa.CTE:
+    """Every seat of ``games`` (a select of game ids) with its total over the scored rounds,
+    its number of scored rounds, and ``won`` = 1 for the winners of a finished game (R11:
+    the highest total wins; equal highest totals share the win), 0 otherwise.
+
+    A seat whose game has no scored round yet has the total 0. The winners come from a
+    window MAX over the game's seats, so no game is ever loaded to find them. This is an
+    optimisation: the window repeats ``rules.winners`` (R11) in SQL, and a test
+    (tests/history/test_winners_in_sql.py) holds the two to the same answer on many games.
+    """
+    scored = (
+        sa.select(
+            Round.game_id.label("game_id"),
+            RoundResult.seat.label("seat"),
+            sa.func.sum(RoundResult.score).label("total"),
+            sa.func.count().label("rounds"),
+        )
+        .join(Round, Round.id == RoundResult.round_id)
+        .where(Round.status == RoundStatus.SCORED, Round.game_id.in_(games))
+        .group_by(Round.game_id, RoundResult.seat)
+        .subquery("scored")
+    )
+    total = sa.func.coalesce(scored.c.total, 0)
+    highest = sa.func.max(total).over(partition_by=Seat.game_id)
+    won = sa.case((sa.and_(Game.status == GameStatus.FINISHED, total == highest), 1), else_=0)
+    return (
+        sa.select(
+            Seat.game_id.label("game_id"),
+            Seat.position.label("seat"),
+            Seat.player_id.label("player_id"),
+            Game.code.label("code"),
+            Game.status.label("status"),
+            Game.created_at.label("created_at"),
+            total.label("total"),
+            sa.func.coalesce(scored.c.rounds, 0).label("rounds"),
+            won.label("won"),
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .outerjoin(
+            scored, sa.and_(scored.c.game_id == Seat.game_id, scored.c.seat == Seat.position)
+        )
+        .where(Seat.game_id.in_(games))
+        .cte("seat_results")
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# A page of games, newest first
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player of a listed game: name, total so far, and whether they won it."""
+
+    name: str
+    total: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class HistoryGame:
+    """One game as the history lists it."""
+
+    code: str
+    created_at: datetime
+    status: str
+    excluded: bool
+    variant: Variant
+    rounds_planned: int
+    scored_rounds: int
+    seats: tuple[SeatLine, ...]
+
+    @property
+    def players(self) -> list[str]:
+        """The names in seat order."""
+        return [seat.name for seat in self.seats]
+
+    @property
+    def totals(self) -> list[int]:
+        """The totals in seat order."""
+        return [seat.total for seat in self.seats]
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats (empty until the game is finished)."""
+        return [index for index, seat in enumerate(self.seats) if seat.won]
+
+    @property
+    def winner_names(self) -> list[str]:
+        """The winners by name, in seat order."""
+        return [seat.name for seat in self.seats if seat.won]
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether the game still takes rounds."""
+        return self.status == GameStatus.IN_PROGRESS
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of the history and where it stands among all pages."""
+
+    games: tuple[HistoryGame, ...]
+    page: int
+    pages: int
+    total: int
+
+
+class PageOutOfRange(LookupError):
+    """A page number below 1 or past the last page."""
+
+    def __init__(self, page: int, pages: int):
+        super().__init__(f"page {page} of {pages}")
+        self.page = page
+        self.pages = pages
+
+
+def page_count(total: int) -> int:
+    """Pages needed for ``total`` games (an empty history still has its one, empty, page)."""
+    return max(1, math.ceil(total / PAGE_SIZE))
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = False) -> HistoryPage:
+    """Page ``page`` (1-based) of the games ``filters`` lets through, newest first; with
+    ``in_progress_first``, the games still being played come before all others.
+
+    Two statements whatever the history's length: a COUNT, then the page's games with
+    their seats, totals and winners. Raises :class:`PageOutOfRange` for a page that does
+    not exist.
+    """
+    conditions = _conditions(filters)
+    playing = Game.status == GameStatus.IN_PROGRESS
+    counts = db.session.execute(
+        sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
+        .select_from(Game)
+        .where(*conditions)
+    ).one()
+    total, in_progress = int(counts[0] or 0), int(counts[1] or 0)
+    pages = page_count(total)
+    if not 1 <= page <= pages:
+        raise PageOutOfRange(page, pages)
+    if total == 0:
+        return HistoryPage((), page, pages, total)
+
+    start = (page - 1) * PAGE_SIZE
+    if in_progress_first:
+        # Two slices, each read in the order of the created_at index (no sort of the whole
+        # history): the games in progress, then the others.
+        first = max(0, min(PAGE_SIZE, in_progress - start))
+        parts = [
+            _listed_slice(conditions + [playing], 0, first, start),
+            _listed_slice(
+                conditions + [sa.not_(playing)], 1, PAGE_SIZE - first, max(0, start - in_progress)
+            ),
+        ]
+        listed = sa.union_all(*(sa.select(part) for part in parts)).cte("listed")
+    else:
+        listed = sa.select(_listed_slice(conditions, 1, PAGE_SIZE, start)).cte("listed")
+    results = seat_results(sa.select(listed.c.id))
+    rows = db.session.execute(
+        sa.select(
+            listed, results.c.seat, Player.name, results.c.total, results.c.rounds, results.c.won
+        )
+        .join(results, results.c.game_id == listed.c.id)
+        .join(Player, Player.id == results.c.player_id)
+        .order_by(
+            listed.c.rank,
+            listed.c.created_at.desc(),
+            listed.c.id.desc(),
+            results.c.seat,
+        )
+    ).all()
+
+    games: list[HistoryGame] = []
+    current: list[sa.Row[tuple[object, ...]]] = []
+    for row in rows:
+        if current and current[0].id != row.id:
+            games.append(_history_game(current))
+            current = []
+        current.append(row)
+    if current:
+        games.append(_history_game(current))
+    return HistoryPage(tuple(games), page, pages, total)
+
+
+def _listed_slice(
+    conditions: Sequence[sa.ColumnElement[bool]], rank: int, limit: int, offset: int
+) -> sa.Subquery:
+    """``limit`` games from ``offset`` on, newest first, of those ``conditions`` let through,
+    tagged with ``rank`` (the order of the slices on the page)."""
+    return (
+        sa.select(
+            *(getattr(Game, column).label(column) for column in LISTED_COLUMNS),
+            sa.literal(rank).label("rank"),
+        )
+        .where(*conditions)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(limit)
+        .offset(offset)
+        .subquery()
+    )
+
+
+def _history_game(rows: Sequence[sa.Row[tuple[object, ...]]]) -> HistoryGame:
+    first = rows[0]
+    return HistoryGame(
+        code=first.code,
+        created_at=as_utc(first.created_at),
+        status=first.status,
+        excluded=bool(first.excluded),
+        variant=variant_of_columns(first.family, first.scoring, first.colours_marked, first.reveal),
+        rounds_planned=first.rounds_planned,
+        scored_rounds=max(int(row.rounds) for row in rows),
+        seats=tuple(SeatLine(row.name, int(row.total), bool(row.won)) for row in rows),
+    )

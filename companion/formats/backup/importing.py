@@ -1,0 +1,110 @@
+"""A checked backup written: new games added with fresh edit keys, games already here
+compared and skipped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import sqlalchemy as sa
+from flask_babel import gettext
+
+from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
+from companion.formats.backup.export import game_document, with_everything
+from companion.formats.backup.plans import BackupError, GamePlan, RoundPlan
+from companion.formats.backup.reading import read_document
+from companion.services.keys import hash_edit_key, new_edit_key
+from companion.services.players import find_or_add_players
+
+
+@dataclass
+class ImportReport:
+    """What an import did: new games with their fresh edit keys, games already here."""
+
+    imported: list[tuple[str, str]] = field(default_factory=list)  # (code, edit key)
+    unchanged: list[str] = field(default_factory=list)
+    conflicting: list[str] = field(default_factory=list)
+
+
+def _comparable(game: dict[str, Any]) -> dict[str, Any]:
+    """A game document as compared with another: names matched case-insensitively."""
+    return {**game, "players": [name_key(name) for name in game["players"]]}
+
+
+def import_document(data: object) -> ImportReport:
+    """Check a whole document, then add its new games (the caller commits, or rolls back on
+    any error: nothing of a refused document is kept)."""
+    plans = read_document(data)
+    report = ImportReport()
+    codes = [plan.code for plan in plans]
+    existing = (
+        {
+            game.code: game
+            for game in db.session.scalars(
+                with_everything(sa.select(Game)).where(Game.code.in_(codes))
+            )
+        }
+        if codes
+        else {}
+    )
+    new = []
+    for plan in plans:
+        here = existing.get(plan.code)
+        if here is None:
+            new.append(plan)
+        elif _comparable(game_document(here)) == _comparable(plan.as_document()):
+            report.unchanged.append(plan.code)
+        else:
+            report.conflicting.append(plan.code)
+    players = find_or_add_players([name for plan in new for name in plan.names])
+    db.session.flush()
+    offset = 0
+    for plan in new:
+        seated = players[offset : offset + len(plan.names)]
+        offset += len(plan.names)
+        key = new_edit_key()
+        db.session.add(_game_of(plan, seated, hash_edit_key(key)))
+        report.imported.append((plan.code, key))
+    db.session.flush()
+    return report
+
+
+def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
+    """The rows of a checked game, added in one go (no update bumps its version or times)."""
+    game = Game(edit_key_hash=key_hash, **_columns(plan, leave_out=("names", "rounds")))
+    game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
+    game.rounds = [
+        Round(
+            **_columns(round_, leave_out=("scored",)),
+            results=[
+                RoundResult(
+                    seat=seat,
+                    player_id=players[seat].id,
+                    score=score,
+                    tricks=tricks,
+                    colour_names=colours,
+                )
+                for seat, (score, tricks, colours) in enumerate(round_.scored)
+            ],
+        )
+        for round_ in plan.rounds
+    ]
+    return game
+
+
+def _columns(plan: GamePlan | RoundPlan, leave_out: tuple[str, ...]) -> dict[str, Any]:
+    """A plan's fields that are columns of its row (the plans name them as the models do)."""
+    return {
+        column.name: getattr(plan, column.name)
+        for column in fields(plan)
+        if column.name not in leave_out
+    }
+
+
+def refusal(error: BackupError) -> str:
+    """The import's refusal in the reader's language."""
+    return gettext(
+        "Nothing was imported: %(reason)s",
+        reason=error.message,
+    )

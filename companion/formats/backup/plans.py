@@ -1,0 +1,77 @@
+"""A backup read and checked, before anything is written: its games and rounds as plans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from companion.formats.backup.export import iso_time
+from companion.rules import Variant
+
+
+class BackupError(Exception):
+    """A document that cannot be imported: malformed, or a round that does not check out."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class RoundPlan:
+    """A checked round, ready to be stored."""
+
+    number: int
+    leader: int
+    mode: str
+    status: str
+    entries: list[Any]
+    tricks: list[Any] | None
+    scored: list[tuple[int, int | None, str]]  # (score, tricks, colours) per seat
+    created_at: datetime
+    updated_at: datetime
+
+    def as_document(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "leader": self.leader,
+            "mode": self.mode,
+            "status": self.status,
+            "entries": self.entries,
+            "tricks": self.tricks,
+            "scores": [score for score, _, _ in self.scored] if self.scored else None,
+            "created_at": iso_time(self.created_at),
+            "updated_at": iso_time(self.updated_at),
+        }
+
+
+@dataclass
+class GamePlan:
+    """A checked game, ready to be stored."""
+
+    code: str
+    names: list[str]
+    variant: Variant
+    rounds_planned: int
+    first_leader: int
+    status: str
+    excluded: bool
+    created_at: datetime
+    updated_at: datetime
+    rounds: list[RoundPlan] = field(default_factory=list)
+
+    def as_document(self) -> dict[str, Any]:
+        """The document this game would export as once imported (``game_document``)."""
+        return {
+            "code": self.code,
+            "players": list(self.names),
+            "variant": self.variant.as_json(),
+            "rounds_planned": self.rounds_planned,
+            "first_leader": self.first_leader,
+            "status": self.status,
+            "excluded": self.excluded,
+            "created_at": iso_time(self.created_at),
+            "updated_at": iso_time(self.updated_at),
+            "rounds": [round_.as_document() for round_ in self.rounds],
+        }

@@ -1,0 +1,142 @@
+"""A backup file read: the document's frame, then each game checked, refused as a whole
+at the first problem with the game and round named."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companion.data.states import GameStatus, RoundStatus
+from companion.formats import parse
+from companion.formats.backup.export import FORMAT, FORMAT_VERSION
+from companion.formats.backup.plans import BackupError, GamePlan
+from companion.formats.backup.rounds import parse_time, read_round
+from companion.formats.parse import ApiError
+from companion.read_models.messages import render_message
+from companion.rules import MAX_PLAYERS, Refusal, table_setup
+from companion.rules.table import check_round_count
+from companion.services.players import check_names
+
+GAME_STATUSES = tuple(GameStatus)
+
+
+CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+GAME_FIELDS = (
+    "code",
+    "players",
+    "variant",
+    "rounds_planned",
+    "first_leader",
+    "status",
+    "excluded",
+    "created_at",
+    "updated_at",
+    "rounds",
+)
+
+
+def load(raw: bytes) -> object:
+    """The JSON value of an export file (UTF-8), or a ``BackupError`` saying what is wrong."""
+    if not raw.strip():
+        raise BackupError("The file is empty.")
+    try:
+        return parse.read_json(raw.removeprefix(b"\xef\xbb\xbf"))
+    except ApiError as error:
+        if "must be a JSON object" in str(error):
+            raise BackupError("The file must hold a JSON object, as an export does.") from None
+        raise BackupError("The file is not valid JSON (UTF-8).") from None
+
+
+def read_document(data: object) -> list[GamePlan]:
+    """Check a whole document; answers its games, or raises ``BackupError`` at the first
+    problem, naming the game and round."""
+    try:
+        body = parse.fields(data, "The document", ("format", "version", "games"), ("exported_at",))
+    except ApiError as error:
+        raise BackupError(str(error)) from None
+    if body["format"] != FORMAT:
+        raise BackupError(f'This is not a Sticheln companion export (format "{FORMAT}").')
+    if body["version"] != FORMAT_VERSION:
+        raise BackupError(
+            f"This export has format version {body['version']!r}; this app reads version "
+            f"{FORMAT_VERSION}."
+        )
+    if not isinstance(body["games"], list):
+        raise BackupError('The document\'s "games" must be a list.')
+    plans: list[GamePlan] = []
+    seen: set[str] = set()
+    for index, item in enumerate(body["games"]):
+        plan = _read_game_reporting(item, index)
+        if plan.code in seen:
+            raise BackupError(f"Game {index + 1}: the code {plan.code} appears twice.")
+        seen.add(plan.code)
+        plans.append(plan)
+    return plans
+
+
+def _read_game_reporting(item: object, index: int) -> GamePlan:
+    """``read_game``, its refusal naming the game (and the round) it concerns."""
+    code = item.get("code") if isinstance(item, dict) else None
+    label = f"Game {index + 1}" + (f" ({code})" if isinstance(code, str) else "")
+    context = _Context()
+    try:
+        return read_game(item, context)
+    except Refusal as error:  # the API's reading, the rules or a service
+        reason = render_message(error.message, context.names)
+    where = f", round {context.round}" if context.round else ""
+    raise BackupError(f"{label}{where}: {reason}")
+
+
+@dataclass
+class _Context:
+    """Where the check is, for a refusal that says so."""
+
+    names: list[str] | None = None
+    round: int | None = None
+
+
+def read_game(item: object, context: _Context) -> GamePlan:
+    """Check one game and every round of it against the rules."""
+    obj = parse.fields(item, "The game", GAME_FIELDS)
+    code = parse.string(obj["code"], "code")
+    if not CODE_PATTERN.fullmatch(code):
+        raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
+    variant = parse.variant(obj["variant"])
+    raw_names = [
+        parse.string(name, f"players[{seat}]")
+        for seat, name in enumerate(parse.listing(obj["players"], "players", MAX_PLAYERS))
+    ]
+    names = check_names(raw_names, variant)
+    context.names = names
+    rounds_planned = check_round_count(parse.integer(obj["rounds_planned"], "rounds_planned", 0))
+    first_leader = parse.integer(obj["first_leader"], "first_leader", 0, len(names) - 1)
+    status = parse.string(obj["status"], "status")
+    if status not in GAME_STATUSES:
+        raise ApiError(f"status must be one of {', '.join(GAME_STATUSES)}.")
+    plan = GamePlan(
+        code=code,
+        names=names,
+        variant=variant,
+        rounds_planned=rounds_planned,
+        first_leader=first_leader,
+        status=status,
+        excluded=parse.boolean(obj["excluded"], "excluded"),
+        created_at=parse_time(obj["created_at"], "created_at"),
+        updated_at=parse_time(obj["updated_at"], "updated_at"),
+    )
+    setup = table_setup(len(names), variant)
+    rounds = parse.listing(obj["rounds"], "rounds", rounds_planned)
+    for index, round_item in enumerate(rounds):
+        context.round = index + 1
+        last = index == len(rounds) - 1
+        plan.rounds.append(read_round(round_item, index + 1, plan, setup, last))
+    context.round = None
+    scored = sum(1 for round_ in plan.rounds if round_.status == RoundStatus.SCORED)
+    expected = GameStatus.FINISHED if scored >= rounds_planned else GameStatus.IN_PROGRESS
+    if status != GameStatus.ABANDONED and status != expected:
+        raise ApiError(
+            f'status is "{status}", but {scored} of {rounds_planned} rounds are scored '
+            f'("{expected}").'
+        )
+    return plan

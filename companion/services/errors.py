@@ -1,0 +1,50 @@
+"""The refusals a service raises: one sentence for the person who made the request.
+
+Pages render ``message`` in the player's language; the API answers its English form with
+``status``. They share the one base of every refusal (``companion.rules.Refusal``).
+"""
+
+from __future__ import annotations
+
+from companion.rules import Refusal
+from companion.rules.text import N_, Message
+
+
+class ServiceError(Refusal):
+    """A request the game cannot take, in one sentence for the person who made it: pages
+    render ``message`` in the player's language, with names; the API answers its English
+    form (``str(error)``)."""
+
+    status = 400
+
+    def __init__(
+        self,
+        template: str,
+        *,
+        field: str | None = None,
+        seat: int | None = None,
+        **params: object,
+    ):
+        super().__init__(Message(template, params), field=field, seat=seat)
+
+
+class NotFound(ServiceError):
+    """No such game or round."""
+
+    status = 404
+
+
+class StaleVersion(ServiceError):
+    """The change was based on an older state of the game (another phone changed it)."""
+
+    status = 409
+
+    def __init__(self, current: int):
+        super().__init__(
+            N_(
+                "This game changed on another phone (now at version %(version)s); reload it "
+                "and apply your change again."
+            ),
+            version=current,
+        )
+        self.current = current

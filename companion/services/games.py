@@ -1,0 +1,130 @@
+"""A game's life: created, found and locked, checked against the version a phone saw,
+finished, abandoned, left out of the statistics, deleted, or given a new edit key."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+
+from companion.data.models import Game, Seat, db, utcnow
+from companion.data.states import GameStatus, RoundStatus
+from companion.rules import Variant
+from companion.rules.table import check_round_count
+from companion.rules.text import N_
+from companion.services.errors import NotFound, ServiceError, StaleVersion
+from companion.services.keys import hash_edit_key, new_code, new_edit_key
+from companion.services.players import check_names, find_or_add_players
+
+
+def create_game(
+    names: Sequence[str], variant: Variant, rounds: int, first_leader: int
+) -> tuple[Game, str]:
+    """A new game and its edit key (the only time the key is known in clear)."""
+    cleaned = check_names(names, variant)
+    check_round_count(rounds)
+    if not 0 <= first_leader < len(cleaned):
+        raise ServiceError(
+            N_("The first leader must be one of the %(players)s seats."),
+            field="first_leader",
+            players=len(cleaned),
+        )
+    key = new_edit_key()
+    game = Game(
+        code=new_code(),
+        edit_key_hash=hash_edit_key(key),
+        variant=variant,
+        rounds_planned=rounds,
+        first_leader=first_leader,
+        status=GameStatus.IN_PROGRESS,
+    )
+    game.seats = [
+        Seat(position=seat, player=player)
+        for seat, player in enumerate(find_or_add_players(cleaned))
+    ]
+    db.session.add(game)
+    db.session.flush()
+    return game, key
+
+
+def get_game(code: str, for_update: bool = False) -> Game:
+    """The game with the public id ``code``; a write locks its row until commit."""
+    query = sa.select(Game).where(Game.code == code)
+    if for_update:
+        query = query.with_for_update()
+    game: Game | None = db.session.scalar(query)
+    if game is None:
+        raise NotFound(N_("There is no game with this id."))
+    return game
+
+
+def lock_game(game: Game) -> Game:
+    """Lock ``game``'s row until commit and read it afresh (another writer may have changed
+    it since it was loaded). Callers check edit rights first: only a writer may make other
+    writers wait."""
+    query = sa.select(Game).where(Game.id == game.id).with_for_update()
+    locked: Game | None = db.session.scalar(query.execution_options(populate_existing=True))
+    if locked is None:
+        raise NotFound(N_("There is no game with this id."))
+    return locked
+
+
+def check_version(game: Game, version: int) -> None:
+    """Refuse a change based on another version than the current one."""
+    if version != game.version:
+        raise StaleVersion(game.version)
+
+
+def check_open(game: Game) -> None:
+    """A game that was abandoned takes no more rounds."""
+    if game.status == GameStatus.ABANDONED:
+        raise ServiceError(N_("This game was abandoned; it takes no more changes."))
+
+
+def after_change(game: Game) -> None:
+    """Status follows the rounds; the version grows on flush (the mapper's version column)."""
+    scored = sum(1 for round_ in game.rounds if round_.status == RoundStatus.SCORED)
+    if game.status != GameStatus.ABANDONED:
+        game.status = (
+            GameStatus.FINISHED if scored >= game.rounds_planned else GameStatus.IN_PROGRESS
+        )
+    game.updated_at = utcnow()  # the games row changes, so its version moves on flush
+    db.session.flush()
+
+
+def abandon_game(game: Game, version: int) -> None:
+    """Stop a game early; its rounds stay in the history."""
+    check_version(game, version)
+    game.status = GameStatus.ABANDONED
+    game.updated_at = utcnow()
+    db.session.flush()
+
+
+def delete_game(game: Game, version: int) -> None:
+    """Remove a game and its rounds for good."""
+    check_version(game, version)
+    db.session.delete(game)
+    db.session.flush()
+
+
+def rotate_edit_key(game: Game, version: int) -> str:
+    """Replace the game's edit key and answer the new one (the only time it is known in
+    clear): the old key, its edit link and every phone holding it no longer open the game.
+    This is how edit rights given to the wrong phone are taken back. A version-checked
+    change: the version moves on, so other phones' scoreboards refresh and drop their
+    edit controls."""
+    check_version(game, version)
+    key = new_edit_key()
+    game.edit_key_hash = hash_edit_key(key)
+    game.updated_at = utcnow()
+    db.session.flush()
+    return key
+
+
+def exclude_game(game: Game, version: int, excluded: bool) -> None:
+    """Leave a game out of the statistics (played with a wrong rule), or count it again;
+    it stays in the history either way. A version-checked change: the version moves on."""
+    check_version(game, version)
+    game.excluded = excluded
+    game.updated_at = utcnow()  # the games row changes, so its version moves on flush
+    db.session.flush()

@@ -1,0 +1,32 @@
+"""Public ids and edit keys: the link a table shares, and the secret that lets a phone write."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from companion.data.models import Game
+
+CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 10
+
+
+def new_edit_key() -> str:
+    """A secret that grants the right to change one game."""
+    return secrets.token_urlsafe(18)
+
+
+def hash_edit_key(key: str) -> str:
+    """Only a hash of the edit key is stored: a leaked database grants no edit rights."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_opens(game: Game, key: str | None) -> bool:
+    """Whether ``key`` is this game's edit key (compared in constant time)."""
+    return bool(key) and hmac.compare_digest(game.edit_key_hash, hash_edit_key(key or ""))
+
+
+def new_code() -> str:
+    """A short random public id: a read-only link is not guessable from another."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

@@ -1,0 +1,108 @@
+"""Live rounds: entered trick by trick (C6), scored by themselves after the last trick."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.data.models import Game, Round
+from companion.data.queries import live_round_of, playing_round, setup_of
+from companion.data.states import RoundMode, RoundStatus
+from companion.rules import score_round
+from companion.rules.cards import Card
+from companion.rules.hat_trick import Play
+from companion.rules.live import PlayedTrick
+from companion.rules.text import N_
+from companion.services.errors import ServiceError
+from companion.services.games import after_change, check_open, check_version
+from companion.services.rounds import open_marked_round, open_next_round, round_of, store_score
+
+
+def open_live_round(game: Game, version: int, marked: Sequence[Sequence[Card]] | None) -> Round:
+    """Start the next round to be followed trick by trick.
+
+    Classic games that lay out indicators give them here (C1, C2); delayed and Hat Trick
+    games lay out nothing. A round whose colours were already marked on the page becomes
+    live without giving them again.
+    """
+    check_version(game, version)
+    check_open(game)
+    setup = setup_of(game)
+    current = playing_round(game)
+    if current is not None and marked is None and not current.tricks:
+        current.mode = RoundMode.LIVE
+        current.tricks = []
+        after_change(game)
+        return current
+    lays_out = setup.cards_laid_out > 0
+    if lays_out and marked is None:
+        raise ServiceError(
+            N_("Give the indicator cards of all %(players)s players."), players=setup.players
+        )
+    if not lays_out and marked:
+        raise ServiceError(N_("This variant lays out no indicator cards."))
+    if lays_out and marked is not None:
+        round_ = open_marked_round(game, marked, RoundMode.LIVE)
+    else:
+        round_ = open_next_round(game, RoundMode.LIVE)
+        round_.entries = [{} for _ in range(setup.players)]
+    round_.mode = RoundMode.LIVE
+    round_.tricks = []
+    after_change(game)
+    return round_
+
+
+def live_round(game: Game, number: int) -> Round:
+    """Round ``number``, which must be followed live."""
+    round_ = round_of(game, number)
+    if round_.mode != RoundMode.LIVE:
+        raise ServiceError(N_("Round %(number)s is not played trick by trick."), number=number)
+    return round_
+
+
+def play_live_trick(
+    game: Game, number: int, version: int, plays: Sequence[Play]
+) -> tuple[PlayedTrick, Round]:
+    """Record the next trick (C6); after the last one the round is scored (R10-R16, R22)."""
+    check_version(game, version)
+    check_open(game)
+    round_ = live_round(game, number)
+    if round_.status == RoundStatus.SCORED:
+        raise ServiceError(
+            N_("Round %(number)s is over: all its tricks are played."), number=number
+        )
+    live = live_round_of(game, round_)
+    trick = live.play_trick(plays)
+    round_.tricks = [
+        *(round_.tricks or []),
+        {"leader": trick.leader, "plays": [play.as_json() for play in plays]},
+    ]
+    if live.is_complete:
+        entries = live.entries()
+        round_.status = RoundStatus.SCORED
+        store_score(game, round_, entries, score_round(setup_of(game), entries))
+    after_change(game)
+    return trick, round_
+
+
+def _marked_entries(round_: Round) -> list[dict[str, Any]]:
+    """The indicator part of a round's stored entries (what was laid out)."""
+    return [{"marked": entry["marked"]} if "marked" in entry else {} for entry in round_.entries]
+
+
+def undo_live_trick(game: Game, number: int, version: int) -> Round:
+    """Take back the last trick of a live round; a round scored by it is open again."""
+    check_version(game, version)
+    check_open(game)
+    round_ = live_round(game, number)
+    if not round_.tricks:
+        raise ServiceError(N_("No trick has been played yet in round %(number)s."), number=number)
+    if round_.status == RoundStatus.SCORED and round_ is not game.rounds[-1]:
+        raise ServiceError(N_("Only the last round's last trick can be taken back."))
+    round_.tricks = list(round_.tricks[:-1])
+    if round_.status == RoundStatus.SCORED:
+        round_.status = RoundStatus.PLAYING
+        round_.entries = _marked_entries(round_)
+        round_.results = []
+    after_change(game)
+    return round_

@@ -1,0 +1,75 @@
+"""Names at a new table: checked in the one written form, matched to the known players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from companion.data.models import MAX_NAME_LENGTH, Player, db, utcnow
+from companion.data.names import clean_name, name_character_problem, name_key
+from companion.rules import Variant, table_setup
+from companion.rules.text import N_
+from companion.services.errors import ServiceError
+
+
+def check_name_characters(name: str) -> None:
+    """Refuse a name (as typed) holding an invisible, direction-changing or control
+    character (``companion.data.names``): it would look like another player's name."""
+    problem = name_character_problem(name)
+    if problem is not None:
+        raise ServiceError(problem)
+
+
+def check_names(names: Sequence[str], variant: Variant) -> list[str]:
+    """Names in seat order: present, at most 40 characters, each player once (R2, R17), in
+    the one written form of ``companion.data.names`` ("Ａｎｎ" is "Ann")."""
+    cleaned = [clean_name(name) for name in names]
+    table_setup(len(cleaned), variant)  # refuses the player count
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned):
+        check_name_characters(names[seat])
+        if not name:
+            raise ServiceError(N_("Every player needs a name."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise ServiceError(
+                N_("A name has at most %(most)s characters: %(name)s is longer."),
+                name=f"{name[:MAX_NAME_LENGTH]}…",
+                most=MAX_NAME_LENGTH,
+            )
+        if name_key(name) in seen:
+            raise ServiceError(
+                N_("%(name)s is entered twice: each player takes one seat."),
+                name=name,
+            )
+        seen[name_key(name)] = seat
+    return cleaned
+
+
+def find_or_add_players(names: Sequence[str]) -> list[Player]:
+    """The players called ``names`` (matched case-insensitively), new ones added. Another
+    phone may add the same new name at the same moment: its row is then kept and used."""
+    keys = [name_key(name) for name in names]
+    known = {
+        player.key: player
+        for player in db.session.scalars(sa.select(Player).where(Player.key.in_(keys)))
+    }
+    missing = [(name, key) for name, key in zip(names, keys, strict=True) if key not in known]
+    if missing:
+        insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+        rows = [{"name": name, "key": key, "created_at": utcnow()} for name, key in missing]
+        db.session.execute(
+            insert(Player).values(rows).on_conflict_do_nothing(index_elements=["key"])
+        )
+        added = sa.select(Player).where(Player.key.in_([key for _name, key in missing]))
+        known.update((player.key, player) for player in db.session.scalars(added))
+    return [known[key] for key in keys]
+
+
+def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
+    """Known names for the new-game form, those starting with ``prefix`` first."""
+    query = sa.select(Player.name).order_by(Player.name).limit(limit)
+    if prefix:
+        query = query.where(Player.key.startswith(name_key(prefix), autoescape=True))
+    return list(db.session.scalars(query))
