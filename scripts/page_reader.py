@@ -55,6 +55,13 @@ class Element:
         collapsed (a no-break space stays: it is part of what the page says)."""
         return HTML_SPACE.sub(" ", self._joined(frozenset(), None)).strip(" ")
 
+    @property
+    def own_text(self) -> str:
+        """The text directly inside, not in the elements it holds (a name beside its badge),
+        collapsed as :attr:`text` is."""
+        own = "".join(part for part in self.content if isinstance(part, str))
+        return HTML_SPACE.sub(" ", own).strip(" ")
+
     def words(self, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
         """The words a reader sees: every tag a word break except those ``joined`` (a link
         inside a word), elements whose tag is in ``skip`` (an inline chart) left out, every
