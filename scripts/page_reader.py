@@ -90,6 +90,22 @@ class Element:
         """The words of the class attribute."""
         return (self.attrs.get("class") or "").split()
 
+    def modifier(self, block: str) -> str:
+        """The first ``block--modifier`` class (a chip's colour) without its block; the
+        element must carry the block class too."""
+        assert block in self.classes, self
+        names = [name for name in self.classes if name.startswith(f"{block}--")]
+        assert names, self
+        return names[0].removeprefix(f"{block}--")
+
+    @property
+    def strings(self) -> list[str]:
+        """Every piece of text inside, as the page writes it between tags, in page order."""
+        found: list[str] = []
+        for part in self.content:
+            found.extend([part] if isinstance(part, str) else part.strings)
+        return found
+
     def find_all(self, tag: str | None = None, **attrs: str | bool) -> list[Element]:
         """The elements inside this one that match (see :func:`matches`), in page order."""
         found: list[Element] = []

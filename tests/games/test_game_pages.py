@@ -7,7 +7,6 @@ Rounds are recorded through ``companion.services``, as the round pages would.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -27,7 +26,7 @@ from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_
 from companion.web.edit_rights import SESSION_KEYS
 from companion.web.scoreboard_page import page_url
-from scripts.page_reader import csrf_token, read_page
+from scripts.page_reader import Element, csrf_token, read_page, words_of_main
 from tests.assets.helpers import static_url
 
 MINUS = "\u2212"
@@ -46,21 +45,25 @@ def form_value(page: str, name: str) -> str:
 
 
 def text_of(page: str) -> str:
-    """The visible words of a page (tags dropped, entities decoded, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    """The visible words of a page's <main> (every tag a word break, entities decoded)."""
+    return words_of_main(page)
 
 
 def errors_by_field(page: str) -> dict[str, list[str]]:
     """The error messages shown next to each field, keyed by the error list's id."""
-    found = {}
-    for list_id, items in re.findall(
-        r'<ul class="field-errors" id="([^"]+)">(.*?)</ul>', page, re.S
-    ):
-        found[list_id] = [
-            html.unescape(item).strip() for item in re.findall(r"<li>(.*?)</li>", items, re.S)
-        ]
-    return found
+    lists = read_page(page).find_all("ul", class_="field-errors")
+    return {str(found.get("id")): [item.text for item in found.find_all("li")] for found in lists}
+
+
+def heading(cell: Element) -> str | tuple[str | None, str]:
+    """A column heading: its text, or (full name, short name) when it is shortened; a
+    shortened one holds nothing but an ``<abbr>`` whose only attribute is its title."""
+    if not cell.children:
+        return cell.text
+    (abbr,) = cell.children
+    assert abbr.tag == "abbr" and list(abbr.attrs) == ["title"], abbr
+    assert not cell.own_text, cell
+    return abbr.get("title"), abbr.text
 
 
 def game_form(names: list[str], **fields: Any) -> dict[str, Any]:
@@ -586,9 +589,10 @@ def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -
         [f"{MINUS}23", "+15", "+16"],
         [f"{MINUS}6", "+11", "+28"],
     ]
-    footer = page[page.index("<tfoot>") : page.index("</tfoot>")]
-    assert re.findall(r"<td[^>]*>([^<]+)</td>", footer) == [f"{MINUS}6", "+11", "+28"]
-    assert not re.search(r">-\d", page)  # never a hyphen for a minus
+    footer = read_page(page).find("tfoot")
+    assert [td.text for td in footer.find_all("td")] == [f"{MINUS}6", "+11", "+28"]
+    # never a hyphen for a minus: no text of the page starts with one before a digit
+    assert not [text for text in read_page(page).strings if re.match(r"-\d", text)]
     assert "2 of 5 rounds scored" in text_of(page)
 
 
@@ -645,7 +649,8 @@ def test_delayed_rounds_show_the_colours_chosen_at_scoring(app: Flask, client: F
     code = start_game(client, NAMES[:3], variant="delayed")
     store_scored_round(app, code, [3, 0, -2], ["red", "", "blue,green"])
     page = page_of(client, f"/g/{code}/view")
-    assert re.findall(r'colour-chip--(\w+)" role="img" aria-label="(\w+)"', page) == [
+    chips = read_page(page).find_all(class_="colour-chip", role="img")
+    assert [(chip.modifier("colour-chip"), chip.get("aria-label")) for chip in chips] == [
         ("red", "red"),
         ("blue", "blue"),
         ("green", "green"),
@@ -659,10 +664,8 @@ def test_a_single_winner_is_named_when_the_game_is_over(app: Flask, client: Flas
     words = text_of(page)
     assert "Finished after 1 round" in words
     assert "Cleo wins with +16 points." in words
-    assert re.search(
-        r'<li class="seat seat--winner">\s*<span class="seat__name">Cleo',
-        page,
-    )
+    winners = read_page(page).find("ol", class_="seat-list").find_all("li", class_="seat--winner")
+    assert [seat.find("span", class_="seat__name").text for seat in winners] == ["Cleo"]
     assert "Round 2" not in words and "deals;" not in words
 
 
@@ -689,19 +692,21 @@ def test_the_score_table_scrolls_in_its_own_box_with_short_names(
     store_scored_round(app, code, [1, 2, 3, 4, 5, 6, 7, -8], ["red"] * 8)
     page = page_of(client, f"/g/{code}")
     assert '<div class="table-scroll" role="region"' in page
-    round_column, *headers = re.findall(r'<th scope="col">(.*?)</th>', page)
-    assert round_column == '<abbr title="Round">#</abbr>'
+    round_column, *headers = [heading(th) for th in read_page(page).find_all("th", scope="col")]
+    assert round_column == ("Round", "#")
     assert headers == [
-        '<abbr title="Alexandra">Al…a</abbr>',
-        '<abbr title="Alexander">Al…r</abbr>',
-        '<abbr title="Bartholomew">Bar…</abbr>',
-        '<abbr title="Christine">Chr…</abbr>',
+        ("Alexandra", "Al…a"),
+        ("Alexander", "Al…r"),
+        ("Bartholomew", "Bar…"),
+        ("Christine", "Chr…"),
         "Dan",
         "Eve",
-        '<abbr title="Fiona">Fio…</abbr>',
+        ("Fiona", "Fio…"),
         "Gus",
     ]
-    assert 'seat__name">Bartholomew<' in page  # the players list shows every name whole
+    # the players list shows every name whole
+    seats = read_page(page).find("ol", class_="seat-list")
+    assert "Bartholomew" in [name.text for name in seats.find_all("span", class_="seat__name")]
 
 
 # --------------------------------------------------------------------------------------------

@@ -28,15 +28,6 @@ def panel(page: str, title_id: str) -> Element:
     return read_page(page).find("section", aria_labelledby=title_id)
 
 
-def modifier(element: Element, block: str) -> str:
-    """The first ``block--modifier`` class of ``element`` (a chip's colour), without the
-    block."""
-    assert block in element.classes, element
-    names = [name for name in element.classes if name.startswith(f"{block}--")]
-    assert names, element
-    return names[0].removeprefix(f"{block}--")
-
-
 @dataclass(frozen=True)
 class BoxRow:
     """One colour row of the setup page: its range text, card count and chip values."""
@@ -51,9 +42,9 @@ class BoxRow:
 def box_row(row: Element) -> BoxRow:
     """A colour row as it reads: its label, range and count, then the values of its chips."""
     label = row.find("span", class_="tool-colour")
-    colour = modifier(label, "tool-colour")
+    colour = label.modifier("tool-colour")
     chips = row.find("ul", class_="tool-chips").find_all("span", class_="tool-chip")
-    chip_colours = {modifier(chip, "tool-chip") for chip in chips}
+    chip_colours = {chip.modifier("tool-chip") for chip in chips}
     assert chip_colours == {colour}, "every chip of a row has the row's colour"
     return BoxRow(
         colour,
