@@ -68,6 +68,19 @@ class Element:
         run of spaces (no-break ones too) one space."""
         return " ".join(self._joined(frozenset(skip), frozenset(joined)).split())
 
+    def spoken(self) -> str:
+        """The words a screen reader says: :meth:`words` without the elements hidden from
+        it (``aria-hidden="true"``, a colour's symbol beside its name)."""
+        return self._heard().words()
+
+    def _heard(self) -> Element:
+        heard = [
+            part if isinstance(part, str) else part._heard()
+            for part in self.content
+            if isinstance(part, str) or part.get("aria-hidden") != "true"
+        ]
+        return Element(self.tag, self.attrs, heard)
+
     def _joined(self, skip: frozenset[str], joined: frozenset[str] | None) -> str:
         pieces = []
         for part in self.content:
