@@ -199,3 +199,29 @@ def csrf_token(page: str) -> str:
 def words_of_main(page: str, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
     """The words of the page's ``<main>`` (see :meth:`Element.words`)."""
     return read_page(page).find("main").words(skip, joined)
+
+
+def page_language(page: str) -> str | None:
+    """The ``lang`` of the page's ``<html>`` element: the language it says it is in."""
+    return read_page(page).find("html").get("lang")
+
+
+def addresses(page: str) -> list[str]:
+    """Every address the page links to or loads (its ``href`` and ``src`` values), in page
+    order."""
+    return [
+        value
+        for element in read_page(page).find_all()
+        for name, value in element.attrs.items()
+        if name in ("href", "src")
+    ]
+
+
+def loads(page: str) -> list[str]:
+    """The stylesheets and scripts the page loads, in page order."""
+    return [
+        str(element.get("href" if element.tag == "link" else "src"))
+        for element in read_page(page).find_all()
+        if (element.tag == "link" and element.get("rel") == "stylesheet" and element.get("href"))
+        or (element.tag == "script" and element.get("src"))
+    ]

@@ -10,7 +10,6 @@ in the languages with the longest words.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +17,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import loads
+
 #: The budget, in bytes (HTML, stylesheets and scripts, uncompressed).
 SCOREBOARD_BYTES = 40_000
-#: What a page loads, found as the benchmark finds it.
-ASSET = re.compile(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"')
 PLAIN = {"Accept-Encoding": "identity"}
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -86,7 +85,7 @@ def weigh(client: FlaskClient, path: str, language: str) -> Weight:
     assert answer.status_code == 200 and "Content-Encoding" not in answer.headers
     page = answer.get_data(as_text=True)
     assert f'<html lang="{language}">' in page
-    weight = Weight(len(answer.get_data()), 0, 0, ASSET.findall(page), page)
+    weight = Weight(len(answer.get_data()), 0, 0, loads(page), page)
     assert weight.assets, "the page links no stylesheet and no script"
     for url in weight.assets:
         asset = client.get(url, headers=PLAIN)
