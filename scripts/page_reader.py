@@ -119,6 +119,16 @@ class Element:
             found.extend([part] if isinstance(part, str) else part.strings)
         return found
 
+    def after(self, element: Element) -> Element:
+        """The element right after ``element`` (the very one, found inside this one) in
+        their parent: the error list that follows its field. LookupError if there is none."""
+        for parent in [self, *self.find_all()]:
+            children = parent.children
+            for place, child in enumerate(children[:-1]):
+                if child is element:
+                    return children[place + 1]
+        raise LookupError(f"nothing follows {element.tag} {element.attrs}")
+
     def find_all(self, tag: str | None = None, **attrs: str | bool) -> list[Element]:
         """The elements inside this one that match (see :func:`matches`), in page order."""
         found: list[Element] = []

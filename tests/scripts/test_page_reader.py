@@ -107,3 +107,11 @@ def test_the_language_addresses_and_loads_of_a_page() -> None:
     assert page_language("<html><p>x</p></html>") is None
     assert addresses(page) == ["/s.css", "/i.svg", "/a.js", "/rules", "/p.png"]
     assert loads(page) == ["/s.css", "/a.js"]
+
+
+def test_after_is_the_next_element_of_the_same_parent() -> None:
+    page = read_page('<li><input name="a"><ul id="a-errors"><li>x</li></ul></li><p>y</p>')
+    field = page.find("input")
+    assert page.after(field).get("id") == "a-errors"
+    with pytest.raises(LookupError, match="nothing follows"):
+        page.after(page.find("p"))
