@@ -206,7 +206,7 @@ def test_a_stale_version_answers_409_and_changes_nothing(client: FlaskClient, ap
 def test_a_round_sent_for_a_number_already_recorded_answers_409_with_the_game_now(
     client: FlaskClient, app: Flask
 ) -> None:
-    """Issue 14.8: phone A records round 2; phone B, which meant round 2 too, names it and
+    """A stale round number: phone A records round 2; phone B, which meant round 2 too, names it and
     is refused with the current state instead of filing its entries as round 3."""
     game = create(client)
     play_rounds(client, game, 1)

@@ -117,7 +117,7 @@ def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(client: Flas
 def test_r21_a_live_hat_trick_trick_answers_the_pile_winner_and_the_deciding_cards_player(
     client: FlaskClient,
 ) -> None:
-    """Issue 14: red 14, green 14, green 12, red 3 - seat 2 (green 12) leads next; ``winner``
+    """R21: red 14, green 14, green 12, red 3 - seat 2 (green 12) leads next; ``winner``
     stays the taker of the deciding (green) pile. 002: "celui qui a posé la 2e (ou 3e, ou 4e,
     etc.) carte la plus élevée commence"."""
     game = start(client, "hat-trick", 1)

@@ -1,5 +1,5 @@
-"""Issue 7's promise, in a real browser: a phone holding only the read-only link sees a new
-round appear by itself, and can change nothing."""
+"""The read-only link's promise, in a real browser: a phone holding only that link sees a
+new round appear by itself, and can change nothing."""
 
 from __future__ import annotations
 

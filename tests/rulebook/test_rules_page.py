@@ -1,5 +1,5 @@
 """The rules page (/rules): every ruling R1-R23 and check C1-C6 under its own anchor, the
-tables computed by the rules (R2, R17, RULES.md section 5), links that all land, and the
+tables computed by the rules (R2, R17, the variants), links that all land, and the
 page in the reader's language."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def test_the_footer_of_every_page_links_to_the_rules(client: FlaskClient) -> Non
 
 
 # --------------------------------------------------------------------------------------------
-# Issue 14: the page says what the rulebooks say, and marks the app's own conventions
+# The page says what the rulebooks say, and marks the app's own conventions
 
 
 def ruling_text(page: str, anchor: str) -> str:
@@ -174,7 +174,7 @@ HOUSE_RULE_LABELS = {
     "hu": "Házszabály",
 }
 
-#: Where RULES.md rules by the app's own convention, not by a rulebook: (the ruling or section
+#: Where the page rules by the app's own convention, not by a rulebook: (the ruling or section
 #: the note sits in, what it is about).
 HOUSE_RULES = [
     ("r3", "deal"),  # R3: the deal passes one seat clockwise each round

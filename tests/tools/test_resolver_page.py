@@ -1,7 +1,7 @@
 """The trick resolver page (R7, R8, R13, R19-R21, C1), driven by taps as a phone sends them:
 each tap posts the form with its CSRF token and the trick so far.
 
-The classic examples are the German rulebook's (seeds/, "Beispiele"), played by five players
+The classic examples are the German rulebook's ("Beispiele"), played by five players
 (the deck of 0-14) since their tricks name a blue 9 and five players.
 """
 
