@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scripts.page_reader import loads
+from tests.table import Table
 
 #: The budget, in bytes (HTML, stylesheets and scripts, uncompressed).
 SCOREBOARD_BYTES = 40_000
@@ -44,22 +45,11 @@ def round_entries(number: int) -> list[dict[str, Any]]:
     ]
 
 
-def table_game(client: FlaskClient, rounds: int = 5) -> dict[str, Any]:
+def table_game(table: Table, rounds: int = 5) -> dict[str, Any]:
     """The benchmark's game: 8 players, 10 rounds planned, ``rounds`` scored."""
-    answer = client.post(
-        "/api/v1/games",
-        json={"players": NAMES, "variant": "classic", "rounds": 10, "first_leader": 0},
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
+    game = table.new_game(NAMES, "classic", rounds=10)
     for number in range(rounds):
-        answer = client.post(
-            f"/api/v1/games/{game['id']}/rounds",
-            json={"version": game["version"], "entries": round_entries(number)},
-            headers={"Authorization": f"Bearer {game['edit_key']}"},
-        )
-        assert answer.status_code == 201, answer.json
-        game.update(answer.json)
+        table.record(game, round_entries(number))
     assert [r["status"] for r in game["rounds"]] == ["scored"] * rounds
     return game
 
@@ -101,9 +91,9 @@ def weigh(client: FlaskClient, path: str, language: str) -> Weight:
 @pytest.mark.parametrize("language", ["en", "de", "hu"])
 @pytest.mark.parametrize("page", ["read-only", "editing"])
 def test_the_scoreboard_of_8_players_and_5_rounds_weighs_at_most_40000_bytes(
-    app: Flask, client: FlaskClient, page: str, language: str
+    app: Flask, client: FlaskClient, page: str, language: str, table: Table
 ) -> None:
-    game = table_game(client)
+    game = table_game(table)
     code = game["id"]
     phone = app.test_client()
     if page == "editing":  # the phone that keeps the score, which opened the edit link
