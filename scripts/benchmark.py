@@ -62,6 +62,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.loopback import HOST, NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
+from scripts.page_reader import loads, read_page  # noqa: E402
 
 #: The budgets (see the docstring).
 VIEW_THROUGHPUT_RATIO = 0.5
@@ -520,9 +521,6 @@ class Weight:
         return self.html + self.css + self.js
 
 
-ASSET = re.compile(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"')
-
-
 def weigh(port: int, target: Target) -> Weight:
     """The page and every stylesheet and script it loads, plain, and the same gzipped."""
     plain = request(
@@ -532,7 +530,7 @@ def weigh(port: int, target: Target) -> Weight:
         port, "GET", target.path, headers={**target.headers, "Accept-Encoding": "gzip"}
     )
     page = plain.body.decode()
-    assets = ASSET.findall(page)
+    assets = loads(page)
     weight = Weight(len(plain.body), 0, 0, len(packed.body), assets, page)
     for url in assets:
         body = request(port, "GET", url, headers={"Accept-Encoding": "identity"}).body
@@ -593,12 +591,13 @@ class PageFeatures:
 
     @classmethod
     def of(cls, page: str, scripts: list[str]) -> PageFeatures:
-        classes = {c for value in re.findall(r'class="([^"]*)"', page) for c in value.split()}
+        elements = read_page(page).find_all()
+        classes = {name for element in elements for name in element.classes}
         for script in scripts:  # classes a script may add: every word in a string literal
             for literal in re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'", script):
                 classes |= set(re.findall(r"[\w-]+", " ".join(literal)))
-        ids = set(re.findall(r'id="([^"]*)"', page))
-        tags = {tag.lower() for tag in re.findall(r"<([a-zA-Z][\w-]*)", page)}
+        ids = {str(element.get("id")) for element in elements if element.get("id") is not None}
+        tags = {element.tag for element in elements}
         return cls(classes, ids, tags | {"html", "body"})
 
     def may_match(self, selector: str) -> bool:

@@ -55,11 +55,31 @@ class Element:
         collapsed (a no-break space stays: it is part of what the page says)."""
         return HTML_SPACE.sub(" ", self._joined(frozenset(), None)).strip(" ")
 
+    @property
+    def own_text(self) -> str:
+        """The text directly inside, not in the elements it holds (a name beside its badge),
+        collapsed as :attr:`text` is."""
+        own = "".join(part for part in self.content if isinstance(part, str))
+        return HTML_SPACE.sub(" ", own).strip(" ")
+
     def words(self, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
         """The words a reader sees: every tag a word break except those ``joined`` (a link
         inside a word), elements whose tag is in ``skip`` (an inline chart) left out, every
         run of spaces (no-break ones too) one space."""
         return " ".join(self._joined(frozenset(skip), frozenset(joined)).split())
+
+    def spoken(self) -> str:
+        """The words a screen reader says: :meth:`words` without the elements hidden from
+        it (``aria-hidden="true"``, a colour's symbol beside its name)."""
+        return self._heard().words()
+
+    def _heard(self) -> Element:
+        heard = [
+            part if isinstance(part, str) else part._heard()
+            for part in self.content
+            if isinstance(part, str) or part.get("aria-hidden") != "true"
+        ]
+        return Element(self.tag, self.attrs, heard)
 
     def _joined(self, skip: frozenset[str], joined: frozenset[str] | None) -> str:
         pieces = []
@@ -82,6 +102,32 @@ class Element:
     def classes(self) -> list[str]:
         """The words of the class attribute."""
         return (self.attrs.get("class") or "").split()
+
+    def modifier(self, block: str) -> str:
+        """The first ``block--modifier`` class (a chip's colour) without its block; the
+        element must carry the block class too."""
+        assert block in self.classes, self
+        names = [name for name in self.classes if name.startswith(f"{block}--")]
+        assert names, self
+        return names[0].removeprefix(f"{block}--")
+
+    @property
+    def strings(self) -> list[str]:
+        """Every piece of text inside, as the page writes it between tags, in page order."""
+        found: list[str] = []
+        for part in self.content:
+            found.extend([part] if isinstance(part, str) else part.strings)
+        return found
+
+    def after(self, element: Element) -> Element:
+        """The element right after ``element`` (the very one, found inside this one) in
+        their parent: the error list that follows its field. LookupError if there is none."""
+        for parent in [self, *self.find_all()]:
+            children = parent.children
+            for place, child in enumerate(children[:-1]):
+                if child is element:
+                    return children[place + 1]
+        raise LookupError(f"nothing follows {element.tag} {element.attrs}")
 
     def find_all(self, tag: str | None = None, **attrs: str | bool) -> list[Element]:
         """The elements inside this one that match (see :func:`matches`), in page order."""
@@ -163,3 +209,29 @@ def csrf_token(page: str) -> str:
 def words_of_main(page: str, skip: Iterable[str] = (), joined: Iterable[str] = ()) -> str:
     """The words of the page's ``<main>`` (see :meth:`Element.words`)."""
     return read_page(page).find("main").words(skip, joined)
+
+
+def page_language(page: str) -> str | None:
+    """The ``lang`` of the page's ``<html>`` element: the language it says it is in."""
+    return read_page(page).find("html").get("lang")
+
+
+def addresses(page: str) -> list[str]:
+    """Every address the page links to or loads (its ``href`` and ``src`` values), in page
+    order."""
+    return [
+        value
+        for element in read_page(page).find_all()
+        for name, value in element.attrs.items()
+        if name in ("href", "src")
+    ]
+
+
+def loads(page: str) -> list[str]:
+    """The stylesheets and scripts the page loads, in page order."""
+    return [
+        str(element.get("href" if element.tag == "link" else "src"))
+        for element in read_page(page).find_all()
+        if (element.tag == "link" and element.get("rel") == "stylesheet" and element.get("href"))
+        or (element.tag == "script" and element.get("src"))
+    ]

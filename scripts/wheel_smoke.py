@@ -42,6 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.loopback import NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
+from scripts.page_reader import loads, page_language  # noqa: E402
 
 #: What a clean copy of the checkout leaves out: local environments, caches, build output,
 #: the instance folder, and compiled catalogs (the build must compile its own).
@@ -281,12 +282,6 @@ def serving(bin_dir: Path, place: Path, env: Mapping[str, str]) -> Iterator[Serv
         server.stop()
 
 
-def html_lang(page: str) -> str | None:
-    """The ``lang`` of the page's ``<html>`` element."""
-    match = re.search(r'<html lang="([^"]*)"', page)
-    return match.group(1) if match else None
-
-
 def fetch_page(server: Server, path: str, language: str, words: list[str], cookie: str) -> str:
     """GET ``path`` asked in ``language``; fail unless it answers 200 with ``lang`` set to
     that language and each of ``words`` in its text."""
@@ -295,8 +290,8 @@ def fetch_page(server: Server, path: str, language: str, words: list[str], cooki
     if reply.status != 200:
         raise SmokeFailed(f"{where}: status {reply.status}, expected 200:\n{reply.text[:2000]}")
     page = reply.text
-    if html_lang(page) != language:
-        raise SmokeFailed(f'{where}: <html lang="{html_lang(page)}">, expected "{language}"')
+    if page_language(page) != language:
+        raise SmokeFailed(f'{where}: <html lang="{page_language(page)}">, expected "{language}"')
     for text in words:
         if text not in page:
             raise SmokeFailed(f"{where}: the page does not say {text!r} (is it translated?)")
@@ -332,10 +327,10 @@ def fetch_file(server: Server, path: str, content_type: str) -> None:
 
 def stylesheet(home_page: str) -> str:
     """The address of the stylesheet the home page links to."""
-    match = re.search(r'<link rel="stylesheet" href="(/static/style[^"]*\.css)"', home_page)
-    if not match:
+    found = [url for url in loads(home_page) if re.fullmatch(r"/static/style.*\.css", url)]
+    if not found:
         raise SmokeFailed("the home page links to no /static/style*.css")
-    return match.group(1)
+    return found[0]
 
 
 def check_pages(server: Server) -> None:

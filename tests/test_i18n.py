@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from companion.web.i18n import safe_next_path
+from scripts.page_reader import page_language
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
@@ -27,9 +27,9 @@ WELCOME = {
 
 def html_lang(page: str) -> str:
     """Return the ``lang`` attribute of the page's ``<html>`` element."""
-    match = re.search(r'<html lang="([^"]*)">', page)
-    assert match, page[:200]
-    return match.group(1)
+    language = page_language(page)
+    assert language is not None, page[:200]
+    return language
 
 
 def assert_home_page_in(page: str, code: str) -> None:

@@ -18,8 +18,10 @@ from companion.data.models import db
 from companion.formats.entries import read_entries
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
 from companion.rules.scoring import DelayedEntry, FullEntry
+from companion.rules.table import DEFAULT_ROUNDS
 from tests.db_snapshot import snapshot
 from tests.rules.helpers import play_classic_round
+from tests.table import Table, auth
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 FIVE = ["green", "brown", "red", "blue", "yellow"]
@@ -29,16 +31,16 @@ def card(colour: str, value: int) -> dict[str, Any]:
     return {"colour": colour, "value": value}
 
 
-def create(client: FlaskClient, **fields: Any) -> dict[str, Any]:
-    body = {"players": NAMES, "variant": "classic", **fields}
-    answer = client.post("/api/v1/games", json=body)
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
-    return game
-
-
-def auth(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
+def create(
+    table: Table,
+    players: list[str] = NAMES,
+    variant: str = "classic",
+    rounds: int = DEFAULT_ROUNDS,
+    first_leader: int = 0,
+) -> dict[str, Any]:
+    """A new game, planned as the API plans one when the body says no more (see
+    test_a_game_the_body_says_little_of_is_planned_by_default) unless told otherwise."""
+    return table.new_game(players, variant, rounds, first_leader)
 
 
 def quick_round(
@@ -107,15 +109,15 @@ def play_rounds(client: FlaskClient, game: dict[str, Any], count: int) -> dict[s
         answer = client.post(
             f"/api/v1/games/{game['id']}/rounds",
             json={"version": state["version"], "entries": round_entries(index)},
-            headers=auth(game["edit_key"]),
+            headers=auth(game),
         )
         assert answer.status_code == 201, answer.json
         state = answer.json
     return state
 
 
-def test_create_answers_the_game_state_with_its_edit_key(client: FlaskClient) -> None:
-    game = create(client, rounds=5, first_leader=2)
+def test_create_answers_the_game_state_with_its_edit_key(client: FlaskClient, table: Table) -> None:
+    game = create(table, rounds=5, first_leader=2)
     assert game["players"] == NAMES
     assert game["variant"] == {
         "game": "classic",
@@ -133,8 +135,17 @@ def test_create_answers_the_game_state_with_its_edit_key(client: FlaskClient) ->
     assert "edit_key" not in state and state["version"] == game["version"]
 
 
-def test_a_whole_classic_game_keeps_totals_and_names_the_winner(client: FlaskClient) -> None:
-    game = create(client, first_leader=1)
+def test_a_game_the_body_says_little_of_is_planned_by_default(client: FlaskClient) -> None:
+    answer = client.post("/api/v1/games", json={"players": NAMES, "variant": "classic"})
+    assert answer.status_code == 201, answer.json
+    assert answer.json["rounds_planned"] == DEFAULT_ROUNDS == 5
+    assert answer.json["first_leader"] == 0
+
+
+def test_a_whole_classic_game_keeps_totals_and_names_the_winner(
+    client: FlaskClient, table: Table
+) -> None:
+    game = create(table, first_leader=1)
     state = play_rounds(client, game, 5)
     expected = [scores for *_, scores in ROUNDS]
     assert [r["scores"] for r in state["rounds"]] == expected
@@ -148,23 +159,27 @@ def test_a_whole_classic_game_keeps_totals_and_names_the_winner(client: FlaskCli
     assert all(r["mode"] == "quick" and r["status"] == "scored" for r in state["rounds"])
 
 
-def test_a_sixth_round_is_refused_once_the_game_is_over(client: FlaskClient, app: Flask) -> None:
-    game = create(client)
+def test_a_sixth_round_is_refused_once_the_game_is_over(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game = create(table)
     state = play_rounds(client, game, 5)
     with app.app_context():
         before = snapshot()
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": state["version"], "entries": round_entries(4)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 400 and "5 rounds" in answer.json["error"]
     with app.app_context():
         assert snapshot() == before
 
 
-def test_correcting_round_two_recomputes_totals_and_winner(client: FlaskClient) -> None:
-    game = create(client)
+def test_correcting_round_two_recomputes_totals_and_winner(
+    client: FlaskClient, table: Table
+) -> None:
+    game = create(table)
     state = play_rounds(client, game, 5)
     # Round 2 again, but seat 2 captured red 11 instead of seat 1 (same tricks).
     entries = round_entries(1)
@@ -173,7 +188,7 @@ def test_correcting_round_two_recomputes_totals_and_winner(client: FlaskClient) 
     answer = client.put(
         f"/api/v1/games/{game['id']}/rounds/2",
         json={"version": state["version"], "entries": entries},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 200, answer.json
     corrected = answer.json
@@ -186,15 +201,17 @@ def test_correcting_round_two_recomputes_totals_and_winner(client: FlaskClient) 
     assert corrected["version"] == state["version"] + 1
 
 
-def test_a_stale_version_answers_409_and_changes_nothing(client: FlaskClient, app: Flask) -> None:
-    game = create(client)
+def test_a_stale_version_answers_409_and_changes_nothing(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game = create(table)
     state = play_rounds(client, game, 1)
     with app.app_context():
         before = snapshot()
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": round_entries(1)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 409
     assert answer.json["version"] == state["version"]
@@ -204,24 +221,24 @@ def test_a_stale_version_answers_409_and_changes_nothing(client: FlaskClient, ap
 
 
 def test_a_round_sent_for_a_number_already_recorded_answers_409_with_the_game_now(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, table: Table
 ) -> None:
-    """Issue 14.8: phone A records round 2; phone B, which meant round 2 too, names it and
+    """A stale round number: phone A records round 2; phone B, which meant round 2 too, names it and
     is refused with the current state instead of filing its entries as round 3."""
-    game = create(client)
+    game = create(table)
     play_rounds(client, game, 1)
     phone_b_version = client.get(f"/api/v1/games/{game['id']}").json["version"]
     now = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": phone_b_version, "entries": round_entries(1), "number": 2},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     ).json  # phone A
     with app.app_context():
         before = snapshot()
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": now["version"], "entries": round_entries(2), "number": 2},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 409
     refusal = answer.json
@@ -237,18 +254,19 @@ def test_a_round_sent_for_a_number_already_recorded_answers_409_with_the_game_no
 
 def test_a_round_that_names_the_next_number_is_recorded_and_one_without_keeps_the_old_way(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    game = create(client)
+    game = create(table)
     first = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": round_entries(0), "number": 1},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert first.status_code == 201 and len(first.json["rounds"]) == 1
     second = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": first.json["version"], "entries": round_entries(1)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert second.status_code == 201
     assert second.json["rounds"][1]["scores"] == ROUNDS[1][3]
@@ -256,15 +274,15 @@ def test_a_round_that_names_the_next_number_is_recorded_and_one_without_keeps_th
 
 @pytest.mark.parametrize("number", [0, "2", None, True])
 def test_a_round_number_that_is_no_round_answers_400(
-    client: FlaskClient, app: Flask, number: object
+    client: FlaskClient, app: Flask, number: object, table: Table
 ) -> None:
-    game = create(client)
+    game = create(table)
     with app.app_context():
         before = snapshot()
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": round_entries(0), "number": number},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 400
     assert answer.json["error"].startswith("number must be")
@@ -282,9 +300,9 @@ def test_a_round_number_that_is_no_round_answers_400(
     ids=["no key", "wrong key", "not a bearer"],
 )
 def test_changes_need_the_edit_key(
-    client: FlaskClient, app: Flask, headers: dict[str, str], status: int
+    client: FlaskClient, app: Flask, headers: dict[str, str], status: int, table: Table
 ) -> None:
-    game = create(client)
+    game = create(table)
     with app.app_context():
         before = snapshot()
     answer = client.post(
@@ -298,12 +316,12 @@ def test_changes_need_the_edit_key(
         assert snapshot() == before
 
 
-def test_another_games_key_does_not_open_this_game(client: FlaskClient) -> None:
-    mine, other = create(client), create(client)
+def test_another_games_key_does_not_open_this_game(client: FlaskClient, table: Table) -> None:
+    mine, other = create(table), create(table)
     answer = client.post(
         f"/api/v1/games/{mine['id']}/rounds",
         json={"version": mine["version"], "entries": round_entries(0)},
-        headers=auth(other["edit_key"]),
+        headers=auth(other),
     )
     assert answer.status_code == 403
 
@@ -320,9 +338,9 @@ def test_another_games_key_does_not_open_this_game(client: FlaskClient) -> None:
     ids=["tricks do not add up", "card twice", "indicator twice", "wrong colour", "missing seat"],
 )
 def test_a_refused_round_saves_nothing(
-    client: FlaskClient, app: Flask, change: Any, needle: str
+    client: FlaskClient, app: Flask, change: Any, needle: str, table: Table
 ) -> None:
-    game = create(client)
+    game = create(table)
     entries = round_entries(0)
     change(entries)
     with app.app_context():
@@ -330,7 +348,7 @@ def test_a_refused_round_saves_nothing(
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": entries},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code in (400, 422)
     assert needle in answer.json["error"].lower()
@@ -367,26 +385,30 @@ def test_a_refused_game_is_not_created(
         assert snapshot() == before
 
 
-def test_players_are_matched_by_name_case_insensitively(client: FlaskClient, app: Flask) -> None:
-    create(client)
-    create(client, players=["ann", "BEN", "Cleo", "Eve"])
+def test_players_are_matched_by_name_case_insensitively(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    create(table)
+    create(table, players=["ann", "BEN", "Cleo", "Eve"])
     with app.app_context():
         assert services.suggest_players() == ["Ann", "Ben", "Cleo", "Dan", "Eve"]
 
 
-def test_unknown_game_and_round_answer_404(client: FlaskClient) -> None:
+def test_unknown_game_and_round_answer_404(client: FlaskClient, table: Table) -> None:
     assert client.get("/api/v1/games/nosuchgame").status_code == 404
-    game = create(client)
+    game = create(table)
     answer = client.put(
         f"/api/v1/games/{game['id']}/rounds/3",
         json={"version": game["version"], "entries": round_entries(0)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 404 and "round 3" in answer.json["error"]
 
 
-def test_hazy_marks_are_null_until_the_round_is_scored(client: FlaskClient, app: Flask) -> None:
-    game = create(client, variant="hazy")
+def test_hazy_marks_are_null_until_the_round_is_scored(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game = create(table, variant="hazy")
     indicators = [
         Card(Colour.RED, 1),
         Card(Colour.BLUE, 0),
@@ -403,7 +425,7 @@ def test_hazy_marks_are_null_until_the_round_is_scored(client: FlaskClient, app:
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": state["version"], "entries": round_entries(0)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     assert answer.status_code == 201, answer.json
     assert answer.json["rounds"][0]["marked"][0] == [card("red", 1)]
@@ -420,14 +442,14 @@ def hat_trick_round() -> list[Any]:
     ]
 
 
-def test_a_whole_hat_trick_game_with_passes(client: FlaskClient) -> None:
-    game = create(client, variant="hat-trick", rounds=4)
+def test_a_whole_hat_trick_game_with_passes(client: FlaskClient, table: Table) -> None:
+    game = create(table, variant="hat-trick", rounds=4)
     state = game
     for _ in range(4):
         answer = client.post(
             f"/api/v1/games/{game['id']}/rounds",
             json={"version": state["version"], "entries": hat_trick_round()},
-            headers=auth(game["edit_key"]),
+            headers=auth(game),
         )
         assert answer.status_code == 201, answer.json
         state = answer.json
@@ -457,14 +479,14 @@ def wait_until(condition: Any, attempts: int = 2000) -> None:
 
 
 def test_two_phones_saving_at_once_one_wins_and_nothing_is_lost(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch, table: Table
 ) -> None:
     """Both phones base a round on version 1; the other phone saves while ours is between
     its version check and its write. On SQLite the other phone's write goes first and ours
     is refused (the version moved under it); on PostgreSQL our row lock holds the other
     phone back until we commit, and then it is refused. Either way exactly one round is
     stored and the loser is told the game changed."""
-    game = create(client)
+    game = create(table)
     original = services.record_round
     other: dict[str, object] = {}
 
@@ -494,7 +516,7 @@ def test_two_phones_saving_at_once_one_wins_and_nothing_is_lost(
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"version": game["version"], "entries": round_entries(0)},
-        headers=auth(game["edit_key"]),
+        headers=auth(game),
     )
     thread = other["thread"]
     assert isinstance(thread, threading.Thread)
@@ -533,11 +555,11 @@ def entries_of_played_round(setup: Any, played: Any, quick: bool) -> list[Any]:
 
 @pytest.mark.parametrize("preset", ["classic", "mild", "reverse", "aggravated", "hazy", "delayed"])
 def test_a_whole_game_of_every_preset_adds_up_its_random_rounds(
-    client: FlaskClient, preset: str
+    client: FlaskClient, preset: str, table: Table
 ) -> None:
     players = 5
     setup = table_setup(players, PRESETS[preset])
-    game = create(client, players=["Ann", "Ben", "Cleo", "Dan", "Eve"], variant=preset)
+    game = create(table, players=["Ann", "Ben", "Cleo", "Dan", "Eve"], variant=preset)
     state, expected_totals = game, [0] * players
     rng = random.Random(preset)
     for number in range(1, 6):
@@ -548,7 +570,7 @@ def test_a_whole_game_of_every_preset_adds_up_its_random_rounds(
                 "version": state["version"],
                 "entries": entries_of_played_round(setup, played, quick=number % 2 == 1),
             },
-            headers=auth(game["edit_key"]),
+            headers=auth(game),
         )
         assert answer.status_code == 201, answer.json
         state = answer.json

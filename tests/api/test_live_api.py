@@ -11,24 +11,17 @@ from flask.testing import FlaskClient
 
 from companion.rules import PRESETS, HatTrickFullEntry, QuickEntry, score_round, table_setup
 from companion.rules.hat_trick import Play
+from companion.rules.table import DEFAULT_ROUNDS
 from tests.db_snapshot import snapshot
 from tests.rules.helpers import play_classic_round, play_hat_trick_round
+from tests.table import Table, auth
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 
 
-def start(client: FlaskClient, variant: str, first_leader: int) -> dict[str, Any]:
-    answer = client.post(
-        "/api/v1/games",
-        json={"players": NAMES, "variant": variant, "first_leader": first_leader},
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
-    return game
-
-
-def auth(game: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {game['edit_key']}"}
+def start(table: Table, variant: str, first_leader: int) -> dict[str, Any]:
+    """A new game of the four players, as many rounds as the API plans by default."""
+    return table.new_game(NAMES, variant, DEFAULT_ROUNDS, first_leader)
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -40,11 +33,11 @@ def play_json(play: Play) -> dict[str, Any]:
 
 @pytest.mark.parametrize("preset", ["classic", "reverse", "hazy", "aggravated", "delayed", "mild"])
 def test_a_whole_live_round_scores_like_a_quick_entry_of_the_same_captures(
-    client: FlaskClient, preset: str
+    client: FlaskClient, preset: str, table: Table
 ) -> None:
     setup = table_setup(4, PRESETS[preset])
     played = play_classic_round(setup, random.Random(preset))
-    game = start(client, preset, played.trick_log[0][0])
+    game = start(table, preset, played.trick_log[0][0])
     body: dict[str, Any] = {"version": game["version"]}
     if setup.cards_laid_out:
         body["marked"] = [[card.as_json() for card in ind] for ind in played.indicators]
@@ -79,11 +72,13 @@ def test_a_whole_live_round_scores_like_a_quick_entry_of_the_same_captures(
     assert state["totals"] == state["rounds"][0]["scores"]
 
 
-def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(client: FlaskClient) -> None:
+def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(
+    client: FlaskClient, table: Table
+) -> None:
     setup = table_setup(4, PRESETS["hat-trick"])
     played = play_hat_trick_round(setup, random.Random(11))
     assert any(p.passed for _, plays in played.tricks for p in plays), "the deal has a pass"
-    game = start(client, "hat-trick", played.tricks[0][0])
+    game = start(table, "hat-trick", played.tricks[0][0])
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds/live",
         json={"version": game["version"]},
@@ -116,11 +111,12 @@ def test_a_whole_live_hat_trick_round_with_double_tricks_and_passes(client: Flas
 
 def test_r21_a_live_hat_trick_trick_answers_the_pile_winner_and_the_deciding_cards_player(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    """Issue 14: red 14, green 14, green 12, red 3 - seat 2 (green 12) leads next; ``winner``
+    """R21: red 14, green 14, green 12, red 3 - seat 2 (green 12) leads next; ``winner``
     stays the taker of the deciding (green) pile. 002: "celui qui a posé la 2e (ou 3e, ou 4e,
     etc.) carte la plus élevée commence"."""
-    game = start(client, "hat-trick", 1)
+    game = start(table, "hat-trick", 1)
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds/live",
         json={"version": game["version"]},
@@ -145,13 +141,13 @@ def test_r21_a_live_hat_trick_trick_answers_the_pile_winner_and_the_deciding_car
 
 
 def test_r21_a_live_round_recorded_before_the_correction_keeps_its_seats(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     """A Hat Trick round stored before R21 was corrected gave the lead to the deciding pile's taker;
     it is replayed from the leader each stored trick names, not moved to other seats."""
     from companion.data.models import Game, db
 
-    game = start(client, "hat-trick", 0)
+    game = start(table, "hat-trick", 0)
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds/live",
         json={"version": game["version"]},
@@ -181,8 +177,9 @@ def test_r21_a_live_round_recorded_before_the_correction_keeps_its_seats(
     assert state["rounds"][0]["next_leader"] == 3
 
 
-def open_classic(client: FlaskClient) -> tuple[dict[str, Any], dict[str, Any]]:
-    game = start(client, "classic", 0)
+def open_classic(table: Table) -> tuple[dict[str, Any], dict[str, Any]]:
+    client = table.client
+    game = start(table, "classic", 0)
     marked = [[{"colour": c, "value": 0}] for c in ("red", "blue", "green", "yellow")]
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds/live",
@@ -205,8 +202,8 @@ def trick(client: FlaskClient, game: dict[str, Any], version: int, cards: list[s
     )
 
 
-def test_undo_takes_back_the_last_trick_and_the_lead(client: FlaskClient) -> None:
-    game, state = open_classic(client)
+def test_undo_takes_back_the_last_trick_and_the_lead(client: FlaskClient, table: Table) -> None:
+    game, state = open_classic(table)
     first = trick(client, game, state["version"], ["red 5", "red 6", "blue 7", "green 1"])
     # Seats 0-3 play red 5, red 6, blue 7, green 1: blue 7 is the highest trump (R8).
     assert first.json["winner"] == 2 and first.json["next_leader"] == 2
@@ -233,9 +230,9 @@ def test_undo_takes_back_the_last_trick_and_the_lead(client: FlaskClient) -> Non
     ids=["too few cards", "indicator played", "card twice", "not in the deck"],
 )
 def test_a_refused_trick_changes_nothing(
-    client: FlaskClient, app: Flask, cards: list[str], needle: str
+    client: FlaskClient, app: Flask, cards: list[str], needle: str, table: Table
 ) -> None:
-    game, state = open_classic(client)
+    game, state = open_classic(table)
     with app.app_context():
         before = snapshot()
     answer = trick(client, game, state["version"], cards)
@@ -245,8 +242,8 @@ def test_a_refused_trick_changes_nothing(
         assert snapshot() == before
 
 
-def test_c6_a_card_played_in_an_earlier_trick_is_refused(client: FlaskClient) -> None:
-    game, state = open_classic(client)
+def test_c6_a_card_played_in_an_earlier_trick_is_refused(client: FlaskClient, table: Table) -> None:
+    game, state = open_classic(table)
     first = trick(client, game, state["version"], ["red 5", "red 6", "blue 7", "green 1"])
     # Seat 2 leads now; seat 0 (third to play) tries red 5 again.
     answer = trick(client, game, first.json["version"], ["green 2", "red 7", "red 5", "red 8"])
@@ -254,8 +251,10 @@ def test_c6_a_card_played_in_an_earlier_trick_is_refused(client: FlaskClient) ->
     assert "seat 0" in answer.json["error"].lower() and "red 5" in answer.json["error"].lower()
 
 
-def test_live_changes_need_the_key_and_the_current_version(client: FlaskClient) -> None:
-    game, state = open_classic(client)
+def test_live_changes_need_the_key_and_the_current_version(
+    client: FlaskClient, table: Table
+) -> None:
+    game, state = open_classic(table)
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds/1/tricks",
         json={"version": state["version"], "cards": []},

@@ -170,7 +170,7 @@ def test_resolve_a_hat_trick_trick_with_a_pass(client: FlaskClient) -> None:
 def test_r21_resolve_names_the_deciding_pile_winner_and_the_deciding_cards_player(
     client: FlaskClient, plays: list[str], winner: int, next_leader: int, deciding: str
 ) -> None:
-    """Issue 14's examples; 000: "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più
+    """R21's examples; 000: "quello che ha giocato la 2° (o 3, o 4, ecc.) carta più
     elevata comincia la presa seguente"; 002: "celui qui a posé la 2e (ou 3e, ou 4e, etc.)
     carte la plus élevée commence"."""
     body = [card(text.split()[0], int(text.split()[1])) for text in plays]

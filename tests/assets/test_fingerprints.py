@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web.assets import IMMUTABLE, fingerprinted, split_fingerprint
+from scripts.page_reader import addresses
 from tests.assets.helpers import STATIC, fingerprint_of, plain_name, static_url
 
 IDENTITY = {"Accept-Encoding": "identity"}
@@ -25,7 +25,7 @@ def get(client: FlaskClient, url: str, **headers: str):  # type: ignore[no-untyp
 
 
 def static_links(page: str) -> list[str]:
-    return re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    return [address for address in addresses(page) if address.startswith("/static/")]
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from tests.schema import (
     latest_revision,
     migrated_revision,
 )
-from tests.table import Table
+from tests.table import Table, auth
 
 
 def export(app: Flask, path: Path) -> dict[str, Any]:
@@ -202,15 +202,13 @@ def test_an_empty_history_exports_and_imports(
     assert result.exit_code == 0, result.output
 
 
-def hat_trick_round_recorded_before_the_r21_correction(app: Flask, client: FlaskClient) -> str:
+def hat_trick_round_recorded_before_the_r21_correction(app: Flask, table: Table) -> str:
     """A live Hat Trick round as stored before R21 was corrected: after red 15, blue 15,
     red 3, blue 2 the red pile's taker (seat 0) led, where R21 now gives the lead to red 3's
     player (seat 2). Answers the game's code."""
-    game = client.post(
-        "/api/v1/games",
-        json={"players": ["Ann", "Ben", "Cleo", "Dan"], "variant": "hat-trick"},
-    ).json
-    headers = {"Authorization": f"Bearer {game['edit_key']}"}
+    game = table.new_game(["Ann", "Ben", "Cleo", "Dan"], "hat-trick", rounds=5)
+    headers = auth(game)
+    client = table.client
     opened = client.post(
         f"/api/v1/games/{game['id']}/rounds/live",
         json={"version": game["version"]},
@@ -235,9 +233,9 @@ def hat_trick_round_recorded_before_the_r21_correction(app: Flask, client: Flask
 
 
 def test_a_live_round_recorded_before_the_r21_correction_restores_as_it_was_played(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, table: Table, second_app: Flask, tmp_path: Path
 ) -> None:
-    code = hat_trick_round_recorded_before_the_r21_correction(app, client)
+    code = hat_trick_round_recorded_before_the_r21_correction(app, table)
     data = export(app, tmp_path / "before.json")
 
     result = import_file(second_app, tmp_path / "before.json")
@@ -253,9 +251,9 @@ def test_a_live_round_recorded_before_the_r21_correction_restores_as_it_was_play
 
 
 def test_a_recorded_lead_that_no_rule_gave_is_refused_on_import(
-    app: Flask, client: FlaskClient, second_app: Flask, tmp_path: Path
+    app: Flask, table: Table, second_app: Flask, tmp_path: Path
 ) -> None:
-    hat_trick_round_recorded_before_the_r21_correction(app, client)
+    hat_trick_round_recorded_before_the_r21_correction(app, table)
     data = export(app, tmp_path / "before.json")
     data["games"][0]["rounds"][0]["tricks"][1]["leader"] = 1  # neither taker nor R21
     (tmp_path / "forged.json").write_text(json.dumps(data), encoding="utf-8")

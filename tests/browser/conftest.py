@@ -30,8 +30,8 @@ from tests.browser.support import (
     missing_browser_reason,
     open_phone,
     record_rounds,
-    start_game,
 )
+from tests.table import Table
 
 
 def require_browser() -> None:
@@ -76,12 +76,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}")
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
     finally:
         server.shutdown()
         thread.join(timeout=10)
         with app.app_context():
             db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_table(live_server: LiveServer) -> Table:
+    """Games made on the served app as phones make them (tests/table.py): through its JSON
+    API, from this process, into the database the browser's pages read."""
+    return Table(live_server.app, live_server.app.test_client())
 
 
 # --------------------------------------------------------------------------------------------
@@ -155,26 +162,29 @@ def axe_source() -> str:
 
 
 @pytest.fixture(scope="session")
-def site(live_server: LiveServer, browser: Any) -> Site:
+def site(live_server: LiveServer, live_table: Table, browser: Any) -> Site:
     """Three games: one in progress with two rounds scored ("main"), one finished, and one
     in a live round with a trick played and the next trick begun on this phone ("live")."""
     from playwright.sync_api import expect
 
     from tests.browser.scenario import FIVE_ROUNDS, card
 
-    main, main_key, version = start_game(live_server, ["Ann", "Ben", "Cleo"], 5)
-    record_rounds(live_server, main, main_key, version, FIVE_ROUNDS[:2])
+    main_game = live_table.new_game(["Ann", "Ben", "Cleo"], rounds=5)
+    record_rounds(live_table, main_game, FIVE_ROUNDS[:2])
 
     finished_names = ["Ann", "Bartholomäus", "Zsuzsanna"]
-    finished, finished_key, version = start_game(live_server, finished_names, 3)
-    record_rounds(live_server, finished, finished_key, version, FIVE_ROUNDS[2:])
+    finished_game = live_table.new_game(finished_names, rounds=3)
+    record_rounds(live_table, finished_game, FIVE_ROUNDS[2:])
 
-    live, live_key, version = start_game(live_server, ["Anna-Lena", "Jean-Baptiste", "Gergely"], 5)
+    live_game = live_table.new_game(["Anna-Lena", "Jean-Baptiste", "Gergely"], rounds=5)
+    main, main_key = main_game["id"], main_game["edit_key"]
+    finished, finished_key = finished_game["id"], finished_game["edit_key"]
+    live, live_key = live_game["id"], live_game["edit_key"]
     marked = [[card(text).as_json()] for text in ("red 4", "blue 0", "green 1")]
     state = live_server.api(
         "POST",
         f"/api/v1/games/{live}/rounds/live",
-        {"version": version, "marked": marked},
+        {"version": live_game["version"], "marked": marked},
         live_key,
     )
     trick = [card(text).as_json() for text in ("yellow 3", "green 3", "blue 7")]

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.table import Table
+
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
@@ -59,6 +61,7 @@ class LiveServer:
     """The app served in a thread of the test process."""
 
     url: str  # http://127.0.0.1:<port>, no trailing slash
+    app: Any  # the Flask app it serves, for games made through tests/table.py
 
     def api(self, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
         """Call the JSON API; answer the decoded body (an error status raises)."""
@@ -116,19 +119,7 @@ class Site:
         return template.format(**self.codes)
 
 
-def start_game(server: LiveServer, names: list[str], rounds: int) -> tuple[str, str, int]:
-    """A classic game through the API: its code, edit key and version."""
-    game = server.api(
-        "POST",
-        "/api/v1/games",
-        {"players": names, "variant": "classic", "rounds": rounds, "first_leader": 0},
-    )
-    return game["id"], game["edit_key"], game["version"]
-
-
-def record_rounds(server: LiveServer, code: str, key: str, version: int, rounds: Any) -> int:
-    """Record quick rounds through the API; answer the game's version afterwards."""
+def record_rounds(table: Table, game: dict[str, Any], rounds: Any) -> None:
+    """Record quick rounds, one after the other; ``game`` follows."""
     for played in rounds:
-        body = {"version": version, "entries": [seat.as_json() for seat in played]}
-        version = server.api("POST", f"/api/v1/games/{code}/rounds", body, key)["version"]
-    return version
+        table.record(game, played)

@@ -28,7 +28,8 @@ from tests.browser.scenario import (
     verdict,
     winner_line,
 )
-from tests.browser.support import LiveServer, Phone
+from tests.browser.support import Phone
+from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
 CATALOGS = Path(companion.__file__).parent / "translations"
@@ -117,20 +118,19 @@ def test_start_a_game_record_five_rounds_correct_one_and_see_the_winner(phone: P
     assert not phone.foreign_requests()
 
 
-def new_api_game(server: LiveServer, phone: Phone) -> str:
+def new_api_game(table: Table, phone: Phone) -> str:
     """A classic game of Ann, Ben and Cleo started through the API; the phone opens its edit
     link, so it may keep the score. Answers the game's code."""
-    body = {"players": NAMES, "variant": "classic", "rounds": 5, "first_leader": 0}
-    game = server.api("POST", "/api/v1/games", body)
+    game = table.new_game(NAMES, rounds=5)
     phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
     return str(game["id"])
 
 
-def test_play_a_live_trick(phone: Phone, live_server: LiveServer) -> None:
+def test_play_a_live_trick(phone: Phone, live_table: Table) -> None:
     """Start round 1 live with the indicators, tap a trick card by card (taking one card
     back): the page names who is winning, who takes the trick and why, and who leads next."""
     page = phone.page
-    new_api_game(live_server, phone)
+    new_api_game(live_table, phone)
     page.get_by_role("link", name="Play this round live").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Play round 1 live")
     for seat, indicator in enumerate(["red 4", "blue 0", "green 1"]):
@@ -178,7 +178,7 @@ OFFLINE_NOTICE = "This phone is offline, so nothing was sent."
 
 
 def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_back(
-    phone: Phone, live_server: LiveServer
+    phone: Phone, live_table: Table
 ) -> None:
     """Offline, "Start the game" and a tapped card in a live round send nothing: a notice
     says so and what was entered stays on the page; back online, the same taps go through."""
@@ -206,7 +206,7 @@ def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
 
-    new_api_game(live_server, phone)
+    new_api_game(live_table, phone)
     page.get_by_role("link", name="Play this round live").click()
     for seat, indicator in enumerate(["red 4", "blue 0", "green 1"]):
         tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), indicator, "radio")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.scenario import FIVE_ROUNDS, round_scores, signed
-from tests.browser.support import LiveServer, PhoneFactory
+from tests.browser.support import PhoneFactory
 from tests.browser.test_journeys import enter_quick_seat, in_language
 from tests.browser.test_pages import (
     axe_violations,
@@ -19,16 +19,16 @@ from tests.browser.test_pages import (
     overflow_problems,
     spilled_text_problems,
 )
+from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
 THEIRS, MINE = FIVE_ROUNDS[0], FIVE_ROUNDS[1]
 
 
 def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_corrected_with_mine(
-    new_phone: PhoneFactory, live_server: LiveServer, axe_source: str
+    new_phone: PhoneFactory, live_table: Table, axe_source: str
 ) -> None:
-    body = {"players": NAMES, "variant": "classic", "rounds": 5, "first_leader": 0}
-    game = live_server.api("POST", "/api/v1/games", body)
+    game = live_table.new_game(NAMES, rounds=5)
     code, key = game["id"], game["edit_key"]
     phone = new_phone()
     page = phone.page
@@ -36,13 +36,7 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_corrected_wi
     phone.goto(f"/g/{code}/rounds/record")
     for seat, entry in enumerate(MINE):
         enter_quick_seat(phone, seat, entry)
-    entries = [seat.entry().as_json() for seat in THEIRS]  # another phone is quicker
-    live_server.api(
-        "POST",
-        f"/api/v1/games/{code}/rounds",
-        {"version": game["version"], "entries": entries},
-        key,
-    )
+    live_table.record(game, [seat.entry() for seat in THEIRS])  # another phone is quicker
     page.get_by_role("button", name="Save round").click()
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Record round 1")
@@ -72,23 +66,16 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_corrected_wi
 
 @pytest.mark.parametrize("lang", ["de", "fr", "hu", "it"])
 def test_the_conflict_view_fits_a_360_px_phone_in_every_language(
-    new_phone: PhoneFactory, live_server: LiveServer, axe_source: str, lang: str
+    new_phone: PhoneFactory, live_table: Table, axe_source: str, lang: str
 ) -> None:
     """The longest words of each language (buttons, labels) stay inside their boxes."""
-    body = {"players": NAMES, "variant": "classic", "rounds": 5, "first_leader": 0}
-    game = live_server.api("POST", "/api/v1/games", body)
+    game = live_table.new_game(NAMES, rounds=5)
     code, key = game["id"], game["edit_key"]
     phone = new_phone(viewport={"width": 360, "height": 780})
     phone.goto(f"/g/{code}/edit/{key}")
     phone.goto(f"/lang/{lang}")
     phone.goto(f"/g/{code}/rounds/record")
-    entries = [seat.entry().as_json() for seat in THEIRS]
-    live_server.api(
-        "POST",
-        f"/api/v1/games/{code}/rounds",
-        {"version": game["version"], "entries": entries},
-        key,
-    )
+    live_table.record(game, [seat.entry() for seat in THEIRS])
     phone.page.get_by_role("button", name=in_language(lang, "Save round")).click()
 
     headline = in_language(lang, "Round %(number)s was recorded on another phone.")

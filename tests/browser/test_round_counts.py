@@ -6,16 +6,15 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.rules import tricks_of_cards
-from tests.browser.support import LiveServer, Phone
+from tests.browser.support import Phone
 from tests.browser.test_journeys import NAMES, new_api_game, tap_chip
+from tests.table import Table
 
 CAPTURED = ["yellow 3", "green 3", "blue 7", "red 8"]
 
 
-def test_c3_the_tricks_of_a_seat_follow_its_captured_cards(
-    phone: Phone, live_server: LiveServer
-) -> None:
-    code = new_api_game(live_server, phone)
+def test_c3_the_tricks_of_a_seat_follow_its_captured_cards(phone: Phone, live_table: Table) -> None:
+    code = new_api_game(live_table, phone)
     phone.goto(f"/g/{code}/rounds/record?mode=full")
     seat = phone.page.locator("#seat-0")
     captures = seat.locator('[data-field="s0-captured"]')

@@ -1,5 +1,5 @@
-"""Issue 7's promise, in a real browser: a phone holding only the read-only link sees a new
-round appear by itself, and can change nothing."""
+"""The read-only link's promise, in a real browser: a phone holding only that link sees a
+new round appear by itself, and can change nothing."""
 
 from __future__ import annotations
 
@@ -8,21 +8,23 @@ import json
 from playwright.sync_api import expect
 
 from tests.browser.scenario import FIVE_ROUNDS, signed, totals_of
-from tests.browser.support import LiveServer, Phone, record_rounds, start_game
+from tests.browser.support import Phone, record_rounds
+from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
 
 
 def test_the_read_only_scoreboard_shows_a_new_round_by_itself(
-    phone: Phone, live_server: LiveServer
+    phone: Phone, live_table: Table
 ) -> None:
-    code, key, version = start_game(live_server, NAMES, rounds=5)
-    version = record_rounds(live_server, code, key, version, FIVE_ROUNDS[:1])
+    game = live_table.new_game(NAMES, rounds=5)
+    code = game["id"]
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
     phone.goto(f"/g/{code}/view")
     scored = phone.page.locator(".score-table tbody tr.is-scored")
     expect(scored).to_have_count(1)
 
-    record_rounds(live_server, code, key, version, FIVE_ROUNDS[1:2])  # another phone scores
+    record_rounds(live_table, game, FIVE_ROUNDS[1:2])  # another phone scores
 
     expect(scored).to_have_count(2, timeout=20_000)  # no reload: the page asks by itself
     totals = phone.page.locator(".score-table tfoot td")
@@ -31,9 +33,10 @@ def test_the_read_only_scoreboard_shows_a_new_round_by_itself(
 
 
 def test_the_read_only_link_offers_no_control_and_every_change_is_refused(
-    phone: Phone, live_server: LiveServer
+    phone: Phone, live_table: Table
 ) -> None:
-    code, key, _version = start_game(live_server, NAMES, rounds=5)
+    game = live_table.new_game(NAMES, rounds=5)
+    code, key = game["id"], game["edit_key"]
     phone.goto(f"/g/{code}/view")
     page = phone.page
     expect(page.locator("main form")).to_have_count(0)

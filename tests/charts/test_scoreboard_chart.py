@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import PRESETS, table_setup
+from scripts.page_reader import read_page
 from tests.backup.history import classic_led_by, play_classic_live, quick_entries
 from tests.table import Table
 
@@ -34,8 +33,8 @@ def test_the_chart_follows_the_scored_rounds_on_both_scoreboards(
         chart = page[page.index('<svg class="chart') : page.index("</svg>", page.index("chart--"))]
         assert chart.count('class="chart-line"') == 4 + 4  # a line per seat, a legend sample each
         # two scored rounds: round 0 and the two rounds, not the one being played
-        first_line = re.search(r'data-seat="0" d="([^"]*)"', chart)
-        assert first_line is not None and first_line.group(1).count("L") == 2
+        first_line = read_page(chart).find(class_="chart-line", data_seat="0").get("d")
+        assert first_line is not None and first_line.count("L") == 2
         total = game["totals"][0]
         sign = "+" if total > 0 else ("\u2212" if total < 0 else "")
         assert f"Running totals after round 2: Ann {sign}{abs(total)}" in chart

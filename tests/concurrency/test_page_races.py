@@ -4,14 +4,13 @@ phone gets a server error, and each change happens once."""
 
 from __future__ import annotations
 
-import re
 from functools import partial
 
 import pytest
 
 from scripts import loadkit
 from scripts.loadkit import Client, Reply, Table
-from scripts.page_reader import csrf_token
+from scripts.page_reader import csrf_token, read_page
 
 PHONES = 8
 
@@ -24,9 +23,9 @@ def confirm_page_phones(http: Client, table: Table, action: str) -> list[Reply]:
     page = http.get(f"/g/{table.code}/{action}", cookie)
     assert page.status == 200, page.text[:300]
     session = page.cookies.get("session", granted.cookies["session"])
-    version = re.search(r'<input[^>]*name="version"[^>]*value="(\d+)"', page.text)
-    assert version is not None and int(version[1]) == table.version
-    form = {"csrf_token": csrf_token(page.text), "version": version[1]}
+    version = read_page(page.text).find("input", name="version").get("value")
+    assert version and version.isdigit() and int(version) == table.version
+    form = {"csrf_token": csrf_token(page.text), "version": version}
     send = partial(
         http.request, "POST", f"/g/{table.code}/{action}", None, {"Cookie": f"session={session}"}
     )

@@ -27,10 +27,10 @@ from companion.formats.backup import export, reading
 from companion.rules import Card, Colour
 from companion.services.games import get_game
 from companion.services.rounds import mark_colours
-from companion.web.edit_rights import SESSION_KEYS
 from scripts.page_reader import csrf_token
 from tests.db_snapshot import snapshot
 from tests.fuzz.form_reader import Form, read_forms
+from tests.table import Table, auth
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -193,11 +193,12 @@ def check_every_game() -> None:
 
 
 class SceneBuilder:
-    """Builds a scene through the JSON API, as a client would."""
+    """Builds a scene through the JSON API, as phones make games (tests/table.py)."""
 
     def __init__(self, app: Flask):
         self.app = app
-        self.api = app.test_client()
+        self.table = Table(app, app.test_client())
+        self.api = self.table.client
         self.games: dict[str, dict[str, Any]] = {}
         self.extra: dict[str, Any] = {}
         self.editor = app.test_client()
@@ -211,24 +212,11 @@ class SceneBuilder:
         first_leader: int = 0,
         editable: bool = True,
     ) -> dict[str, Any]:
-        """A new game, editable from the scene's editor (unless not ``editable``)."""
-        answer = self.api.post(
-            "/api/v1/games",
-            json={
-                "players": list(players),
-                "variant": variant,
-                "rounds": rounds,
-                "first_leader": first_leader,
-            },
-        )
-        assert answer.status_code == 201, answer.get_json()
-        state: dict[str, Any] = answer.get_json()
+        """A new game; the scene's editor opens its edit link (unless not ``editable``)."""
+        state = self.table.new_game(players, variant, rounds, first_leader)
         self.games[name] = state
         if editable:
-            with self.editor.session_transaction() as session:
-                keys = dict(session.get(SESSION_KEYS, {}))
-                keys[state["id"]] = state["edit_key"]
-                session[SESSION_KEYS] = keys
+            self.table.give_edit_rights(self.editor, state)
         return state
 
     def call(self, name: str, method: str, path: str, body: Any, status: int) -> dict[str, Any]:
@@ -238,7 +226,7 @@ class SceneBuilder:
             f"/api/v1/games/{state['id']}{path}",
             method=method,
             json={"version": state["version"], **body},
-            headers={"Authorization": f"Bearer {state['edit_key']}"},
+            headers=auth(state),
         )
         assert answer.status_code == status, answer.get_json()
         new_state: dict[str, Any] = answer.get_json()
@@ -247,7 +235,7 @@ class SceneBuilder:
 
     def record(self, name: str, entries: list[Any]) -> None:
         """Record the next round of game ``name``."""
-        self.call(name, "POST", "/rounds", {"entries": entries}, 201)
+        self.table.record(self.games[name], entries)
 
     def mark(self, name: str, marked: list[list[dict[str, Any]]]) -> None:
         """Mark the colours of the next round of game ``name`` (as the mark page does)."""

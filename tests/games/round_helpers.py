@@ -7,8 +7,6 @@ token of the page. Cards are chip values: ``"red-4"``.
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable, Iterable
 from html.parser import HTMLParser
 from typing import Any
@@ -20,7 +18,7 @@ from werkzeug.test import TestResponse
 from companion.data.models import db
 from companion.read_models.messages import render_message
 from companion.rules import RuleError
-from scripts.page_reader import words_of_main
+from scripts.page_reader import read_page, words_of_main
 from tests.db_snapshot import snapshot
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -151,15 +149,9 @@ def seat_section(page: str, seat: int) -> str:
 
 def messages_in(part: str, kind: str) -> list[str]:
     """The messages of the error lists of ``kind`` (seat, top, field) in ``part``."""
-    found = []
-    for items in re.findall(
-        rf'<ul class="round-errors round-errors--{kind}"[^>]*>(.*?)</ul>', part, re.S
-    ):
-        found += [
-            " ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split())
-            for item in re.findall(r"<li>(.*?)</li>", items, re.S)
-        ]
-    return found
+    lists = read_page(part).find_all("ul", class_=f"round-errors--{kind}")
+    assert all("round-errors" in found.classes for found in lists)
+    return [item.words() for found in lists for item in found.find_all("li")]
 
 
 def seat_errors(page: str, seat: int) -> list[str]:
@@ -179,7 +171,7 @@ def top_errors(page: str) -> list[str]:
 
 def seat_text(page: str, seat: int) -> str:
     """The visible words of one seat's part of the form."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", seat_section(page, seat))).split())
+    return read_page(seat_section(page, seat)).words()
 
 
 def checked_cards(page: str, name: str) -> list[str]:

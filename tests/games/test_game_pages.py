@@ -1,13 +1,14 @@
 """The whole-game pages: new game, scoreboard, read-only view, edit link, abandon, delete.
 
 Each test drives the pages as a phone would (CSRF tokens taken from the form HTML), and
-checks what the page says and what the database holds, not only the status code.
-Rounds are recorded through ``companion.services``, as the round pages would.
+checks what the page says and what the database holds, not only the status code. Games are
+made as phones make them (the ``table`` fixture), or through the new-game page where that
+page is what is tested; rounds are recorded through ``companion.services``, as the round
+pages would.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -29,8 +30,9 @@ from companion.services.games import get_game
 from companion.services.rounds import mark_colours, record_round
 from companion.web.edit_rights import SESSION_KEYS
 from companion.web.scoreboard_page import page_url
-from scripts.page_reader import csrf_token, read_page
+from scripts.page_reader import Element, csrf_token, read_page, words_of_main
 from tests.assets.helpers import static_url
+from tests.table import Table
 
 MINUS = "\u2212"
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -48,21 +50,25 @@ def form_value(page: str, name: str) -> str:
 
 
 def text_of(page: str) -> str:
-    """The visible words of a page (tags dropped, entities decoded, spaces collapsed)."""
-    body = page[page.index("<main") : page.index("</main>")]
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    """The visible words of a page's <main> (every tag a word break, entities decoded)."""
+    return words_of_main(page)
 
 
 def errors_by_field(page: str) -> dict[str, list[str]]:
     """The error messages shown next to each field, keyed by the error list's id."""
-    found = {}
-    for list_id, items in re.findall(
-        r'<ul class="field-errors" id="([^"]+)">(.*?)</ul>', page, re.S
-    ):
-        found[list_id] = [
-            html.unescape(item).strip() for item in re.findall(r"<li>(.*?)</li>", items, re.S)
-        ]
-    return found
+    lists = read_page(page).find_all("ul", class_="field-errors")
+    return {str(found.get("id")): [item.text for item in found.find_all("li")] for found in lists}
+
+
+def heading(cell: Element) -> str | tuple[str | None, str]:
+    """A column heading: its text, or (full name, short name) when it is shortened; a
+    shortened one holds nothing but an ``<abbr>`` whose only attribute is its title."""
+    if not cell.children:
+        return cell.text
+    (abbr,) = cell.children
+    assert abbr.tag == "abbr" and list(abbr.attrs) == ["title"], abbr
+    assert not cell.own_text, cell
+    return abbr.get("title"), abbr.text
 
 
 def game_form(names: list[str], **fields: Any) -> dict[str, Any]:
@@ -89,13 +95,20 @@ def post_new_game(client: FlaskClient, names: list[str], **fields: Any) -> TestR
     )
 
 
-def start_game(client: FlaskClient, names: list[str] = NAMES, **fields: Any) -> str:
-    """Start a game through the page; answers its code."""
+def create_through_form(client: FlaskClient, names: list[str] = NAMES, **fields: Any) -> str:
+    """Start a game through the new-game page; answers its code."""
     response = post_new_game(client, names, **fields)
     assert response.status_code == 302, errors_by_field(response.get_data(as_text=True))
     match = re.fullmatch(r"/g/([a-z0-9]+)", response.headers["Location"])
     assert match, response.headers["Location"]
     return match.group(1)
+
+
+def start_game(table: Table, names: list[str] = NAMES, rounds: int = 5, **settings: Any) -> str:
+    """A game of ``rounds`` rounds whose score the test's phone keeps (it opened the edit
+    link), made as phones make games (tests/table.py); answers its code."""
+    game: dict[str, Any] = table.new_game(names, rounds=rounds, edit_here=True, **settings)
+    return str(game["id"])
 
 
 def page_of(client: FlaskClient, path: str, status: int = 200) -> str:
@@ -246,9 +259,9 @@ def test_page_url_builds_only_pages_that_exist(app: Flask) -> None:
 
 
 def test_new_game_page_offers_eight_seats_every_variant_and_known_names(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    start_game(client, ["Zoe", "Yann", "Xena"])
+    start_game(table, ["Zoe", "Yann", "Xena"])
     page = page_of(client, "/games/new")
     form = read_page(page)
     seats = [str(field.get("name")) for field in form.find_all(name=True)]
@@ -314,7 +327,7 @@ def test_a_game_of_each_preset_starts_from_the_page(
 
 
 def test_a_custom_variant_keeps_its_three_settings(app: Flask, client: FlaskClient) -> None:
-    code = start_game(
+    code = create_through_form(
         client, NAMES[:3], variant="custom", scoring="reverse", colours=2, reveal="hazy"
     )
     words = text_of(page_of(client, f"/g/{code}"))
@@ -339,8 +352,8 @@ def test_empty_name_fields_are_skipped_and_the_first_leader_follows_its_row(
 
 
 def test_known_players_are_matched_whatever_the_case(app: Flask, client: FlaskClient) -> None:
-    start_game(client, ["Ann", "Ben", "Cleo"])
-    start_game(client, ["ANN", "  ben  ", "Dora"])
+    create_through_form(client, ["Ann", "Ben", "Cleo"])
+    create_through_form(client, ["ANN", "  ben  ", "Dora"])
     with app.app_context():
         names = db.session.scalars(sa.select(Player.name).order_by(Player.name)).all()
     assert names == ["Ann", "Ben", "Cleo", "Dora"]
@@ -495,7 +508,7 @@ def test_new_game_errors_speak_the_players_language(client: FlaskClient) -> None
 
 def test_markup_in_names_is_shown_as_text(app: Flask, client: FlaskClient) -> None:
     attack = '<script>alert("x")</script>'
-    code = start_game(client, ["Ann", attack, "<b>Cleo</b>"])
+    code = create_through_form(client, ["Ann", attack, "<b>Cleo</b>"])
     for path in (f"/g/{code}", f"/g/{code}/view", "/games/new", f"/g/{code}/delete"):
         page = page_of(client, path)
         assert "<script>alert" not in page and "<b>Cleo" not in page
@@ -511,7 +524,7 @@ def test_markup_in_names_is_shown_as_text(app: Flask, client: FlaskClient) -> No
 def test_the_creating_phone_sees_edit_controls_and_a_link_to_the_share_page(
     client: FlaskClient,
 ) -> None:
-    code = start_game(client)
+    code = create_through_form(client)
     key = edit_key_of(client, code)
     response = client.get(f"/g/{code}")
     page = response.get_data(as_text=True)
@@ -522,8 +535,10 @@ def test_the_creating_phone_sees_edit_controls_and_a_link_to_the_share_page(
     assert response.headers["Cache-Control"] == "private, no-cache"
 
 
-def test_the_read_only_view_shows_no_control_and_no_edit_key(client: FlaskClient) -> None:
-    code = start_game(client)
+def test_the_read_only_view_shows_no_control_and_no_edit_key(
+    client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table)
     key = edit_key_of(client, code)
     for page in (
         page_of(client, f"/g/{code}/view"),
@@ -543,14 +558,17 @@ def test_the_read_only_view_shows_no_control_and_no_edit_key(client: FlaskClient
 
 def test_a_phone_without_the_edit_key_sees_what_the_read_only_view_shows(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = start_game(client)
+    code = start_game(table)
     other = client.application.test_client()
     assert text_of(page_of(other, f"/g/{code}")) == text_of(page_of(other, f"/g/{code}/view"))
 
 
-def test_round_buttons_appear_when_their_pages_exist(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client)
+def test_round_buttons_appear_when_their_pages_exist(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table)
     page = page_of(client, f"/g/{code}")
     for endpoint, label in [
         ("games.mark_colours", "Mark colours"),
@@ -565,9 +583,9 @@ def test_round_buttons_appear_when_their_pages_exist(app: Flask, client: FlaskCl
 
 
 def test_the_scoreboard_hides_buttons_of_round_pages_that_do_not_exist(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, table: Table
 ) -> None:
-    code = start_game(client, NAMES[:3])
+    code = start_game(table, NAMES[:3])
     record(app, code, *ROUND_ONE)
     for endpoint in ("games.mark_colours", "games.record_round", "games.correct_round"):
         monkeypatch.delitem(app.view_functions, endpoint, raising=False)
@@ -577,8 +595,10 @@ def test_the_scoreboard_hides_buttons_of_round_pages_that_do_not_exist(
     assert f'href="/g/{code}/abandon"' in page  # the game's own controls stay
 
 
-def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3])
+def test_scores_and_running_totals_are_signed(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3])
     record(app, code, *ROUND_ONE)
     record(app, code, *ROUND_TWO)
     page = page_of(client, f"/g/{code}")
@@ -593,14 +613,17 @@ def test_scores_and_running_totals_are_signed(app: Flask, client: FlaskClient) -
         [f"{MINUS}23", "+15", "+16"],
         [f"{MINUS}6", "+11", "+28"],
     ]
-    footer = page[page.index("<tfoot>") : page.index("</tfoot>")]
-    assert re.findall(r"<td[^>]*>([^<]+)</td>", footer) == [f"{MINUS}6", "+11", "+28"]
-    assert not re.search(r">-\d", page)  # never a hyphen for a minus
+    footer = read_page(page).find("tfoot")
+    assert [td.text for td in footer.find_all("td")] == [f"{MINUS}6", "+11", "+28"]
+    # never a hyphen for a minus: no text of the page starts with one before a digit
+    assert not [text for text in read_page(page).strings if re.match(r"-\d", text)]
     assert "2 of 5 rounds scored" in text_of(page)
 
 
-def test_dealer_and_leader_move_one_seat_each_round(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3], first_leader=2)
+def test_dealer_and_leader_move_one_seat_each_round(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3], first_leader=2)
     assert "Ben deals; Cleo leads the first trick." in text_of(page_of(client, f"/g/{code}"))
     record(app, code, *ROUND_ONE)
     words = text_of(page_of(client, f"/g/{code}"))
@@ -612,9 +635,9 @@ def test_dealer_and_leader_move_one_seat_each_round(app: Flask, client: FlaskCli
 
 
 def test_marked_colours_are_shown_as_chips_with_symbol_and_value(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = start_game(client, NAMES[:3])
+    code = start_game(table, NAMES[:3])
     with app.app_context():
         game = load(code)
         mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
@@ -628,8 +651,10 @@ def test_marked_colours_are_shown_as_chips_with_symbol_and_value(
     assert page.count("being played") >= 3  # the round's scores are not in yet
 
 
-def test_hazy_marks_stay_hidden_until_the_round_is_scored(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3], variant="hazy")
+def test_hazy_marks_stay_hidden_until_the_round_is_scored(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3], variant="hazy")
     with app.app_context():
         game = load(code)
         mark_colours(game, game.version, [[red(8)], [blue(3)], [green(2)]])
@@ -648,33 +673,36 @@ def test_hazy_marks_stay_hidden_until_the_round_is_scored(app: Flask, client: Fl
     assert 'aria-label="green 2"' in page
 
 
-def test_delayed_rounds_show_the_colours_chosen_at_scoring(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3], variant="delayed")
+def test_delayed_rounds_show_the_colours_chosen_at_scoring(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3], variant="delayed")
     store_scored_round(app, code, [3, 0, -2], ["red", "", "blue,green"])
     page = page_of(client, f"/g/{code}/view")
-    assert re.findall(r'colour-chip--(\w+)" role="img" aria-label="(\w+)"', page) == [
+    chips = read_page(page).find_all(class_="colour-chip", role="img")
+    assert [(chip.modifier("colour-chip"), chip.get("aria-label")) for chip in chips] == [
         ("red", "red"),
         ("blue", "blue"),
         ("green", "green"),
     ]
 
 
-def test_a_single_winner_is_named_when_the_game_is_over(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3], rounds=1)
+def test_a_single_winner_is_named_when_the_game_is_over(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3], rounds=1)
     record(app, code, *ROUND_ONE)
     page = page_of(client, f"/g/{code}/view")
     words = text_of(page)
     assert "Finished after 1 round" in words
     assert "Cleo wins with +16 points." in words
-    assert re.search(
-        r'<li class="seat seat--winner">\s*<span class="seat__name">Cleo',
-        page,
-    )
+    winners = read_page(page).find("ol", class_="seat-list").find_all("li", class_="seat--winner")
+    assert [seat.find("span", class_="seat__name").text for seat in winners] == ["Cleo"]
     assert "Round 2" not in words and "deals;" not in words
 
 
-def test_equal_highest_totals_share_the_win(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3], rounds=1)
+def test_equal_highest_totals_share_the_win(app: Flask, client: FlaskClient, table: Table) -> None:
+    code = start_game(table, NAMES[:3], rounds=1)
     record(
         app,
         code,
@@ -688,27 +716,29 @@ def test_equal_highest_totals_share_the_win(app: Flask, client: FlaskClient) -> 
 
 
 def test_the_score_table_scrolls_in_its_own_box_with_short_names(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
     names = ["Alexandra", "Alexander", "Bartholomew", "Christine", "Dan", "Eve", "Fiona", "Gus"]
-    code = start_game(client, names, rounds=3)
+    code = start_game(table, names, rounds=3)
     assert "No round has been played yet." in text_of(page_of(client, f"/g/{code}"))
     store_scored_round(app, code, [1, 2, 3, 4, 5, 6, 7, -8], ["red"] * 8)
     page = page_of(client, f"/g/{code}")
     assert '<div class="table-scroll" role="region"' in page
-    round_column, *headers = re.findall(r'<th scope="col">(.*?)</th>', page)
-    assert round_column == '<abbr title="Round">#</abbr>'
+    round_column, *headers = [heading(th) for th in read_page(page).find_all("th", scope="col")]
+    assert round_column == ("Round", "#")
     assert headers == [
-        '<abbr title="Alexandra">Al…a</abbr>',
-        '<abbr title="Alexander">Al…r</abbr>',
-        '<abbr title="Bartholomew">Bar…</abbr>',
-        '<abbr title="Christine">Chr…</abbr>',
+        ("Alexandra", "Al…a"),
+        ("Alexander", "Al…r"),
+        ("Bartholomew", "Bar…"),
+        ("Christine", "Chr…"),
         "Dan",
         "Eve",
-        '<abbr title="Fiona">Fio…</abbr>',
+        ("Fiona", "Fio…"),
         "Gus",
     ]
-    assert 'seat__name">Bartholomew<' in page  # the players list shows every name whole
+    # the players list shows every name whole
+    seats = read_page(page).find("ol", class_="seat-list")
+    assert "Bartholomew" in [name.text for name in seats.find_all("span", class_="seat__name")]
 
 
 # --------------------------------------------------------------------------------------------
@@ -717,8 +747,9 @@ def test_the_score_table_scrolls_in_its_own_box_with_short_names(
 
 def test_the_edit_link_gives_another_phone_the_right_to_change_the_game(
     client: FlaskClient,
+    table: Table,
 ) -> None:
-    code = start_game(client)
+    code = start_game(table)
     key = edit_key_of(client, code)
     other = client.application.test_client()
     assert other.get(f"/g/{code}/abandon").status_code == 403
@@ -730,8 +761,8 @@ def test_the_edit_link_gives_another_phone_the_right_to_change_the_game(
     assert other.get(f"/g/{code}/abandon").status_code == 200
 
 
-def test_a_wrong_edit_key_is_refused_and_grants_nothing(client: FlaskClient) -> None:
-    code = start_game(client)
+def test_a_wrong_edit_key_is_refused_and_grants_nothing(client: FlaskClient, table: Table) -> None:
+    code = start_game(table)
     other = client.application.test_client()
     response = other.get(f"/g/{code}/edit/not-the-key")
     words = text_of(response.get_data(as_text=True))
@@ -742,9 +773,9 @@ def test_a_wrong_edit_key_is_refused_and_grants_nothing(client: FlaskClient) -> 
 
 @pytest.mark.parametrize("action", ["abandon", "delete"])
 def test_a_phone_without_the_edit_key_may_not_abandon_or_delete(
-    app: Flask, client: FlaskClient, action: str
+    app: Flask, client: FlaskClient, action: str, table: Table
 ) -> None:
-    code = start_game(client)
+    code = start_game(table)
     page = page_of(client, f"/g/{code}/{action}")
     other = app.test_client()
     other_form = page_of(other, "/games/new")  # the other phone's own CSRF session
@@ -769,8 +800,10 @@ def test_a_phone_without_the_edit_key_may_not_abandon_or_delete(
 # Abandon and delete
 
 
-def test_abandoning_asks_first_then_stops_the_game(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client, NAMES[:3])
+def test_abandoning_asks_first_then_stops_the_game(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table, NAMES[:3])
     record(app, code, *ROUND_ONE)
     page = page_of(client, f"/g/{code}/abandon")
     words = text_of(page)
@@ -794,9 +827,9 @@ def test_abandoning_asks_first_then_stops_the_game(app: Flask, client: FlaskClie
 
 
 def test_deleting_asks_first_then_removes_the_game_and_goes_home(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    code = start_game(client, NAMES[:3])
+    code = start_game(table, NAMES[:3])
     record(app, code, *ROUND_ONE)
     page = page_of(client, f"/g/{code}/delete")
     assert "Delete this game?" in text_of(page) and "This cannot be undone." in text_of(page)
@@ -817,9 +850,9 @@ def test_deleting_asks_first_then_removes_the_game_and_goes_home(
 
 @pytest.mark.parametrize("action", ["abandon", "delete"])
 def test_a_stale_confirmation_shows_the_conflict_and_changes_nothing(
-    app: Flask, client: FlaskClient, action: str
+    app: Flask, client: FlaskClient, action: str, table: Table
 ) -> None:
-    code = start_game(client, NAMES[:3])
+    code = start_game(table, NAMES[:3])
     page = page_of(client, f"/g/{code}/{action}")
     record(app, code, *ROUND_ONE)  # another phone records a round meanwhile
     before = row_counts(app)
@@ -839,8 +872,8 @@ def test_a_stale_confirmation_shows_the_conflict_and_changes_nothing(
         assert load(code).status == "in_progress"
 
 
-def test_a_tampered_version_counts_as_stale(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client)
+def test_a_tampered_version_counts_as_stale(app: Flask, client: FlaskClient, table: Table) -> None:
+    code = start_game(table)
     page = page_of(client, f"/g/{code}/abandon")
     response = client.post(
         f"/g/{code}/abandon", data={"csrf_token": csrf_token(page), "version": "x"}
@@ -850,8 +883,10 @@ def test_a_tampered_version_counts_as_stale(app: Flask, client: FlaskClient) -> 
         assert load(code).status == "in_progress"
 
 
-def test_a_confirmation_without_csrf_token_asks_again(app: Flask, client: FlaskClient) -> None:
-    code = start_game(client)
+def test_a_confirmation_without_csrf_token_asks_again(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = start_game(table)
     page_of(client, f"/g/{code}/delete")
     response = client.post(f"/g/{code}/delete", data={"version": "1"})
     page = response.get_data(as_text=True)
@@ -911,8 +946,8 @@ def test_the_scoreboard_links_the_games_table_tools(client: FlaskClient) -> None
         assert f'href="/g/{code}/resolve"' in page
 
 
-def test_both_scoreboards_keep_the_screen_awake(client: FlaskClient) -> None:
-    code = start_game(client)
+def test_both_scoreboards_keep_the_screen_awake(client: FlaskClient, table: Table) -> None:
+    code = start_game(table)
     for path in (f"/g/{code}", f"/g/{code}/view"):
         page = client.get(path).get_data(as_text=True)
         assert f'<script src="{static_url("wake_lock.js")}" defer></script>' in page, path

@@ -129,7 +129,7 @@ def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
     client: FlaskClient,
     table: Table,
 ) -> None:
-    """Issue 14: red 15, blue 15, red 3, blue 2 - seat 2 (red 3) leads next. 000: "quello
+    """R21: red 15, blue 15, red 3, blue 2 - seat 2 (red 3) leads next. 000: "quello
     che ha giocato la 2° (o 3, o 4, ecc.) carta più elevata comincia la presa seguente"."""
     _, live = open_hat_trick(table)
     live = play_cards(client, live, "red 15, blue 15, red 3, blue 2")

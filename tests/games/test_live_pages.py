@@ -12,7 +12,6 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import unescape
 from html.parser import HTMLParser
 from typing import Any
 
@@ -181,69 +180,57 @@ def press(client: FlaskClient, live: str, suffix: str) -> TestResponse:
 
 
 def section(live: str, name: str) -> str:
-    """The visible words of a ``<section class="name">`` of the page ('' if absent)."""
-    match = re.search(rf'<section class="{name}[" ].*?</section>', live, re.S)
-    if not match:
-        return ""
-    html = re.sub(r"</?a\b[^>]*>", "", match.group(0))  # a link is no word break
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    """The visible words of the page's ``<section class="name">`` ('' if absent)."""
+    found = read_page(live).find_all("section", class_=name)
+    return found[0].words(joined=["a"]) if found else ""  # a link is no word break
 
 
 def refusal_of(live: str) -> str:
     """The refusal the live page shows above the trick."""
-    match = re.search(r'<p class="live-refusal" role="alert">(.*?)</p>', live, re.S)
-    assert match, "no refusal shown"
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
+    trick = read_page(live).find("section", class_="live-trick")
+    return trick.find("p", class_="live-refusal", role="alert").words()
 
 
 def slots(live: str, name: str = "live-trick") -> list[tuple[str, str | None]]:
     """The places of the trick in a section: (player, card token or None), in play order."""
-    match = re.search(rf'<section class="{name}".*?</section>', live, re.S)
-    assert match
-    found = []
-    for attributes, body in re.findall(
-        r'<li class="live-slot([^>]*)>(.*?)</li>', match.group(0), re.S
-    ):
-        card = re.search(r'data-card="([^"]+)"', attributes)
-        player = re.search(r'<span class="live-slot__name">(.*?)</span>', body, re.S)
-        assert player
-        found.append((unescape(player.group(1)), card.group(1) if card else None))
-    return found
+    places = read_page(live).find("section", class_=name).find_all("li", class_="live-slot")
+    return [
+        (place.find("span", class_="live-slot__name").text, place.get("data-card"))
+        for place in places
+    ]
 
 
 def score_rows(live: str) -> dict[str, tuple[str, str]]:
     """The scores table of a finished live round: name → (round score, total)."""
-    rows = re.findall(
-        r'<th scope="row">([^<]+?)\s*(?:<span.*?)?</th>\s*'
-        r'<td class="live-scores__score">(.*?)</td>\s*<td class="live-scores__total">(.*?)</td>',
-        live,
-        re.S,
-    )
-    return {unescape(name.strip()): (score, total) for name, score, total in rows}
+    rows = read_page(live).find("table", class_="live-scores").find("tbody").find_all("tr")
+    return {
+        row.find("th", scope="row").own_text: (
+            row.find("td", class_="live-scores__score").text,
+            row.find("td", class_="live-scores__total").text,
+        )
+        for row in rows
+    }
 
 
 def seat_rows(live: str) -> dict[str, list[str]]:
     """The captures table: player → the numbers of their row (tricks and cards; Hat Trick:
     face-up cards per colour and passes)."""
-    table = re.search(r'<table class="live-seats__table">(.*?)</table>', live, re.S)
-    assert table
-    rows = {}
-    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]:
-        name = re.search(r'<span class="live-seats__name">(.*?)</span>', row)
-        assert name
-        rows[unescape(name.group(1))] = re.findall(r"<td>(.*?)</td>", row)
-    return rows
+    rows = read_page(live).find("table", class_="live-seats__table").find("tbody").children
+    return {
+        row.find("span", class_="live-seats__name").text: [td.text for td in row.find_all("td")]
+        for row in rows
+    }
 
 
 def board_totals(board: str) -> dict[str, str]:
-    """The scoreboard's totals: player → signed total."""
-    totals = {}
-    for item in re.findall(r'<li class="seat[ "].*?</li>', board, re.S):
-        name = re.search(r'<span class="seat__name">(.*?)</span>', item)
-        total = re.search(r'<span class="seat__total">.*?</span>(.*?)</span>', item, re.S)
-        assert name and total
-        totals[unescape(name.group(1))] = unescape(total.group(1).strip())
-    return totals
+    """The scoreboard's totals: player → signed total (the words after its hidden label)."""
+    seats = read_page(board).find("ol", class_="seat-list").find_all("li", class_="seat")
+    return {
+        seat.find("span", class_="seat__name").text: seat.find(
+            "span", class_="seat__total"
+        ).own_text
+        for seat in seats
+    }
 
 
 def state(client: FlaskClient, code: str) -> dict[str, Any]:
@@ -519,8 +506,7 @@ def test_c6_a_card_played_in_an_earlier_trick_is_refused_naming_the_player(
     assert refusal_of(refused) == (
         "Not added: Ann cannot play red 5: it was already played or laid out this round (C6)."
     )
-    refused_chip = re.search(r'<button [^>]*value="red-5" class="([^"]+)"', refused)
-    assert refused_chip and "card-chip--refused" in refused_chip.group(1).split()
+    assert "card-chip--refused" in read_page(refused).find("button", value="red-5").classes
     assert slots(refused)[:2] == [("Cleo", "green-2"), ("Dan", "red-7")]  # the trick is kept
     assert database(app) == before
     again = page(client, f"/g/{code}/rounds/1/live")

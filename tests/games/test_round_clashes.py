@@ -8,8 +8,6 @@ stores nothing, says what became of the round, shows both entries side by side a
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -19,6 +17,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.web.edit_rights import SESSION_KEYS
+from scripts.page_reader import read_page
 from tests.games.round_helpers import (
     CONFLICT,
     NAMES,
@@ -102,23 +101,19 @@ def use_mine_form(page: str) -> PostedForm | None:
 
 def keep_link(page: str) -> tuple[str, str]:
     """The "keep theirs" way out: its address and its words."""
-    found = re.search(r'<a class="button" href="([^"]+)" data-way="keep">([^<]+)</a>', page)
+    found = read_page(page).find_all("a", class_="button", data_way="keep")
     assert found, "no way to keep theirs"
-    return html.unescape(found.group(1)), html.unescape(found.group(2))
+    (link,) = found
+    assert link.get("href") and not link.children, link
+    return str(link.get("href")), "".join(link.strings)
 
 
 def sides(page: str, seat: int) -> tuple[str, str]:
-    """The visible words of one player's entries: theirs, then mine."""
-    table = re.search(rf'<table class="clash-seat" data-seat="{seat}">(.*?)</table>', page, re.S)
-    assert table, f"seat {seat} is not compared"
-    found = []
-    for side in ("theirs", "mine"):
-        cell = re.search(rf'data-side="{side}">(.*?)</td>', table.group(1), re.S)
-        assert cell, side
-        spoken = re.sub(r'<span[^>]*aria-hidden="true"[^>]*>[^<]*</span>', "", cell.group(1))
-        words = html.unescape(re.sub(r"<[^>]+>", " ", spoken))
-        found.append(" ".join(words.split()))
-    return found[0], found[1]
+    """The words a reader hears of one player's entries: theirs, then mine."""
+    tables = read_page(page).find_all("table", class_="clash-seat", data_seat=str(seat))
+    assert tables, f"seat {seat} is not compared"
+    theirs, mine = (tables[0].find("td", data_side=side).spoken() for side in ("theirs", "mine"))
+    return theirs, mine
 
 
 def send_mine(client: FlaskClient, page: str) -> TestResponse:

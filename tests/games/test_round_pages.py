@@ -3,8 +3,6 @@ an expired form, chips a colour-blind player can read, pages without inline scri
 
 from __future__ import annotations
 
-import re
-
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -69,9 +67,9 @@ def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient, tab
     assert 'id="s0-marked_captured-red-3"' in page
     assert 'id="s0-marked_captured-red-4"' not in page  # Ann's own indicator
     assert 'id="s1-marked_captured-blue-1"' not in page  # Ben's indicator
-    ann_captures = page.split('data-field="s0-marked_captured"')[1]
-    hidden = re.search(r'<div class="chip-group chip-group--blue"[^>]*>', ann_captures)
-    assert hidden and "hidden" in hidden.group(0)  # Ann marked red: blue chips start hidden
+    ann_captures = read_page(page).find(data_field="s0-marked_captured")
+    blue = ann_captures.find("div", class_="chip-group", data_colour="blue")
+    assert blue.get("hidden") is not None  # Ann marked red: blue chips start hidden
 
 
 def test_an_expired_form_keeps_the_entries_and_saves_nothing(
@@ -160,13 +158,14 @@ def test_a_correction_can_switch_to_quick_entry_keeping_tricks_and_cursed_cards(
 def test_chips_show_value_colour_symbol_and_name(client: FlaskClient, table: Table) -> None:
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
-    chip = re.search(
-        r'<label class="card-chip card-chip--red" for="s0-marked-red-7">(.*?)</label>', page
-    )
-    assert chip, "no chip for red 7"
-    assert '<span class="card-chip__value" aria-hidden="true">7</span>' in chip.group(1)
-    assert '<span class="card-chip__symbol" aria-hidden="true">♥</span>' in chip.group(1)
-    assert '<span class="round-sr">red 7</span>' in chip.group(1)
+    chip = read_page(page).find("label", **{"for": "s0-marked-red-7"})
+    assert chip.modifier("card-chip") == "red"
+    # the value and the symbol are seen, not heard; a screen reader says the card's name
+    assert [(part.attrs, part.text) for part in chip.children] == [
+        ({"class": "card-chip__value", "aria-hidden": "true"}, "7"),
+        ({"class": "card-chip__symbol", "aria-hidden": "true"}, "♥"),
+        ({"class": "round-sr"}, "red 7"),
+    ]
 
 
 def test_round_pages_load_their_script_from_this_app_only(

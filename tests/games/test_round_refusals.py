@@ -1,4 +1,4 @@
-"""What the round pages refuse (RULES.md section 7), where they say it, and that a refusal
+"""What the round pages refuse (the checks, C1-C6), where they say it, and that a refusal
 saves nothing: each message stands next to the seat it names (a message naming no seat at
 the top), the table's input stays in the form, and the database is exactly as before."""
 

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scripts.page_reader import csrf_token
+from scripts.page_reader import csrf_token, read_page
 from tests.db_snapshot import snapshot
 from tests.history.helpers import (
     history_items,
@@ -32,16 +32,16 @@ def game(client: FlaskClient, table: Table) -> dict[str, Any]:
 
 def toggle_form(page: str) -> dict[str, str]:
     """The exclude form's fields, as the browser would send them."""
-    form = re.search(
-        r'<form method="post" action="(/g/[^"]+/exclude)" class="exclude-form">(.*?)</form>',
-        page,
-        re.S,
-    )
-    assert form, "the scoreboard has no exclude switch"
-    fields = dict(
-        re.findall(r'<input name="([^"]+)" type="hidden" value="([^"]*)">', form.group(2))
-    )
-    fields["action"] = form.group(1)
+    forms = read_page(page).find_all("form", class_="exclude-form")
+    assert forms, "the scoreboard has no exclude switch"
+    form = forms[0]
+    action = str(form.get("action"))
+    assert form.get("method") == "post" and re.fullmatch(r"/g/[^/]+/exclude", action), action
+    fields = {
+        str(field.get("name")): str(field.get("value"))
+        for field in form.find_all("input", type="hidden")
+    }
+    fields["action"] = action
     return fields
 
 

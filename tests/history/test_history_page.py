@@ -3,14 +3,13 @@ by player, variant and period, kept across pages."""
 
 from __future__ import annotations
 
-import html
-import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import read_page
 from tests.history.helpers import (
     history_codes,
     history_items,
@@ -37,15 +36,10 @@ def finished_games(table: Table, count: int, start: datetime) -> list[str]:
 
 def page_links(page: str) -> dict[str, str]:
     """The pagination's links by their text (« and » by their hidden label)."""
-    nav = re.search(r'<nav class="pagination".*?</nav>', page, re.S)
-    assert nav, "no pagination"
-    links = {}
-    for href, inner in re.findall(
-        r'<a class="button button--small" href="([^"]+)"[^>]*>(.*?)</a>', nav.group(0)
-    ):
-        label = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inner)).split()).strip("«» ")
-        links[label] = html.unescape(href)
-    return links
+    navs = read_page(page).find_all("nav", class_="pagination")
+    assert navs, "no pagination"
+    links = navs[0].find_all("a", class_="button--small", href=True)
+    return {link.words().strip("«» "): str(link.get("href")) for link in links}
 
 
 @pytest.fixture
@@ -230,8 +224,8 @@ def test_a_filter_that_cannot_be_read_is_named_next_to_its_field(
     answer = client.get(f"/history?{query}")
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
-    errors = re.search(rf'<ul class="field-errors" id="{field}-errors">(.*?)</ul>', page, re.S)
-    assert errors and message in html.unescape(errors.group(1))
+    errors = read_page(page).find("ul", class_="field-errors", id=f"{field}-errors")
+    assert message in errors.text
     assert len(history_codes(page)) == 2  # the filter is left out, not guessed
 
 

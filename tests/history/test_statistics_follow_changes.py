@@ -3,11 +3,10 @@ deleting and excluding a game change them at once."""
 
 from __future__ import annotations
 
-import re
-
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import csrf_token, read_page
 from tests.history.helpers import (
     build_fixed_history,
     exclude,
@@ -59,12 +58,10 @@ def test_deleting_a_game_takes_it_out_of_everything(
     # delete the first game through its confirmation page, as its phone would
     table.give_edit_rights(client, first)
     page = client.get(f"/g/{first['id']}/delete").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
-    assert token and version
+    version = read_page(page).find("input", type="hidden", name="version").get("value")
+    assert version and version.isdigit()
     answer = client.post(
-        f"/g/{first['id']}/delete",
-        data={"csrf_token": token.group(1), "version": version.group(1)},
+        f"/g/{first['id']}/delete", data={"csrf_token": csrf_token(page), "version": version}
     )
     assert answer.status_code == 302
     assert numbers(client, "Cleo") == (1, 1, 0, 1, 11.0, 11, 11)
@@ -103,6 +100,5 @@ def test_excluded_games_count_nowhere_not_even_head_to_head(
     data = client.get("/api/v1/players/Ann").json
     assert data["head_to_head"] == [] and data["colours"] == {}
     page = client.get("/players/Ann").get_data(as_text=True)
-    assert "Statistics over 0 games. 1 game excluded from statistics is not counted." in " ".join(
-        re.sub(r"<[^>]+>", " ", page).split()
-    )
+    words = read_page(page).words()
+    assert "Statistics over 0 games. 1 game excluded from statistics is not counted." in words

@@ -10,7 +10,6 @@ in the languages with the longest words.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +17,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import loads
+from tests.table import Table
+
 #: The budget, in bytes (HTML, stylesheets and scripts, uncompressed).
 SCOREBOARD_BYTES = 40_000
-#: What a page loads, found as the benchmark finds it.
-ASSET = re.compile(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"')
 PLAIN = {"Accept-Encoding": "identity"}
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -45,22 +45,11 @@ def round_entries(number: int) -> list[dict[str, Any]]:
     ]
 
 
-def table_game(client: FlaskClient, rounds: int = 5) -> dict[str, Any]:
+def table_game(table: Table, rounds: int = 5) -> dict[str, Any]:
     """The benchmark's game: 8 players, 10 rounds planned, ``rounds`` scored."""
-    answer = client.post(
-        "/api/v1/games",
-        json={"players": NAMES, "variant": "classic", "rounds": 10, "first_leader": 0},
-    )
-    assert answer.status_code == 201, answer.json
-    game: dict[str, Any] = answer.json
+    game = table.new_game(NAMES, "classic", rounds=10)
     for number in range(rounds):
-        answer = client.post(
-            f"/api/v1/games/{game['id']}/rounds",
-            json={"version": game["version"], "entries": round_entries(number)},
-            headers={"Authorization": f"Bearer {game['edit_key']}"},
-        )
-        assert answer.status_code == 201, answer.json
-        game.update(answer.json)
+        table.record(game, round_entries(number))
     assert [r["status"] for r in game["rounds"]] == ["scored"] * rounds
     return game
 
@@ -86,7 +75,7 @@ def weigh(client: FlaskClient, path: str, language: str) -> Weight:
     assert answer.status_code == 200 and "Content-Encoding" not in answer.headers
     page = answer.get_data(as_text=True)
     assert f'<html lang="{language}">' in page
-    weight = Weight(len(answer.get_data()), 0, 0, ASSET.findall(page), page)
+    weight = Weight(len(answer.get_data()), 0, 0, loads(page), page)
     assert weight.assets, "the page links no stylesheet and no script"
     for url in weight.assets:
         asset = client.get(url, headers=PLAIN)
@@ -102,9 +91,9 @@ def weigh(client: FlaskClient, path: str, language: str) -> Weight:
 @pytest.mark.parametrize("language", ["en", "de", "hu"])
 @pytest.mark.parametrize("page", ["read-only", "editing"])
 def test_the_scoreboard_of_8_players_and_5_rounds_weighs_at_most_40000_bytes(
-    app: Flask, client: FlaskClient, page: str, language: str
+    app: Flask, client: FlaskClient, page: str, language: str, table: Table
 ) -> None:
-    game = table_game(client)
+    game = table_game(table)
     code = game["id"]
     phone = app.test_client()
     if page == "editing":  # the phone that keeps the score, which opened the edit link

@@ -1,12 +1,11 @@
 """The rules page (/rules): every ruling R1-R23 and check C1-C6 under its own anchor, the
-tables computed by the rules (R2, R17, RULES.md section 5), links that all land, and the
+tables computed by the rules (R2, R17, the variants), links that all land, and the
 page in the reader's language."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from html import unescape
 
 import pytest
 from flask.testing import FlaskClient
@@ -136,14 +135,12 @@ def test_the_footer_of_every_page_links_to_the_rules(client: FlaskClient) -> Non
 
 
 # --------------------------------------------------------------------------------------------
-# Issue 14: the page says what the rulebooks say, and marks the app's own conventions
+# The page says what the rulebooks say, and marks the app's own conventions
 
 
 def ruling_text(page: str, anchor: str) -> str:
-    """The words of the ruling under ``anchor`` ("r3"), tags dropped."""
-    start = page.index(f'id="{anchor}"')
-    end = min(page.index(stop, start) for stop in ('<div class="ruling"', "</section>"))
-    return unescape(re.sub(r"<[^>]+>", "", page[start:end]))
+    """The words of the ruling ``anchor`` ("r3"), tags dropped."""
+    return "".join(read_page(page).find("div", class_="ruling", id=anchor).strings)
 
 
 #: (language, what R3 now says, the old "suggests" verb it must no longer use)
@@ -177,7 +174,7 @@ HOUSE_RULE_LABELS = {
     "hu": "Házszabály",
 }
 
-#: Where RULES.md rules by the app's own convention, not by a rulebook: (the ruling or section
+#: Where the page rules by the app's own convention, not by a rulebook: (the ruling or section
 #: the note sits in, what it is about).
 HOUSE_RULES = [
     ("r3", "deal"),  # R3: the deal passes one seat clockwise each round
@@ -187,20 +184,24 @@ HOUSE_RULES = [
     ("r14", "two-colours-reverse"),  # two colours with Reverse
     ("r16", "two-colours-delayed"),  # two colours with Delayed
 ]
-PLACES = re.compile(r'id="(r\d+|c\d+|deck|round|tricks|scoring|variants|hat-trick|checks)"')
+#: The ids of the rulings and sections a house-rule note can sit in.
+PLACES = re.compile(r"r\d+|c\d+|deck|round|tricks|scoring|variants|hat-trick|checks")
 
 
 def house_rules(page: str) -> list[tuple[str, str, str, str]]:
-    """Every house-rule note: the ruling or section it sits in, its topic, its visible label
-    and its words."""
+    """Every house-rule note: the ruling or section it sits in (the last one whose id came
+    before it), its topic, its visible label and its words."""
     notes = []
-    pattern = r'<p class="house-rule" data-house-rule="([^"]+)">(.*?)</p>'
-    for match in re.finditer(pattern, page, re.S):
-        place = PLACES.findall(page[: match.start()])[-1]
-        label = re.search(r'<strong class="house-rule__label">(.*?)<span', match.group(2))
-        assert label, match.group(0)
-        words = unescape(re.sub(r"<[^>]+>", "", match.group(2))).strip()
-        notes.append((place, match.group(1), label.group(1), words))
+    place = ""
+    for element in read_page(page).find_all():
+        if PLACES.fullmatch(element.get("id") or ""):
+            place = str(element.get("id"))
+        if element.tag == "p" and element.classes == ["house-rule"]:
+            topic = element.get("data-house-rule")
+            assert topic, element
+            label = element.find("strong", class_="house-rule__label")
+            words = "".join(element.strings).strip()
+            notes.append((place, topic, label.own_text, words))
     return notes
 
 

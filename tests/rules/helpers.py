@@ -1,4 +1,4 @@
-"""Shared helpers of the rules tests: card shorthands, oracles written from RULES.md (not from
+"""Shared helpers of the rules tests: card shorthands, oracles written from the rulings (not from
 the code under test), a filler for complete rounds, and random legal play for property tests.
 """
 
@@ -48,7 +48,7 @@ def box() -> list[Card]:
 
 
 # --------------------------------------------------------------------------------------------
-# Oracles, straight from RULES.md
+# Oracles, straight from the rulings
 
 
 def is_trump(card: Card, lead: Card) -> bool:

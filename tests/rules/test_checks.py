@@ -1,6 +1,6 @@
 """C1-C5: what the table enters is refused, with the right error, naming the seat and the card
-(RULES.md section 7: "Every violation is refused with a message that names the player and
-the card")."""
+(the checks' own promise: every violation is refused with a message that names the player
+and the card)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ The invariants and their rulings:
 
 * R2, R4, R9 / R17-R20: every card of the deck ends in exactly one place.
 * C3 / C5: trick counts add up to the tricks of the round; Hat Trick holdings to players x tricks.
-* R10-R15: a round scores by RULES.md, and quick and full entry of it score the same.
+* R10-R15: a round scores by the rulings, and quick and full entry of it score the same.
 * R16: the proposed delayed choice is never beaten by another legal choice.
 * R7, R8, R13: the winner of a trick is the highest (Reverse: lowest) trump, the first of equal
   ones; with no trump, the highest lead-colour card. So it is never an off-colour 0, and a

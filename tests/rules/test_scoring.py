@@ -1,6 +1,6 @@
 """Scoring whole rounds through ``score_round``: R10, R12, R13 per card, R14 two colours,
 R15 hazy, R16 delayed, R22 Hat Trick and R11 totals. Every expectation is worked out by hand
-from RULES.md in the comment or the table next to it."""
+from the rulings in the comment or the table next to it."""
 
 from __future__ import annotations
 

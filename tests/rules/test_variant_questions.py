@@ -1,4 +1,4 @@
-"""What a variant answers instead of being type-tested (RULES.md sections 5 and 6): hidden
+"""What a variant answers instead of being type-tested (the variants and Hat Trick): hidden
 marks (R15), passes (R19), colours marked (R4, R14, R17), player range (R2, R17), cards per
 round (C3, C5), and the settings of the classic family; plus the named limits."""
 

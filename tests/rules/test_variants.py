@@ -1,4 +1,4 @@
-"""RULES.md sections 5 and 6: presets, the three settings, and tricks per round (R5, R14,
+"""The variants and Hat Trick: presets, the three settings, and tricks per round (R5, R14,
 R16, R18)."""
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def test_r8_r13_the_scoring_decides_which_trump_wins(scoring, trump_wins):
 # --------------------------------------------------------------------------------------------
 # R5, R14, R16: tricks per round, for every combination at every player count
 
-#: (colours, reveal) -> (tricks at 3-7 players, tricks at 8 players), from RULES.md.
+#: (colours, reveal) -> (tricks at 3-7 players, tricks at 8 players), from the rulings.
 TRICKS = {
     (1, "open"): (14, 13),  # R5
     (1, "hazy"): (14, 13),  # R15: only the reveal changes

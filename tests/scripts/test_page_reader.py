@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.page_reader import csrf_token, read_page
+from scripts.page_reader import addresses, csrf_token, loads, page_language, read_page
 
 PAGE = """<!doctype html>
 <html lang="de"><head><title>Sticheln</title><link rel="icon" href="/f.svg"></head>
@@ -69,3 +69,49 @@ def test_text_keeps_a_no_break_space_where_words_make_it_a_space() -> None:
     cell = read_page("<dd>\n  50&nbsp;%\n</dd>").find("dd")
     assert cell.text == "50\xa0%"
     assert cell.words() == "50 %"
+
+
+def test_own_text_leaves_out_what_child_elements_hold() -> None:
+    seat = read_page(
+        '<li class="seat"><span class="seat__total"><span class="hidden">Total: </span>'
+        "+5 </span></li>"
+    ).find("span", class_="seat__total")
+    assert seat.own_text == "+5"
+    assert seat.text == "Total: +5"
+    assert seat.strings == ["Total: ", "+5 "]
+
+
+def test_a_modifier_is_the_first_block_modifier_class() -> None:
+    chip = read_page('<span class="chip chip--red chip--kept">8</span>').find("span")
+    assert chip.modifier("chip") == "red"
+    with pytest.raises(AssertionError):
+        chip.modifier("card")
+
+
+def test_spoken_words_leave_out_what_is_hidden_from_screen_readers() -> None:
+    chip = read_page(
+        '<td><span aria-hidden="true">\u2665</span>8<span class="sr">red 8</span>'
+        '<b aria-hidden="false">!</b></td>'
+    ).find("td")
+    assert chip.spoken() == "8 red 8 !"
+    assert chip.words() == "\u2665 8 red 8 !"
+
+
+def test_the_language_addresses_and_loads_of_a_page() -> None:
+    page = (
+        '<html lang="hu"><head><link rel="stylesheet" href="/s.css"><link rel="icon" '
+        'href="/i.svg"><script src="/a.js"></script><script>var x;</script></head>'
+        '<body><a href="/rules">R</a><img src="/p.png"></body></html>'
+    )
+    assert page_language(page) == "hu"
+    assert page_language("<html><p>x</p></html>") is None
+    assert addresses(page) == ["/s.css", "/i.svg", "/a.js", "/rules", "/p.png"]
+    assert loads(page) == ["/s.css", "/a.js"]
+
+
+def test_after_is_the_next_element_of_the_same_parent() -> None:
+    page = read_page('<li><input name="a"><ul id="a-errors"><li>x</li></ul></li><p>y</p>')
+    field = page.find("input")
+    assert page.after(field).get("id") == "a-errors"
+    with pytest.raises(LookupError, match="nothing follows"):
+        page.after(page.find("p"))

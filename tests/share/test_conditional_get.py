@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from companion.data.models import Player, db
 from companion.web.assets import split_fingerprint
 from companion.web.scoreboard_cache import SCOREBOARD_STATIC
-from scripts.page_reader import csrf_token, read_page
+from scripts.page_reader import csrf_token, loads, read_page
 from tests.share.helpers import page_of, record_round, text_of
 from tests.table import Table
 
@@ -142,11 +142,8 @@ def test_the_etag_follows_every_static_file_a_scoreboard_links(
     game = table.new_game(rounds=3)
     keeper = table.phone(game)
     for page in (page_of(keeper, f"/g/{game['id']}"), page_of(client, f"/g/{game['id']}/view")):
-        links = re.findall(
-            r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"', page
-        )
         linked = set()
-        for url in links:
+        for url in loads(page):
             name = url.removeprefix("/static/")
             split = split_fingerprint(name)
             linked.add(split[0] if split else name)

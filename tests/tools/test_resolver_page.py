@@ -1,17 +1,16 @@
 """The trick resolver page (R7, R8, R13, R19-R21, C1), driven by taps as a phone sends them:
 each tap posts the form with its CSRF token and the trick so far.
 
-The classic examples are the German rulebook's (seeds/, "Beispiele"), played by five players
+The classic examples are the German rulebook's ("Beispiele"), played by five players
 (the deck of 0-14) since their tricks name a blue 9 and five players.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from flask.testing import FlaskClient
 
+from scripts.page_reader import Element, read_page
 from tests.table import Table
 from tests.tools.tool_helpers import (
     chip_buttons,
@@ -30,28 +29,34 @@ def open_resolver(client: FlaskClient, query: str = "") -> str:
     return page_text(response)
 
 
+def plays(page: str) -> list[Element]:
+    """The plays of the trick as listed, in play order."""
+    return read_page(page).find("ol", class_="trick-plays").find_all("li", class_="trick-play")
+
+
+def player_and_card(play: Element) -> tuple[str, str]:
+    """A play as it reads: the player, and the card their chip names."""
+    card = play.find("span", class_="tool-chip").get("title")
+    assert card
+    return play.find("span", class_="trick-play__player").text, card
+
+
 def trick_players_and_cards(page: str) -> list[tuple[str, str]]:
     """The trick as listed: (player, card) per play, in play order."""
-    return re.findall(
-        r'trick-play__player">([^<]+)</span>\s*<span class="tool-chip[^"]*" title="([^"]+)"', page
-    )
+    return [player_and_card(play) for play in plays(page)]
 
 
 def winning_play(page: str) -> tuple[str, str]:
     """The highlighted play: (player, card)."""
-    match = re.search(
-        r'<li class="trick-play trick-play--takes[^"]*">\s*<span class="trick-play__player">'
-        r'([^<]+)</span>\s*<span class="tool-chip[^"]*" title="([^"]+)"',
-        page,
-    )
-    assert match, "a play is highlighted"
-    return match.group(1), match.group(2)
+    highlighted = [play for play in plays(page) if "trick-play--takes" in play.classes]
+    assert highlighted, "a play is highlighted"
+    return player_and_card(highlighted[0])
 
 
 def refusal(page: str) -> str | None:
     """The refusal shown next to the trick, if any."""
-    match = re.search(r'<p class="trick-refusal" role="alert">(.*?)</p>', page, re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split()) if match else None
+    found = read_page(page).find_all("p", class_="trick-refusal", role="alert")
+    return found[0].words() if found else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,7 +154,8 @@ def test_a_complete_trick_is_highlighted_with_takes(client: FlaskClient) -> None
     after = page_text(tap_cards(client, page, "green-2", "brown-5", "red-8"))
 
     assert "Player 3 takes the trick with red 8." in text_of(after)
-    assert re.search(r'tool-badge--takes">takes<', after)
+    badges = read_page(after).find_all("span", class_="tool-badge--takes")
+    assert [badge.text for badge in badges] == ["takes"]
 
 
 def test_reverse_the_lowest_trump_wins(client: FlaskClient) -> None:

@@ -1,6 +1,6 @@
 """The table setup page (R1, R2, R3, R5, R11, R14, R16, R17, R18), alone and inside a game.
 
-Expectations are written out by hand from RULES.md, not computed with the code under test.
+Expectations are written out by hand from the rulings, not computed with the code under test.
 """
 
 from __future__ import annotations

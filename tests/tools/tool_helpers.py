@@ -4,14 +4,13 @@ per colour, and forms sent back with their current values plus the button tapped
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scripts.page_reader import words_of_main
+from scripts.page_reader import Element, read_page, words_of_main
 
 
 def page_text(response: TestResponse) -> str:
@@ -24,10 +23,9 @@ def text_of(page: str) -> str:
     return words_of_main(page, joined={"a"})  # a link is no word break
 
 
-def section(page: str, title_id: str) -> str:
-    """The HTML of the <section> labelled by the heading ``title_id``."""
-    start = page.index(f'aria-labelledby="{title_id}"')
-    return page[start : page.index("</section>", start)]
+def panel(page: str, title_id: str) -> Element:
+    """The <section> labelled by the heading ``title_id``."""
+    return read_page(page).find("section", aria_labelledby=title_id)
 
 
 @dataclass(frozen=True)
@@ -41,50 +39,43 @@ class BoxRow:
     values: tuple[int, ...]
 
 
+def box_row(row: Element) -> BoxRow:
+    """A colour row as it reads: its label, range and count, then the values of its chips."""
+    label = row.find("span", class_="tool-colour")
+    colour = label.modifier("tool-colour")
+    chips = row.find("ul", class_="tool-chips").find_all("span", class_="tool-chip")
+    chip_colours = {chip.modifier("tool-chip") for chip in chips}
+    assert chip_colours == {colour}, "every chip of a row has the row's colour"
+    return BoxRow(
+        colour,
+        label.own_text,
+        row.find("span", class_="box-row__range").text,
+        row.find("span", class_="box-row__count").text,
+        tuple(int(chip.find("span", class_="tool-chip__value").text) for chip in chips),
+    )
+
+
 def box_rows(page: str, title_id: str) -> list[BoxRow]:
     """The colour rows of the setup section ``taken-title`` or ``kept-title``, in order."""
-    rows = []
-    for row in re.findall(
-        r'<li class="box-row[^"]*">(.*?)</ul>\s*</li>', section(page, title_id), re.S
-    ):
-        colour = re.search(r"tool-colour--(\w+)", row)
-        name = re.search(
-            r'tool-colour__symbol" aria-hidden="true">[^<]*</span>\s*([^<]+)</span>', row
-        )
-        ranged = re.search(r'box-row__range">([^<]+)<', row)
-        count = re.search(r'box-row__count">([^<]+)<', row)
-        assert colour and name and ranged and count, row
-        chip_colours = set(re.findall(r'class="tool-chip tool-chip--(\w+)', row))
-        assert chip_colours == {colour.group(1)}, "every chip of a row has the row's colour"
-        values = tuple(
-            int(v) for v in re.findall(r'tool-chip__value" aria-hidden="true">(\d+)<', row)
-        )
-        rows.append(
-            BoxRow(
-                colour.group(1),
-                name.group(1).strip(),
-                html.unescape(ranged.group(1)),
-                count.group(1),
-                values,
-            )
-        )
-    return rows
+    return [box_row(row) for row in panel(page, title_id).find_all("li", class_="box-row")]
 
 
 def setup_numbers(page: str) -> dict[str, str]:
-    """The setup tiles: {"Cards per hand": "15", "Tricks per round": "14", ...}."""
-    pairs = re.findall(r"<dt>([^<]+)</dt>\s*<dd>(.*?)</dd>", page, re.S)
-    return {dt: " ".join(re.sub(r"<[^>]+>", " ", dd).split()) for dt, dd in pairs}
+    """The setup tiles: {"Cards per hand": "15", "Tricks per round": "14", ...}: each term
+    with the words of the description right after it."""
+    numbers = {}
+    for parent in read_page(page).find_all():
+        pairs = zip(parent.children, parent.children[1:], strict=False)
+        for term, description in pairs:
+            if term.tag == "dt" and description.tag == "dd":
+                numbers[term.text] = description.words()
+    return numbers
 
 
 def field_errors(page: str, field_id: str) -> list[str]:
     """The error messages shown next to the field ``field_id``."""
-    match = re.search(rf'<ul class="tool-errors" id="{field_id}-errors">(.*?)</ul>', page, re.S)
-    if not match:
-        return []
-    return [
-        html.unescape(item).strip() for item in re.findall(r"<li>(.*?)</li>", match.group(1), re.S)
-    ]
+    errors = read_page(page).find_all("ul", class_="tool-errors", id=f"{field_id}-errors")
+    return [item.text for item in errors[0].find_all("li")] if errors else []
 
 
 class FormReader(HTMLParser):
