@@ -70,7 +70,7 @@ def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient, tab
     assert 'id="s0-marked_captured-red-4"' not in page  # Ann's own indicator
     assert 'id="s1-marked_captured-blue-1"' not in page  # Ben's indicator
     ann_captures = page.split('data-field="s0-marked_captured"')[1]
-    hidden = re.search(r'<div class="chip-group chip-group--blue"[^>]*>', ann_captures)
+    hidden = re.search(r'<div class="chip-group" data-colour="blue"[^>]*>', ann_captures)
     assert hidden and "hidden" in hidden.group(0)  # Ann marked red: blue chips start hidden
 
 
@@ -161,12 +161,12 @@ def test_chips_show_value_colour_symbol_and_name(client: FlaskClient, table: Tab
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     chip = re.search(
-        r'<label class="card-chip card-chip--red" for="s0-marked-red-7">(.*?)</label>', page
+        r'<label class="chip chip--tap" data-colour="red" for="s0-marked-red-7">(.*?)</label>', page
     )
     assert chip, "no chip for red 7"
-    assert '<span class="card-chip__value" aria-hidden="true">7</span>' in chip.group(1)
-    assert '<span class="card-chip__symbol" aria-hidden="true">♥</span>' in chip.group(1)
-    assert '<span class="round-sr">red 7</span>' in chip.group(1)
+    assert '<span class="chip__value" aria-hidden="true">7</span>' in chip.group(1)
+    assert '<span class="chip__symbol" aria-hidden="true">♥</span>' in chip.group(1)
+    assert '<span class="visually-hidden">red 7</span>' in chip.group(1)
 
 
 def test_round_pages_load_their_script_from_this_app_only(

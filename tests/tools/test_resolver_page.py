@@ -33,7 +33,9 @@ def open_resolver(client: FlaskClient, query: str = "") -> str:
 def trick_players_and_cards(page: str) -> list[tuple[str, str]]:
     """The trick as listed: (player, card) per play, in play order."""
     return re.findall(
-        r'trick-play__player">([^<]+)</span>\s*<span class="tool-chip[^"]*" title="([^"]+)"', page
+        r'trick-play__player">([^<]+)</span>\s*<span class="chip[^"]*" data-colour="\w+" '
+        r'title="([^"]+)"',
+        page,
     )
 
 
@@ -41,7 +43,7 @@ def winning_play(page: str) -> tuple[str, str]:
     """The highlighted play: (player, card)."""
     match = re.search(
         r'<li class="trick-play trick-play--takes[^"]*">\s*<span class="trick-play__player">'
-        r'([^<]+)</span>\s*<span class="tool-chip[^"]*" title="([^"]+)"',
+        r'([^<]+)</span>\s*<span class="chip[^"]*" data-colour="\w+" title="([^"]+)"',
         page,
     )
     assert match, "a play is highlighted"
@@ -245,8 +247,12 @@ def test_a_refused_card_is_explained_and_changes_nothing(
     assert refusal(after) == f"Not added: {message}"
     assert trick_players_and_cards(after) == trick_players_and_cards(before)
     assert read_form(after).values["trick"] == read_form(before).values["trick"]
-    assert f'value="{last.removeprefix("pass:")}" class="tool-chip' in after
-    assert "is-refused" in after
+    refused_chip = re.search(
+        r'<button class="chip chip--tap([^"]*)" data-colour="\w+" type="submit" name="add" '
+        rf'value="{last.removeprefix("pass:")}"',
+        after,
+    )
+    assert refused_chip and "chip--refused" in refused_chip.group(1).split()
 
 
 @pytest.mark.parametrize(

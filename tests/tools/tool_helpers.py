@@ -47,18 +47,16 @@ def box_rows(page: str, title_id: str) -> list[BoxRow]:
     for row in re.findall(
         r'<li class="box-row[^"]*">(.*?)</ul>\s*</li>', section(page, title_id), re.S
     ):
-        colour = re.search(r"tool-colour--(\w+)", row)
+        colour = re.search(r'class="tool-colour" data-colour="(\w+)"', row)
         name = re.search(
             r'tool-colour__symbol" aria-hidden="true">[^<]*</span>\s*([^<]+)</span>', row
         )
         ranged = re.search(r'box-row__range">([^<]+)<', row)
         count = re.search(r'box-row__count">([^<]+)<', row)
         assert colour and name and ranged and count, row
-        chip_colours = set(re.findall(r'class="tool-chip tool-chip--(\w+)', row))
+        chip_colours = set(re.findall(r'class="chip chip--small[^"]*" data-colour="(\w+)"', row))
         assert chip_colours == {colour.group(1)}, "every chip of a row has the row's colour"
-        values = tuple(
-            int(v) for v in re.findall(r'tool-chip__value" aria-hidden="true">(\d+)<', row)
-        )
+        values = tuple(int(v) for v in re.findall(r'chip__value" aria-hidden="true">(\d+)<', row))
         rows.append(
             BoxRow(
                 colour.group(1),

@@ -33,8 +33,9 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.read_models.chips import Chip as ColourChip
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
-from companion.read_models.scoreboard import ColourChip, chips_of_colours
+from companion.read_models.scoreboard import chips_of_colours
 from companion.rules import RuleError, TableSetup, can_pass, round_leader, seat_order
 from companion.rules.hat_trick import Play, resolve_hat_trick
 from companion.rules.live import LiveRound, PlayedTrick
