@@ -17,7 +17,7 @@ from flask import request
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Form, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import BooleanField, Form, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
@@ -273,6 +273,14 @@ class VersionForm(FlaskForm):
         """The round the page was opened for; ``None`` from a page that did not say."""
         data = self.number.data
         return data if isinstance(data, int) else None
+
+
+class LiveCardForm(VersionForm):
+    """A tapped chip on the live page: the card, whether it is a Hat Trick pass (R19), and the
+    version."""
+
+    card = StringField()
+    pass_next = BooleanField()
 
 
 @dataclass

@@ -1,0 +1,111 @@
+"""Sending a round form: step a counter, check the round, or save it. Nothing is saved
+unless the form is readable, the rules agree and the game is still at the version the page
+showed; every refusal rolls back and says where to show why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from flask import redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from sqlalchemy.orm.exc import StaleDataError
+
+from companion import services
+from companion.data.models import Game, Round, db
+from companion.read_models.messages import render_message
+from companion.rules import Entry, RoundScore, RuleError, score_round
+from companion.web.games.round_forms import RoundForm
+from companion.web.games.round_state import names_of
+from companion.web.games.round_views import Problems
+
+
+@dataclass
+class Outcome:
+    """What a post of a round form came to, when it did not redirect."""
+
+    problems: Problems = field(default_factory=Problems)
+    conflict: bool = False
+    expired: bool = False
+    scored: RoundScore | None = None
+
+
+def handle_post(
+    game: Game, form: RoundForm, save: Callable[[int, list[Entry]], Round]
+) -> ResponseReturnValue | Outcome:
+    """Step a counter, check the round, or save it and go to the scoreboard (post/redirect/
+    get). Nothing is saved unless the rules and the version both agree."""
+    outcome = Outcome()
+    step = request.form.get("step")
+    if step is not None:
+        form.step(step)  # saves nothing, so it needs no token: the page just counts
+        return outcome
+    if not readable(form, outcome):
+        return outcome
+    entries = form.entries()
+    checking = request.form.get("action") == "check"
+
+    def score_and_save() -> None:
+        outcome.scored = score_round(form.setup, entries)
+        if not checking:
+            save(form.version, entries)
+
+    if not saved(game, form, outcome, score_and_save):
+        outcome.scored = None
+        return outcome
+    if checking:
+        return outcome
+    return redirect(url_for("games.scoreboard", code=game.code))
+
+
+def handle_mark_post(game: Game, form: RoundForm) -> ResponseReturnValue | Outcome:
+    """Save the indicators of the next round (C1, C2 first) and go to the scoreboard."""
+    outcome = Outcome()
+    if not readable(form, outcome):
+        return outcome
+    if not saved(
+        game, form, outcome, lambda: services.mark_colours(game, form.version, form.marked())
+    ):
+        return outcome
+    return redirect(url_for("games.scoreboard", code=game.code))
+
+
+def readable(form: RoundForm, outcome: Outcome) -> bool:
+    """Whether the form can be read into entries. An expired or foreign CSRF token is said
+    at the top and the input stays, with a fresh token, so the table just sends it again."""
+    if form.validate():
+        return True
+    if form.top.csrf_token.errors:
+        outcome.expired = True
+        outcome.problems.top.append(
+            gettext(
+                "This page was open for a long time or did not come from this app, so nothing "
+                "was saved. Your entries are kept: check them and send them again."
+            )
+        )
+    elif form.top.version.errors:
+        outcome.problems.top.append(
+            gettext("This page did not say which state of the game it showed; reload it.")
+        )
+    return False
+
+
+def saved(game: Game, form: RoundForm, outcome: Outcome, attempt: Callable[[], object]) -> bool:
+    """Run ``attempt`` (rules, then a service) and commit; on any refusal roll back, so
+    nothing is saved, and note where to show why."""
+    try:
+        attempt()
+        db.session.commit()
+        return True
+    except (services.StaleVersion, StaleDataError) as error:
+        db.session.rollback()  # on SQLite a lost race fails at flush (StaleDataError)
+        form.move_to_version(getattr(error, "current", None) or game.version)
+        outcome.conflict = True
+    except RuleError as error:
+        db.session.rollback()
+        outcome.problems.add(error, names_of(game))
+    except services.ServiceError as error:
+        db.session.rollback()
+        outcome.problems.top.append(render_message(error.text, names_of(game)))
+    return False

@@ -1,0 +1,94 @@
+"""Where the game stands for a round page: who may change it, which round is next, and
+the notice a page shows instead of its form when that round cannot be entered now."""
+
+from __future__ import annotations
+
+from flask import render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from companion.data import queries
+from companion.data.models import Game
+from companion.data.states import GameStatus, RoundMode
+from companion.web.edit_rights import game_to_change
+from companion.web.games.round_clash import clash_page, record_clash, round_numbered
+from companion.web.games.round_forms import RoundForm
+
+
+def editable_game(code: str) -> Game:
+    """The game ``code`` (locked while a change is made), if this device may change it:
+    otherwise a 403 page saying how to get the right (the game pages' error handler)."""
+    return game_to_change(
+        code,
+        gettext(
+            "This phone may only look at this game, so it cannot enter rounds. Open the "
+            "game's edit link on this phone (the phone keeping the score can show it) to "
+            "enter and correct rounds here."
+        ),
+        lock=request.method == "POST",
+    )
+
+
+def names_of(game: Game) -> list[str]:
+    """The players' names in seat order."""
+    return [seat.player.name for seat in game.seats]
+
+
+def number_to_record(game: Game) -> int:
+    """The round recorded next: the one being played, else the one after the last."""
+    return queries.number_to_record(game)
+
+
+def why_no_round_to_record(game: Game) -> str | None:
+    """Why no round can be recorded now, in the player's words; ``None`` if one can."""
+    if game.status == GameStatus.ABANDONED:
+        return gettext("This game was abandoned, so it takes no more rounds.")
+    playing = queries.playing_round(game)
+    if playing is not None and playing.mode == RoundMode.LIVE:
+        return gettext(
+            "Round %(number)s is being played trick by trick; finish it on the live page.",
+            number=playing.number,
+        )
+    if playing is None and len(game.rounds) >= game.rounds_planned:
+        return gettext(
+            "All %(rounds)s rounds of this game are recorded. To change one, open it from "
+            "the scoreboard.",
+            rounds=game.rounds_planned,
+        )
+    return None
+
+
+def notice_page(game: Game, title: str, message: str) -> ResponseReturnValue:
+    """A page that says why the round page cannot be used now (409: the game's state)."""
+    page = render_template(
+        "games/round_notice.html",
+        game=game,
+        title=title,
+        message=message,
+        scoreboard_url=url_for("games.scoreboard", code=game.code),
+    )
+    return page, 409
+
+
+def round_gone(game: Game, form: RoundForm) -> ResponseReturnValue | None:
+    """A record or mark form belongs to the round it was opened for. ``None`` while that
+    round is still the one to record (or the page did not say which); otherwise nothing is
+    saved and the page says what became of that round, never moving the input on."""
+    meant = form.top.meant
+    if meant is None or meant == number_to_record(game):
+        return None
+    title = gettext("Record round %(number)s", number=meant)
+    round_ = round_numbered(game, meant)
+    if round_ is None:
+        return not_next_notice(game, meant, title)
+    return clash_page(game, record_clash(game, form, round_, title))
+
+
+def not_next_notice(game: Game, meant: int, title: str) -> ResponseReturnValue:
+    """A form for a round that is neither there nor next (not a page of this game's now)."""
+    message = gettext(
+        "This page was for round %(number)s, which is not the round to record now. "
+        "Nothing was saved.",
+        number=meant,
+    )
+    return notice_page(game, title, message)

@@ -1,0 +1,394 @@
+"""What the mark and record pages show: the card chips, counters and delayed choices of
+each seat's part of the form, the C3/C5 progress line, and the refusals placed next to the
+seat they name. Built from a round form; nothing here reads a request or saves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from wtforms import Form
+
+from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
+from companion.rules import Card, Colour, RuleError, TableSetup, tricks_of_cards
+from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
+from companion.web.games.round_forms import (
+    CHOICE_SEPARATOR,
+    Kind,
+    RoundForm,
+    card_token,
+    choice_token,
+)
+
+# --------------------------------------------------------------------------------------------
+# Chips, counts and each seat's part of the form
+
+
+@dataclass(frozen=True)
+class CardChip:
+    """One tappable card: colour, value and the colour's shape (for colour-blind players)."""
+
+    token: str
+    colour: str
+    value: int
+    symbol: str
+    label: str
+    checked: bool
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class ChipGroup:
+    """The chips of one colour; ``hidden`` when the colour cannot be meant here (e.g. not
+    a marked colour in quick entry) and none of its chips is tapped."""
+
+    colour: str
+    name: str
+    symbol: str
+    chips: tuple[CardChip, ...]
+    hidden: bool = False
+
+    @property
+    def tapped(self) -> int:
+        """How many of the group's chips are tapped."""
+        return sum(chip.checked for chip in self.chips)
+
+
+@dataclass(frozen=True)
+class CardPicker:
+    """A field of card chips: radio-like for one indicator, checkboxes otherwise."""
+
+    name: str
+    label: str
+    multiple: bool
+    groups: tuple[ChipGroup, ...]
+    errors: tuple[str, ...]
+    tabbed: bool = False  # one colour at a time: short rows on a phone
+
+    @property
+    def open_colour(self) -> str:
+        """The colour tab shown first: the one holding a tapped chip, else the first."""
+        return next((g.colour for g in self.groups if g.tapped), self.groups[0].colour)
+
+    @property
+    def tapped(self) -> tuple[CardChip, ...]:
+        """The tapped chips, to show a picked indicator without opening the picker."""
+        return tuple(chip for group in self.groups for chip in group.chips if chip.checked)
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number with −/+ buttons (tricks won, Hat Trick cards per colour, passes)."""
+
+    name: str
+    label: str
+    shown: str
+    errors: tuple[str, ...]
+    colour: str | None = None
+    symbol: str | None = None
+    most: int | None = None
+
+
+@dataclass(frozen=True)
+class ChoiceOption:
+    """One allowed delayed choice of colours with what it scores (R16)."""
+
+    value: str
+    label: str
+    score: str
+    selected: bool
+
+
+@dataclass(frozen=True)
+class DelayedChoice:
+    """The proposed colours of a delayed seat and the select to override them (R16)."""
+
+    name: str
+    proposal: str
+    proposal_score: str
+    options: tuple[ChoiceOption, ...]
+    errors: tuple[str, ...]
+
+
+@dataclass
+class SeatPart:
+    """One seat's part of a round form, with what the checks said about it."""
+
+    seat: int
+    name: str
+    leads: bool
+    indicators: CardPicker | None = None
+    captures: CardPicker | None = None
+    passes: CardPicker | None = None
+    counters: list[Counter] = field(default_factory=list)
+    choice: DelayedChoice | None = None
+    problems: list[str] = field(default_factory=list)
+    cards_entered: int | None = None  # full forms: cards named, for the C3/C5 line
+    tricks_entered: int | None = None  # the tricks those cards make, if whole (C3)
+    preview: str | None = None  # the score a check found
+
+
+@dataclass(frozen=True)
+class Progress:
+    """C3 (tricks) or C5 (cards) as the table fills the form in: how many are placed."""
+
+    unit: str  # "tricks" or "cards"
+    placed: int
+    expected: int
+
+    @property
+    def missing(self) -> int:
+        """How many are still to place (negative: too many)."""
+        return self.expected - self.placed
+
+
+@dataclass
+class Problems:
+    """What the rules refused, at the top of the page or next to a seat."""
+
+    top: list[str] = field(default_factory=list)
+    by_seat: dict[int, list[str]] = field(default_factory=dict)
+    cards: dict[int, set[str]] = field(default_factory=dict)
+
+    def add(self, error: RuleError, names: Sequence[str]) -> None:
+        """Place a rules refusal next to the seat it names, else at the top."""
+        message = render_message(error.message, names)
+        if error.seat is None or not 0 <= error.seat < len(names):
+            self.top.append(message)
+            return
+        self.by_seat.setdefault(error.seat, []).append(message)
+        if error.card is not None:
+            self.cards.setdefault(error.seat, set()).add(card_token(error.card))
+
+    def __bool__(self) -> bool:
+        return bool(self.top or self.by_seat)
+
+
+# --------------------------------------------------------------------------------------------
+# Building the seat parts
+
+
+def chip(card: Card, checked: bool, refused: bool = False) -> CardChip:
+    """The chip of ``card``."""
+    name = colour_name(card.colour)
+    return CardChip(
+        token=card_token(card),
+        colour=card.colour.value,
+        value=card.value,
+        symbol=colour_symbol(card.colour),
+        label=f"{name} {card.value}",
+        checked=checked,
+        refused=refused,
+    )
+
+
+def chip_groups(
+    setup: TableSetup,
+    tapped: set[str],
+    refused: set[str],
+    shown_colours: Iterable[Colour] | None = None,
+    taken: set[str] = frozenset(),  # type: ignore[assignment]
+) -> tuple[ChipGroup, ...]:
+    """The deck in use as chips, a group per colour. Cards ``taken`` elsewhere (indicators)
+    are left out unless tapped here; colours not in ``shown_colours`` start hidden."""
+    shown = None if shown_colours is None else set(shown_colours)
+    groups = []
+    for colour in setup.deck.colours:
+        chips = tuple(
+            chip(card, card_token(card) in tapped, card_token(card) in refused)
+            for card in setup.deck
+            if card.colour is colour
+            and (card_token(card) not in taken or card_token(card) in tapped)
+        )
+        any_tapped = any(c.checked for c in chips)
+        groups.append(
+            ChipGroup(
+                colour=colour.value,
+                name=colour_name(colour),
+                symbol=colour_symbol(colour),
+                chips=chips,
+                hidden=shown is not None and colour not in shown and not any_tapped,
+            )
+        )
+    return tuple(groups)
+
+
+def card_picker(
+    form: Form,
+    name: str,
+    setup: TableSetup,
+    refused: set[str],
+    *,
+    multiple: bool = True,
+    tabbed: bool = False,
+    shown_colours: Iterable[Colour] | None = None,
+    taken: set[str] = frozenset(),  # type: ignore[assignment]
+) -> CardPicker:
+    """The chips of the card field ``name`` of a seat's form."""
+    chips_field = form[name]
+    return CardPicker(
+        name=chips_field.name,
+        label=str(chips_field.label.text),
+        multiple=multiple,
+        groups=chip_groups(setup, chips_field.tokens, refused, shown_colours, taken),
+        errors=tuple(chips_field.errors),
+        tabbed=tabbed,
+    )
+
+
+def counter(
+    form: Form, name: str, most: int | None = None, colour: Colour | None = None
+) -> Counter:
+    """The −/+ counter of the count field ``name`` of a seat's form."""
+    count = form[name]
+    return Counter(
+        name=count.name,
+        label=str(count.label.text),
+        shown=count.shown,
+        errors=tuple(count.errors),
+        colour=colour.value if colour else None,
+        symbol=colour_symbol(colour) if colour else None,
+        most=most,
+    )
+
+
+def indicator_tokens(form: RoundForm) -> set[str]:
+    """Every seat's indicator chips: no one can have captured an indicator (R4)."""
+    if not form.kind.names_indicators:
+        return set()
+    return {token for seat in form.seats for token in seat["marked"].tokens}
+
+
+def seat_part(
+    form: RoundForm, seat: int, names: Sequence[str], leader: int, problems: Problems
+) -> SeatPart:
+    """One seat's part of the form, as its kind of entry asks for it."""
+    part = SeatPart(seat, names[seat], seat == leader, problems=problems.by_seat.get(seat, []))
+    refused = problems.cards.get(seat, set())
+    if form.kind.names_indicators:
+        part.indicators = card_picker(
+            form.seats[seat],
+            "marked",
+            form.setup,
+            refused,
+            multiple=form.setup.cards_laid_out > 1,
+            tabbed=True,
+        )
+    if form.kind in SEAT_FILLERS:
+        SEAT_FILLERS[form.kind](part, form, form.seats[seat], refused)
+    return part
+
+
+def _fill_quick(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]) -> None:
+    """Tricks won (C3) and the captures of the marked colour(s) only (C4): the chips of the
+    seat's marked colours show; the others stay hidden until the indicators say otherwise."""
+    setup = form.setup
+    marked = {card.colour for card in seat_form["marked"].cards}
+    part.counters = [counter(seat_form, "tricks", setup.tricks_per_round)]
+    part.captures = card_picker(
+        seat_form,
+        "marked_captured",
+        setup,
+        refused,
+        shown_colours=marked or None,
+        taken=indicator_tokens(form),
+    )
+
+
+def _fill_full(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]) -> None:
+    """Every captured card, one colour at a time; delayed seats also choose colours (R16)."""
+    setup = form.setup
+    part.captures = card_picker(
+        seat_form,
+        "captured",
+        setup,
+        refused,
+        tabbed=True,
+        taken=indicator_tokens(form),
+    )
+    part.cards_entered = len(seat_form["captured"].data or ())
+    part.tricks_entered = tricks_of_cards(part.cards_entered, setup.players)
+    if form.kind is Kind.DELAYED:
+        part.choice = delayed_choice(seat_form, setup)
+
+
+def _fill_hat_trick_full(
+    part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]
+) -> None:
+    """Every face-up card and every face-down pass card (C5)."""
+    _fill_full(part, form, seat_form, refused)
+    part.passes = card_picker(seat_form, "passed", form.setup, refused, tabbed=True)
+    part.cards_entered = (part.cards_entered or 0) + len(seat_form["passed"].data or ())
+
+
+def _fill_hat_trick_quick(
+    part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]
+) -> None:
+    """Face-up cards per colour and passes, as counts (R22, C5)."""
+    setup = form.setup
+    most = setup.cards_per_round  # C5: a seat holds at most every card of the round
+    part.counters = [
+        counter(seat_form, colour.value, most, colour) for colour in setup.deck.colours
+    ] + [counter(seat_form, "passed", setup.tricks_per_round)]
+
+
+SEAT_FILLERS: dict[Kind, Callable[[SeatPart, RoundForm, Form, set[str]], None]] = {
+    Kind.QUICK: _fill_quick,
+    Kind.FULL: _fill_full,
+    Kind.DELAYED: _fill_full,
+    Kind.HAT_FULL: _fill_hat_trick_full,
+    Kind.HAT_QUICK: _fill_hat_trick_quick,
+}
+
+
+def delayed_choice(seat_form: Form, setup: TableSetup) -> DelayedChoice | None:
+    """R16: the proposed colours of a seat's captures and the choices the table may make
+    instead; nothing to choose before any capture is entered."""
+    variant = setup.variant.settings
+    assert variant is not None  # only the classic family chooses its colours (R16)
+    captured = seat_form["captured"].cards
+    if not captured:
+        return None
+    proposal, proposal_score = best_delayed_choice(captured, variant.colours, variant.scoring)
+    chosen = seat_form["choose"].data or ""
+    options = tuple(
+        ChoiceOption(
+            value=choice_token(choice),
+            label=colours_label(choice),
+            score=signed_number(score_choice(captured, choice, variant.scoring)),
+            selected=choice_token(choice) == chosen,
+        )
+        for choice in delayed_choices(captured, variant.colours)
+    )
+    return DelayedChoice(
+        name=seat_form["choose"].name,
+        proposal=colours_label(proposal),
+        proposal_score=signed_number(proposal_score),
+        options=options,
+        errors=tuple(seat_form["choose"].errors),
+    )
+
+
+def colours_label(colours: Sequence[Colour]) -> str:
+    """Colours as the table reads them: "red + blue"."""
+    return f" {CHOICE_SEPARATOR} ".join(colour_name(colour) for colour in colours)
+
+
+def progress_of(form: RoundForm) -> Progress | None:
+    """C3 or C5 as far as the form is filled in: tricks (or cards) placed and expected."""
+    setup, kind = form.setup, form.kind
+    if kind is Kind.MARK:
+        return None
+    if kind is Kind.QUICK:
+        placed = sum(seat["tricks"].data or 0 for seat in form.seats)
+        return Progress("tricks", placed, setup.tricks_per_round)
+    if kind is Kind.HAT_QUICK:
+        placed = sum(
+            seat[name].data or 0
+            for seat in form.seats
+            for name in ("red", "blue", "green", "passed")
+        )
+    else:
+        fields = ("captured", "passed") if kind is Kind.HAT_FULL else ("captured",)
+        placed = sum(len(seat[name].data or ()) for seat in form.seats for name in fields)
+    return Progress("cards", placed, setup.cards_per_round)
