@@ -31,11 +31,13 @@ class Chip:
     value: int | None = None
     checked: bool = False
     refused: bool = False
+    #: On the live page, why the card cannot be played: "played", "laid-out" or "in-trick".
+    out: str = ""
 
     @classmethod
-    def of(cls, card: Card, checked: bool = False, refused: bool = False) -> Chip:
+    def of(cls, card: Card, checked: bool = False, refused: bool = False, out: str = "") -> Chip:
         """The chip drawing ``card``."""
-        return cls(card.colour.value, card.value, checked, refused)
+        return cls(card.colour.value, card.value, checked, refused, out)
 
     @property
     def name(self) -> str:
@@ -57,15 +59,22 @@ class Chip:
         """How the card travels in a form: ``red-7``."""
         return f"{self.colour}{TOKEN_SEPARATOR}{self.value}"
 
+    @property
+    def disabled(self) -> bool:
+        """Whether the chip cannot be tapped: its card is out of every hand (C6)."""
+        return bool(self.out)
+
 
 @dataclass(frozen=True)
 class ChipGroup:
     """The chips of one colour. ``hidden`` when the colour cannot be meant here (e.g. not a
-    marked colour in quick entry) and none of its chips is tapped."""
+    marked colour in quick entry) and none of its chips is tapped; ``in_trick`` on the live
+    page for one of a Hat Trick trick's two colours (a pass shows the third, R19)."""
 
     colour: str
     chips: tuple[Chip, ...]
     hidden: bool = False
+    in_trick: bool = False
 
     @property
     def name(self) -> str:
@@ -91,6 +100,16 @@ class ChipGroup:
     def tapped(self) -> int:
         """How many of the group's chips are tapped."""
         return sum(chip.checked for chip in self.chips)
+
+
+@dataclass(frozen=True)
+class PileView:
+    """A Hat Trick pile: one colour's cards in play order, and who takes it with which card
+    (its highest, R20)."""
+
+    group: ChipGroup
+    taker: str
+    card: Chip
 
 
 def card_token(card: Card) -> str:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, replace
 
 from flask_babel import gettext
 
-from companion.read_models.chips import Chip, ChipGroup, card_of_token, card_token, deck_groups
+from companion.read_models.chips import (
+    Chip,
+    ChipGroup,
+    PileView,
+    card_of_token,
+    card_token,
+    deck_groups,
+)
 from companion.read_models.messages import render_message
 from companion.rules import (
     Card,
@@ -84,14 +91,6 @@ class PlayedCard:
     passed: bool = False
     takes: bool = False
     leads_next: bool = False
-
-
-@dataclass(frozen=True)
-class PileView:
-    """A Hat Trick pile: one colour's cards in play order, taken by its highest card (R20)."""
-
-    group: ChipGroup
-    taker: PlayedCard
 
 
 @dataclass(frozen=True)
@@ -205,7 +204,8 @@ def _hat_trick_view(
     piles = tuple(
         PileView(
             ChipGroup(pile.colour.value, tuple(Chip.of(card) for card in pile.cards)),
-            shown[pile.winner],
+            taker=shown[pile.winner].player,
+            card=shown[pile.winner].chip,
         )
         for pile in outcome.piles
     )
