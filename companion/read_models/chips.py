@@ -21,8 +21,24 @@ TOKEN_SEPARATOR = "-"
 MOST_VALUE_DIGITS = 3
 
 
+class Coloured:
+    """A colour's words and shape, in the player's language, for what is drawn in it."""
+
+    colour: str
+
+    @property
+    def name(self) -> str:
+        """The colour's name in the player's language."""
+        return colour_name(self.colour)
+
+    @property
+    def symbol(self) -> str:
+        """The shape that tells the colour without seeing it."""
+        return colour_symbol(self.colour)
+
+
 @dataclass(frozen=True)
-class Chip:
+class Chip(Coloured):
     """One card (or, with no value, a colour) as drawn: its colour is the API name, which
     the page's ``data-colour`` and the form value carry too. ``checked`` is a tapped chip,
     ``refused`` one the rules just turned down."""
@@ -38,16 +54,6 @@ class Chip:
     def of(cls, card: Card, checked: bool = False, refused: bool = False, out: str = "") -> Chip:
         """The chip drawing ``card``."""
         return cls(card.colour.value, card.value, checked, refused, out)
-
-    @property
-    def name(self) -> str:
-        """The colour's name in the player's language."""
-        return colour_name(self.colour)
-
-    @property
-    def symbol(self) -> str:
-        """The shape that tells the colour without seeing it."""
-        return colour_symbol(self.colour)
 
     @property
     def label(self) -> str:
@@ -66,7 +72,7 @@ class Chip:
 
 
 @dataclass(frozen=True)
-class ChipGroup:
+class ChipGroup(Coloured):
     """The chips of one colour. ``hidden`` when the colour cannot be meant here (e.g. not a
     marked colour in quick entry) and none of its chips is tapped; ``in_trick`` on the live
     page for one of a Hat Trick trick's two colours (a pass shows the third, R19)."""
@@ -75,16 +81,6 @@ class ChipGroup:
     chips: tuple[Chip, ...]
     hidden: bool = False
     in_trick: bool = False
-
-    @property
-    def name(self) -> str:
-        """The colour's name in the player's language."""
-        return colour_name(self.colour)
-
-    @property
-    def symbol(self) -> str:
-        """The colour's shape."""
-        return colour_symbol(self.colour)
 
     @property
     def low(self) -> int | None:
