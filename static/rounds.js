@@ -14,7 +14,7 @@
   var cardsPerTrick = parseInt(form.dataset.cardsPerTrick, 10) || 1;
 
   function chipInputs(root) {
-    return Array.prototype.slice.call((root || form).querySelectorAll(".card-chip__input"));
+    return Array.prototype.slice.call((root || form).querySelectorAll(".chip-input"));
   }
 
   function pickerField(picker) {
@@ -46,7 +46,7 @@
     Array.prototype.forEach.call(root.querySelectorAll(".card-picker"), function (picker) {
       var field = pickerField(picker);
       if (field === "captured" || field === "passed") {
-        count += picker.querySelectorAll(".card-chip__input:checked").length;
+        count += picker.querySelectorAll(".chip-input:checked").length;
       }
     });
     return count;
@@ -150,7 +150,7 @@
         return;
       }
       Array.prototype.forEach.call(captures.querySelectorAll(".chip-group"), function (group) {
-        var holdsTapped = group.querySelector(".card-chip__input:checked") !== null;
+        var holdsTapped = group.querySelector(".chip-input:checked") !== null;
         group.hidden = any && !marked[group.dataset.colour] && !holdsTapped;
       });
     });
@@ -170,7 +170,8 @@
         }
         var label = picker.querySelector('label[for="' + input.id + '"]');
         var chip = document.createElement("span");
-        chip.className = label.className + " card-chip--shown";
+        chip.className = label.className + " chip--shown";
+        chip.dataset.colour = label.dataset.colour;
         chip.innerHTML = label.innerHTML;
         shown.appendChild(chip);
       });

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import RoundStatus
-from companion.read_models.messages import colour_name, colour_symbol, variant_label
+from companion.read_models.chips import Chip
+from companion.read_models.messages import variant_label
 from companion.rules import Colour, round_dealer, round_leader
 
 #: The fewest characters a shortened name keeps, so "Anna" and "Anne" stay apart.
@@ -23,36 +24,13 @@ NAME_CHARACTERS_PER_ROW = 30
 
 
 @dataclass(frozen=True)
-class ColourChip:
-    """A marked (or scored) colour as drawn: colour, shape, and the card's value if known."""
-
-    colour: str
-    value: int | None
-
-    @property
-    def name(self) -> str:
-        """The colour's name in the player's language."""
-        return colour_name(self.colour)
-
-    @property
-    def symbol(self) -> str:
-        """The shape that tells the colour without seeing it."""
-        return colour_symbol(self.colour)
-
-    @property
-    def label(self) -> str:
-        """What a screen reader says: "red 4", or "red" when only the colour is known."""
-        return self.name if self.value is None else f"{self.name} {self.value}"
-
-
-@dataclass(frozen=True)
 class SeatCell:
     """One seat in one round: the score, the running total and the marked colours."""
 
     seat: int
     score: int | None
     total: int | None
-    chips: tuple[ColourChip, ...]
+    chips: tuple[Chip, ...]
     marks_hidden: bool
     leads: bool
 
@@ -157,15 +135,15 @@ def _short_forms(name: str, limit: int) -> list[str]:
     return [*forms, name]
 
 
-def chips_of_cards(cards: Sequence[Mapping[str, object]]) -> tuple[ColourChip, ...]:
+def chips_of_cards(cards: Sequence[Mapping[str, object]]) -> tuple[Chip, ...]:
     """Chips for indicator cards as stored in a round's entries ({"colour", "value"})."""
-    return tuple(ColourChip(str(card["colour"]), _int_or_none(card.get("value"))) for card in cards)
+    return tuple(Chip(str(card["colour"]), _int_or_none(card.get("value"))) for card in cards)
 
 
-def chips_of_colours(colours: str) -> tuple[ColourChip, ...]:
+def chips_of_colours(colours: str) -> tuple[Chip, ...]:
     """Chips for the colours a scored round stored ("red,blue"): delayed and Hat Trick
     rounds lay no indicator, so the scored colours are all there is to show."""
-    return tuple(ColourChip(name, None) for name in colours.split(",") if name in _COLOUR_VALUES)
+    return tuple(Chip(name, None) for name in colours.split(",") if name in _COLOUR_VALUES)
 
 
 _COLOUR_VALUES = frozenset(colour.value for colour in Colour)
@@ -184,7 +162,7 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
     cells = []
     for seat in range(len(game.seats)):
         result = results.get(seat)
-        chips: tuple[ColourChip, ...] = ()
+        chips: tuple[Chip, ...] = ()
         if marked is not None and seat < len(marked) and marked[seat]:
             chips = chips_of_cards(marked[seat])
         elif marked is not None and result is not None:

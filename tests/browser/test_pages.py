@@ -50,7 +50,7 @@ PAGES = [
     Page("share", "/g/{main}/share", ".qr--large"),
     Page("mark-colours", "/g/{main}/rounds/mark", "form.round-form[data-kind='mark']"),
     Page("record-round", "/g/{main}/rounds/record", "form.round-form[data-kind='quick']"),
-    Page("correct-round", "/g/{main}/rounds/1", ".round-form .card-chip__input:checked"),
+    Page("correct-round", "/g/{main}/rounds/1", ".round-form .chip-input:checked"),
     Page("live-start", "/g/{main}/rounds/live", "form.round-form[data-kind='mark']"),
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),
     Page("setup", "/setup", ".box-rows"),

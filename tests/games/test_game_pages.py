@@ -644,7 +644,7 @@ def test_marked_colours_are_shown_as_chips_with_symbol_and_value(
         db.session.commit()
     page = page_of(client, f"/g/{code}/view")
     # the chip shows the symbol and value; a screen reader says the colour and value
-    chip = '<span class="colour-chip colour-chip--red" role="img" aria-label="red 8">♥8</span>'
+    chip = '<span class="chip chip--mark" data-colour="red" role="img" aria-label="red 8">♥8</span>'
     assert chip in page
     assert 'aria-label="blue 3"' in page and 'aria-label="green 2"' in page
     assert "The colours are marked; the round is being played." in text_of(page)
@@ -661,14 +661,14 @@ def test_hazy_marks_stay_hidden_until_the_round_is_scored(
         db.session.commit()
     viewer = app.test_client()
     for page in (page_of(client, f"/g/{code}"), page_of(viewer, f"/g/{code}/view")):
-        assert "colour-chip--red" not in page and "red 8" not in page and "♥" not in page
-        assert page.count("colour-chip--hidden") == 3
+        assert 'data-colour="red"' not in page and "red 8" not in page and "♥" not in page
+        assert page.count("chip--hidden") == 3
         assert "face down: they are shown once the round is scored" in text_of(page)
     assert viewer.get(f"/api/v1/games/{code}").get_json()["rounds"][0]["marked"] is None
 
     record(app, code, *ROUND_ONE)
     page = page_of(viewer, f"/g/{code}/view")
-    assert "colour-chip--hidden" not in page
+    assert "chip--hidden" not in page
     assert 'aria-label="red 8"' in page and 'aria-label="blue 3"' in page
     assert 'aria-label="green 2"' in page
 
@@ -679,8 +679,8 @@ def test_delayed_rounds_show_the_colours_chosen_at_scoring(
     code = start_game(table, NAMES[:3], variant="delayed")
     store_scored_round(app, code, [3, 0, -2], ["red", "", "blue,green"])
     page = page_of(client, f"/g/{code}/view")
-    chips = read_page(page).find_all(class_="colour-chip", role="img")
-    assert [(chip.modifier("colour-chip"), chip.get("aria-label")) for chip in chips] == [
+    chips = read_page(page).find_all(class_="chip", role="img")
+    assert [(chip.get("data-colour"), chip.get("aria-label")) for chip in chips] == [
         ("red", "red"),
         ("blue", "blue"),
         ("green", "green"),

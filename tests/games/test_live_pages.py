@@ -337,7 +337,7 @@ def test_hazy_says_the_indicators_stay_hidden_and_the_scoreboard_hides_them(
     live = start_live(client, code, ZERO_INDICATORS)
     assert "Hazy: the indicators stay hidden until the round is scored." in text_of(live)
     board = page(client, f"/g/{code}")
-    assert "colour-chip--hidden" in board and "colour-chip--red" not in board  # R15
+    assert "chip--hidden" in board and 'data-colour="red"' not in board  # R15
     assert state(client, code)["rounds"][0]["marked"] is None
 
 
@@ -506,7 +506,7 @@ def test_c6_a_card_played_in_an_earlier_trick_is_refused_naming_the_player(
     assert refusal_of(refused) == (
         "Not added: Ann cannot play red 5: it was already played or laid out this round (C6)."
     )
-    assert "card-chip--refused" in read_page(refused).find("button", value="red-5").classes
+    assert "chip--refused" in read_page(refused).find("button", value="red-5").classes
     assert slots(refused)[:2] == [("Cleo", "green-2"), ("Dan", "red-7")]  # the trick is kept
     assert database(app) == before
     again = page(client, f"/g/{code}/rounds/1/live")

@@ -159,12 +159,13 @@ def test_chips_show_value_colour_symbol_and_name(client: FlaskClient, table: Tab
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
     chip = read_page(page).find("label", **{"for": "s0-marked-red-7"})
-    assert chip.modifier("card-chip") == "red"
+    assert chip.get("data-colour") == "red"
+    assert {"chip", "chip--tap"} <= set(chip.classes)
     # the value and the symbol are seen, not heard; a screen reader says the card's name
     assert [(part.attrs, part.text) for part in chip.children] == [
-        ({"class": "card-chip__value", "aria-hidden": "true"}, "7"),
-        ({"class": "card-chip__symbol", "aria-hidden": "true"}, "♥"),
-        ({"class": "round-sr"}, "red 7"),
+        ({"class": "chip__value", "aria-hidden": "true"}, "7"),
+        ({"class": "chip__symbol", "aria-hidden": "true"}, "♥"),
+        ({"class": "visually-hidden"}, "red 7"),
     ]
 
 

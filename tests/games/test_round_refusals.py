@@ -134,8 +134,8 @@ def test_a_card_named_by_two_players_is_refused_next_to_the_second(
     assert "Ann" in expected and "Cleo" in expected and "red 2" in expected.lower()
     assert seats_with_errors(page) == [2]
     assert '<a href="#seat-2">Cleo</a>' in page  # a link down to the seat from the top
-    assert "card-chip--refused" in seat_section(page, 2)  # the chip itself is marked
-    assert "card-chip--refused" not in seat_section(page, 0)
+    assert "chip--refused" in seat_section(page, 2)  # the chip itself is marked
+    assert "chip--refused" not in seat_section(page, 0)
 
 
 def test_a_card_outside_the_deck_in_use_is_refused_next_to_the_player(

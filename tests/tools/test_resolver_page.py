@@ -36,7 +36,7 @@ def plays(page: str) -> list[Element]:
 
 def player_and_card(play: Element) -> tuple[str, str]:
     """A play as it reads: the player, and the card their chip names."""
-    card = play.find("span", class_="tool-chip").get("title")
+    card = play.find("span", class_="chip", data_colour=True).get("title")
     assert card
     return play.find("span", class_="trick-play__player").text, card
 
@@ -251,8 +251,10 @@ def test_a_refused_card_is_explained_and_changes_nothing(
     assert refusal(after) == f"Not added: {message}"
     assert trick_players_and_cards(after) == trick_players_and_cards(before)
     assert read_form(after).values["trick"] == read_form(before).values["trick"]
-    assert f'value="{last.removeprefix("pass:")}" class="tool-chip' in after
-    assert "is-refused" in after
+    refused_chip = read_page(after).find(
+        "button", class_="chip", type="submit", name="add", value=last.removeprefix("pass:")
+    )
+    assert "chip--refused" in refused_chip.classes
 
 
 @pytest.mark.parametrize(

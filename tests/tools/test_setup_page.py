@@ -168,9 +168,9 @@ def test_every_chip_shows_colour_value_and_the_colours_shape(client: FlaskClient
     page = get_setup(client, "players=4")
 
     chip = (
-        '<span class="tool-chip tool-chip--red" title="red 7"><span class="tool-chip__value" '
-        'aria-hidden="true">7</span><span class="tool-chip__symbol" aria-hidden="true">♥</span>'
-        '<span class="tool-sr">red 7</span></span>'
+        '<span class="chip chip--small" data-colour="red" title="red 7"><span class="chip__value" '
+        'aria-hidden="true">7</span><span class="chip__symbol" aria-hidden="true">♥</span>'
+        '<span class="visually-hidden">red 7</span></span>'
     )
     assert chip in page
 

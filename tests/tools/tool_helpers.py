@@ -42,16 +42,17 @@ class BoxRow:
 def box_row(row: Element) -> BoxRow:
     """A colour row as it reads: its label, range and count, then the values of its chips."""
     label = row.find("span", class_="tool-colour")
-    colour = label.modifier("tool-colour")
-    chips = row.find("ul", class_="tool-chips").find_all("span", class_="tool-chip")
-    chip_colours = {chip.modifier("tool-chip") for chip in chips}
+    colour = label.get("data-colour")
+    chips = row.find("ul", class_="tool-chips").find_all("span", class_="chip")
+    chip_colours = {chip.get("data-colour") for chip in chips}
     assert chip_colours == {colour}, "every chip of a row has the row's colour"
+    assert colour is not None
     return BoxRow(
         colour,
         label.own_text,
         row.find("span", class_="box-row__range").text,
         row.find("span", class_="box-row__count").text,
-        tuple(int(chip.find("span", class_="tool-chip__value").text) for chip in chips),
+        tuple(int(chip.find("span", class_="chip__value").text) for chip in chips),
     )
 
 

@@ -20,6 +20,7 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.read_models.chips import Chip, card_of_token, card_token
 from companion.read_models.messages import render_message
 from companion.rules import RuleError, TableSetup, round_leader
 from companion.rules.hat_trick import Play
@@ -38,8 +39,6 @@ from companion.web.games.round_forms import (
     LiveCardForm,
     RoundForm,
     VersionForm,
-    card_of_token,
-    card_token,
 )
 from companion.web.games.round_rendering import game_now, render_round_page
 from companion.web.games.round_sending import Outcome, readable, saved
@@ -51,7 +50,6 @@ from companion.web.games.round_state import (
     number_to_record,
     why_no_round_to_record,
 )
-from companion.web.games.round_views import chip
 from companion.web.games.unfinished_trick import (
     check_next_play,
     clear_partial,
@@ -318,7 +316,7 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
     flash(
         gettext(
             "Taken back: %(card)s (%(player)s).",
-            card=chip(removed.card, False).label,
+            card=Chip.of(removed.card).label,
             player=names_of(game)[queries.live_round_of(game, round_).seat_order()[len(plays)]],
         ),
         FLASH_CATEGORY,

@@ -14,15 +14,14 @@ from flask.typing import ResponseReturnValue
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
+from companion.read_models.chips import Chip, ChipGroup, PileView, card_token
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
-from companion.read_models.scoreboard import ColourChip, chips_of_colours
+from companion.read_models.scoreboard import chips_of_colours
 from companion.rules import TableSetup, can_pass, seat_order
 from companion.rules.hat_trick import Play, resolve_hat_trick
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.rules.tricks import trick_winner
-from companion.web.games.round_forms import card_token
 from companion.web.games.round_state import names_of
-from companion.web.games.round_views import CardChip, chip
 from companion.web.games.unfinished_trick import load_partial
 
 #: The flashed notes of the live page (a card or a trick taken back).
@@ -35,23 +34,11 @@ class Slot:
 
     seat: int
     name: str
-    chip: CardChip | None
+    chip: Chip | None
     passed: bool = False
     takes: bool = False  # takes the trick (Hat Trick: a pile), or is winning it so far
     leads_next: bool = False  # Hat Trick: its player leads (or would lead) the next trick
     is_next: bool = False  # whose turn it is
-
-
-@dataclass(frozen=True)
-class PileView:
-    """A Hat Trick pile: its colour and who takes it with which card (R20)."""
-
-    colour: str
-    name: str
-    symbol: str
-    taker: str
-    card: str
-    count: int
 
 
 @dataclass(frozen=True)
@@ -101,12 +88,9 @@ def trick_view(
         leads_next = outcome.next_leader
         extra["piles"] = tuple(
             PileView(
-                colour=pile.colour.value,
-                name=colour_name(pile.colour),
-                symbol=colour_symbol(pile.colour),
+                ChipGroup(pile.colour.value, tuple(Chip.of(card) for card in pile.cards)),
                 taker=names[order[pile.winner]],
-                card=chip(plays[pile.winner].card, False).label,
-                count=len(pile.cards),
+                card=Chip.of(plays[pile.winner].card),
             )
             for pile in outcome.piles
         )
@@ -123,7 +107,7 @@ def trick_view(
         Slot(
             seat=seat,
             name=names[seat],
-            chip=chip(plays[index].card, False) if index < len(plays) else None,
+            chip=Chip.of(plays[index].card) if index < len(plays) else None,
             passed=index < len(plays) and plays[index].passed,
             takes=index in takers,
             leads_next=hat_trick and index == leads_next,
@@ -133,7 +117,7 @@ def trick_view(
     )
     if plays:
         extra["winner"] = names[order[leads_next]]
-        extra["card"] = chip(plays[leads_next].card, False).label
+        extra["card"] = Chip.of(plays[leads_next].card).label
         extra["passes"] = tuple(slot for slot in slots if slot.passed)
     return TrickView(number, slots, complete, hat_trick, **extra)
 
@@ -145,38 +129,13 @@ def recorded_trick_view(
     return trick_view(setup, names, number, trick.leader, trick.plays, complete=True)
 
 
-@dataclass(frozen=True)
-class LiveChip:
-    """A card of the deck as a button: disabled once it is out of every hand (C6)."""
-
-    chip: CardChip
-    state: str  # "" (may be played), "played", "laid-out" or "in-trick"
-    refused: bool
-
-    @property
-    def disabled(self) -> bool:
-        """Whether the chip cannot be tapped."""
-        return bool(self.state)
-
-
-@dataclass(frozen=True)
-class ChipRow:
-    """The chips of one colour of the deck in use."""
-
-    colour: str
-    name: str
-    symbol: str
-    chips: tuple[LiveChip, ...]
-    in_trick: bool  # Hat Trick: one of the trick's two colours (a pass shows the third)
-
-
 def chip_rows(
     setup: TableSetup,
     live: LiveRound,
     plays: Sequence[Play],
     hazy: bool,
     refused: str | None,
-) -> tuple[ChipRow, ...]:
+) -> tuple[ChipGroup, ...]:
     """The deck in use, a row per colour. Cards played this round, in the trick so far, or
     laid out as indicators are disabled, except face-down indicators (R15): disabling them
     would show them, so the rules refuse them only if they are entered (C6)."""
@@ -198,15 +157,9 @@ def chip_rows(
                 state = "" if hazy else "laid-out"
             elif card in out:
                 state = "played"
-            chips.append(LiveChip(chip(card, False), state, card_token(card) == refused))
+            chips.append(Chip.of(card, refused=card_token(card) == refused, out=state))
         rows.append(
-            ChipRow(
-                colour=colour.value,
-                name=colour_name(colour),
-                symbol=colour_symbol(colour),
-                chips=tuple(chips),
-                in_trick=two_colours and colour in trick_colours,
-            )
+            ChipGroup(colour.value, tuple(chips), in_trick=two_colours and colour in trick_colours)
         )
     return tuple(rows)
 
@@ -230,7 +183,7 @@ class SeatView:
     leads: bool
     tricks: int
     cards: int
-    marked: tuple[CardChip, ...]
+    marked: tuple[Chip, ...]
     held: tuple[HeldCount, ...]
     passes: int
 
@@ -255,9 +208,7 @@ def seat_views(
                 leads=playing and seat == live.leader,
                 tricks=won,
                 cards=len(piles[seat]),
-                marked=tuple(chip(card, False) for card in live.marked[seat])
-                if shows_marks
-                else (),
+                marked=tuple(Chip.of(card) for card in live.marked[seat]) if shows_marks else (),
                 held=tuple(
                     HeldCount(
                         colour.value,
@@ -282,7 +233,7 @@ class ScoreLine:
     name: str
     score: str
     total: str
-    colours: tuple[ColourChip, ...]
+    colours: tuple[Chip, ...]
 
 
 def score_lines(game: Game, round_: Round, names: Sequence[str]) -> tuple[ScoreLine, ...]:

@@ -24,30 +24,13 @@ from flask_babel import gettext
 
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundMode, RoundStatus
-from companion.read_models.messages import colour_name, colour_symbol, signed_number
-from companion.rules import Card, Colour, RuleError, TableSetup, score_round
-from companion.web.games.round_forms import RoundForm, card_of_token, json_tokens
+from companion.read_models.chips import Chip, card_of_token
+from companion.read_models.messages import colour_name, signed_number
+from companion.rules import Colour, RuleError, TableSetup, score_round
+from companion.web.games.round_forms import RoundForm, json_tokens
 
 #: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.
 SEAT_FIELD = re.compile(r"^s\d+-[a-z_]+$")
-
-
-@dataclass(frozen=True)
-class ShownCard:
-    """A card shown as a chip that cannot be tapped (the round macros' ``shown_chip``)."""
-
-    colour: str
-    value: int
-    symbol: str
-    label: str
-
-    @classmethod
-    def of(cls, card: Card) -> ShownCard:
-        """The chip of ``card``, with its colour's shape for colour-blind players."""
-        name = colour_name(card.colour)
-        return cls(
-            card.colour.value, card.value, colour_symbol(card.colour), f"{name} {card.value}"
-        )
 
 
 @dataclass(frozen=True)
@@ -56,7 +39,7 @@ class EntryLine:
 
     label: str
     text: str = ""
-    cards: tuple[ShownCard, ...] = ()
+    cards: tuple[Chip, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -183,10 +166,10 @@ def card_line(label: str, cards: object) -> EntryLine:
     return EntryLine(label, "" if found else "\u2014", found)
 
 
-def cards_of(cards: object) -> tuple[ShownCard, ...]:
+def cards_of(cards: object) -> tuple[Chip, ...]:
     """Cards stored in the API's shape, as chips."""
     found = (card_of_token(token) for token in json_tokens(cards))
-    return tuple(ShownCard.of(card) for card in found if card is not None)
+    return tuple(Chip.of(card) for card in found if card is not None)
 
 
 def colours_of(names: object) -> list[Colour]:

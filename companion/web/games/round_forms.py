@@ -22,6 +22,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from companion.data.states import RoundMode
+from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules import (
     Card,
     Colour,
@@ -36,8 +37,6 @@ from companion.rules import (
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
 
-#: What a token looks like: the colour's API name and the value, ``red-7``.
-TOKEN_SEPARATOR = "-"
 #: How a delayed seat's chosen colours travel in one select value: ``red+blue``.
 CHOICE_SEPARATOR = "+"
 #: No trick or card count at a table comes near this; larger input is a typing slip.
@@ -95,22 +94,6 @@ def kind_for(
     if stored and all("captured" in entry for entry in stored):
         return kinds[-1]
     return kinds[0]
-
-
-def card_token(card: Card) -> str:
-    """The form value of a card chip."""
-    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
-
-
-def card_of_token(token: str) -> Card | None:
-    """The card a chip stands for; ``None`` for anything a chip cannot send."""
-    colour, _, value = token.partition(TOKEN_SEPARATOR)
-    if not value.isascii() or not value.isdigit() or len(value) > 3:
-        return None
-    try:
-        return Card(Colour(colour), int(value))
-    except ValueError:
-        return None
 
 
 def json_tokens(cards: object) -> list[str]:

@@ -9,49 +9,19 @@ from dataclasses import dataclass, field
 
 from wtforms import Form
 
+from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
-from companion.rules import Card, Colour, Refusal, RuleError, TableSetup, tricks_of_cards
+from companion.rules import Colour, Refusal, RuleError, TableSetup, tricks_of_cards
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
 from companion.web.games.round_forms import (
     CHOICE_SEPARATOR,
     Kind,
     RoundForm,
-    card_token,
     choice_token,
 )
 
 # --------------------------------------------------------------------------------------------
 # Chips, counts and each seat's part of the form
-
-
-@dataclass(frozen=True)
-class CardChip:
-    """One tappable card: colour, value and the colour's shape (for colour-blind players)."""
-
-    token: str
-    colour: str
-    value: int
-    symbol: str
-    label: str
-    checked: bool
-    refused: bool = False
-
-
-@dataclass(frozen=True)
-class ChipGroup:
-    """The chips of one colour; ``hidden`` when the colour cannot be meant here (e.g. not
-    a marked colour in quick entry) and none of its chips is tapped."""
-
-    colour: str
-    name: str
-    symbol: str
-    chips: tuple[CardChip, ...]
-    hidden: bool = False
-
-    @property
-    def tapped(self) -> int:
-        """How many of the group's chips are tapped."""
-        return sum(chip.checked for chip in self.chips)
 
 
 @dataclass(frozen=True)
@@ -71,7 +41,7 @@ class CardPicker:
         return next((g.colour for g in self.groups if g.tapped), self.groups[0].colour)
 
     @property
-    def tapped(self) -> tuple[CardChip, ...]:
+    def tapped(self) -> tuple[Chip, ...]:
         """The tapped chips, to show a picked indicator without opening the picker."""
         return tuple(chip for group in self.groups for chip in group.chips if chip.checked)
 
@@ -169,20 +139,6 @@ class Problems:
 # Building the seat parts
 
 
-def chip(card: Card, checked: bool, refused: bool = False) -> CardChip:
-    """The chip of ``card``."""
-    name = colour_name(card.colour)
-    return CardChip(
-        token=card_token(card),
-        colour=card.colour.value,
-        value=card.value,
-        symbol=colour_symbol(card.colour),
-        label=f"{name} {card.value}",
-        checked=checked,
-        refused=refused,
-    )
-
-
 def chip_groups(
     setup: TableSetup,
     tapped: set[str],
@@ -196,7 +152,7 @@ def chip_groups(
     groups = []
     for colour in setup.deck.colours:
         chips = tuple(
-            chip(card, card_token(card) in tapped, card_token(card) in refused)
+            Chip.of(card, card_token(card) in tapped, card_token(card) in refused)
             for card in setup.deck
             if card.colour is colour
             and (card_token(card) not in taken or card_token(card) in tapped)
@@ -204,10 +160,8 @@ def chip_groups(
         any_tapped = any(c.checked for c in chips)
         groups.append(
             ChipGroup(
-                colour=colour.value,
-                name=colour_name(colour),
-                symbol=colour_symbol(colour),
-                chips=chips,
+                colour.value,
+                chips,
                 hidden=shown is not None and colour not in shown and not any_tapped,
             )
         )

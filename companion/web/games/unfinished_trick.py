@@ -12,9 +12,9 @@ from flask import session
 
 from companion.data.models import Game, Round
 from companion.data.states import RoundStatus
+from companion.read_models.chips import card_of_token, card_token
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
-from companion.web.games.round_forms import card_of_token, card_token
 
 #: Where the session keeps the unfinished tricks entered on this phone.
 PARTIAL_TRICKS = "live_partial_tricks"

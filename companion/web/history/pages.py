@@ -24,13 +24,13 @@ from companion.data import stats
 from companion.data.history import PageOutOfRange, history_page
 from companion.data.models import db, name_key, utcnow
 from companion.read_models.charts import score_history_chart
+from companion.read_models.chips import Chip
 from companion.read_models.messages import (
     PRESET_NAMES,
     render_message,
     signed_number,
     variant_label,
 )
-from companion.read_models.scoreboard import ColourChip
 from companion.rules import PRESETS
 from companion.rules.text import Message
 from companion.services.player_changes import (
@@ -88,9 +88,9 @@ def month_label(year: int, month: int) -> str:
     return format_skeleton("yMMM", date(year, month, 1), locale=get_locale())
 
 
-def colour_chip(colour: str) -> ColourChip:
+def colour_chip(colour: str) -> Chip:
     """A colour as the scoreboard draws it (shape and name, for colour-blind players)."""
-    return ColourChip(colour, None)
+    return Chip(colour)
 
 
 @bp.context_processor

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from companion.data import queries
 from companion.data.models import Game
+from companion.read_models.chips import ChipGroup, colour_group, deck_groups
 from companion.rules import (
     HAT_TRICK,
     Card,
@@ -22,7 +23,6 @@ from companion.rules import (
     round_leader,
 )
 from companion.rules.variants import TrumpOrder
-from companion.web.tools.chips import ColourGroup, colour_group, deck_groups
 
 #: The highest value printed in any colour (R1): the box is searched up to it.
 TOP_OF_BOX = max(colour.top_value for colour in Colour)
@@ -33,8 +33,8 @@ class BoxView:
     """The setup of one table, sorted for the page."""
 
     setup: TableSetup
-    taken: tuple[ColourGroup, ...]
-    kept: tuple[ColourGroup, ...]
+    taken: tuple[ChipGroup, ...]
+    kept: tuple[ChipGroup, ...]
 
     @property
     def is_hat_trick(self) -> bool:

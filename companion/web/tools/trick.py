@@ -13,10 +13,20 @@ from dataclasses import dataclass, replace
 
 from flask_babel import gettext
 
-from companion.read_models.messages import colour_name, colour_symbol, render_message
+from companion.read_models.chips import (
+    Chip,
+    ChipGroup,
+    PileView,
+    card_of_token,
+    card_token,
+    deck_groups,
+)
+from companion.read_models.messages import render_message
 from companion.rules import (
+    Card,
     Message,
     Play,
+    RuleError,
     TableSetup,
     check_hat_trick_plays,
     check_trick_cards,
@@ -25,18 +35,28 @@ from companion.rules import (
     trick_winner,
 )
 from companion.rules.text import N_
-from companion.web.tools.chips import (
-    PASS_PREFIX,
-    Chip,
-    ColourGroup,
-    TrickFieldError,
-    card_of_token,
-    chip_of,
-    deck_groups,
-)
 
 #: More plays than any game seats (R2): a longer hidden field is not even read.
 MOST_PLAYS = 8
+#: A pass in the trick's hidden field: ``pass:green-3`` (R19).
+PASS_PREFIX = "pass:"
+
+
+class TrickFieldError(RuleError):
+    """A card or trick sent back by the page that cannot be used: not a card name (a forged
+    form), or a pass after the trick rule changed from Hat Trick."""
+
+
+def card_of_field(token: str) -> Card:
+    """The card a chip of the resolver sent; anything else is refused in one sentence."""
+    card = card_of_token(token)
+    if card is None:
+        raise TrickFieldError(
+            Message(
+                N_("%(token)s is not a card; cards are named like red-7."), {"token": token[:20]}
+            )
+        )
+    return card
 
 
 @dataclass(frozen=True)
@@ -74,17 +94,6 @@ class PlayedCard:
 
 
 @dataclass(frozen=True)
-class PileView:
-    """A Hat Trick pile: one colour's cards in play order, taken by its highest card (R20)."""
-
-    colour: str
-    name: str
-    symbol: str
-    chips: tuple[Chip, ...]
-    taker: PlayedCard
-
-
-@dataclass(frozen=True)
 class TrickView:
     """Everything the page says about the trick so far. ``winner`` is the card taking the
     trick (classic family) or the card whose player leads next (Hat Trick, R21)."""
@@ -110,10 +119,7 @@ class TrickView:
 
 def write_trick(plays: Sequence[Play]) -> str:
     """The hidden field's text for ``plays``."""
-    return " ".join(
-        (PASS_PREFIX if play.passed else "") + f"{play.card.colour.value}-{play.card.value}"
-        for play in plays
-    )
+    return " ".join((PASS_PREFIX if play.passed else "") + card_token(play.card) for play in plays)
 
 
 def read_trick(text: str | None, table: TrickTable) -> tuple[Play, ...]:
@@ -122,7 +128,7 @@ def read_trick(text: str | None, table: TrickTable) -> tuple[Play, ...]:
     if len(tokens) > MOST_PLAYS:
         raise TrickFieldError(Message(N_("A trick holds one card per player.")))
     plays = tuple(
-        Play(card_of_token(token.removeprefix(PASS_PREFIX)), token.startswith(PASS_PREFIX))
+        Play(card_of_field(token.removeprefix(PASS_PREFIX)), token.startswith(PASS_PREFIX))
         for token in tokens
     )
     check_plays(plays, table)
@@ -152,7 +158,7 @@ def add_play(
 
     A pass is a Hat Trick play only (R19); the pass toggle is not offered otherwise.
     """
-    played = (*plays, Play(card_of_token(token), passed and table.is_hat_trick))
+    played = (*plays, Play(card_of_field(token), passed and table.is_hat_trick))
     check_plays(played, table)
     return played
 
@@ -163,7 +169,7 @@ def trick_view(plays: Sequence[Play], table: TrickTable) -> TrickView:
     players = table.setup.players
     next_player = table.player(len(plays)) if len(plays) < players else None
     shown = [
-        PlayedCard(i, chip_of(play.card), table.player(i), play.passed)
+        PlayedCard(i, Chip.of(play.card), table.player(i), play.passed)
         for i, play in enumerate(plays)
     ]
     if not plays:
@@ -197,11 +203,9 @@ def _hat_trick_view(
     shown[outcome.next_leader] = replace(shown[outcome.next_leader], leads_next=True)
     piles = tuple(
         PileView(
-            pile.colour.value,
-            colour_name(pile.colour),
-            colour_symbol(pile.colour),
-            tuple(chip_of(card) for card in pile.cards),
-            shown[pile.winner],
+            ChipGroup(pile.colour.value, tuple(Chip.of(card) for card in pile.cards)),
+            taker=shown[pile.winner].player,
+            card=shown[pile.winner].chip,
         )
         for pile in outcome.piles
     )
@@ -216,6 +220,6 @@ def _hat_trick_view(
     )
 
 
-def picker_groups(table: TrickTable) -> list[ColourGroup]:
+def picker_groups(table: TrickTable) -> list[ChipGroup]:
     """The chips to tap: every card of the deck in use (R2, R17), a row per colour."""
     return deck_groups(table.setup.deck)

@@ -1,0 +1,146 @@
+"""Card chips: how every page draws a card or a colour, and how a chip's card comes back.
+
+A chip's colour alone would leave colour-blind players guessing, so every chip also carries
+the colour's shape (``messages.colour_symbol``) and names its card for screen readers. The
+same model serves the scoreboard's marked colours, the round and live pages' card fields
+and the table tools; the templates draw it with one macro (``macros.html``'s ``chip``) and
+static/style.css with one block keyed by ``data-colour``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from companion.read_models.messages import colour_name, colour_symbol
+from companion.rules import Card, Colour, Deck
+
+#: Between a card's colour and value in a chip's form value: ``red-7``.
+TOKEN_SEPARATOR = "-"
+#: The longest value a chip sends: no deck holds a card above 99, and more digits are noise.
+MOST_VALUE_DIGITS = 3
+
+
+class Coloured:
+    """A colour's words and shape, in the player's language, for what is drawn in it."""
+
+    colour: str
+
+    @property
+    def name(self) -> str:
+        """The colour's name in the player's language."""
+        return colour_name(self.colour)
+
+    @property
+    def symbol(self) -> str:
+        """The shape that tells the colour without seeing it."""
+        return colour_symbol(self.colour)
+
+
+@dataclass(frozen=True)
+class Chip(Coloured):
+    """One card (or, with no value, a colour) as drawn: its colour is the API name, which
+    the page's ``data-colour`` and the form value carry too. ``checked`` is a tapped chip,
+    ``refused`` one the rules just turned down."""
+
+    colour: str
+    value: int | None = None
+    checked: bool = False
+    refused: bool = False
+    #: On the live page, why the card cannot be played: "played", "laid-out" or "in-trick".
+    out: str = ""
+
+    @classmethod
+    def of(cls, card: Card, checked: bool = False, refused: bool = False, out: str = "") -> Chip:
+        """The chip drawing ``card``."""
+        return cls(card.colour.value, card.value, checked, refused, out)
+
+    @property
+    def label(self) -> str:
+        """The card in words, as rules messages name it: "red 7" ("red" for a colour)."""
+        return self.name if self.value is None else f"{self.name} {self.value}"
+
+    @property
+    def token(self) -> str:
+        """How the card travels in a form: ``red-7``."""
+        return f"{self.colour}{TOKEN_SEPARATOR}{self.value}"
+
+    @property
+    def disabled(self) -> bool:
+        """Whether the chip cannot be tapped: its card is out of every hand (C6)."""
+        return bool(self.out)
+
+
+@dataclass(frozen=True)
+class ChipGroup(Coloured):
+    """The chips of one colour. ``hidden`` when the colour cannot be meant here (e.g. not a
+    marked colour in quick entry) and none of its chips is tapped; ``in_trick`` on the live
+    page for one of a Hat Trick trick's two colours (a pass shows the third, R19)."""
+
+    colour: str
+    chips: tuple[Chip, ...]
+    hidden: bool = False
+    in_trick: bool = False
+
+    @property
+    def low(self) -> int | None:
+        """The lowest value in the group."""
+        return self.chips[0].value
+
+    @property
+    def high(self) -> int | None:
+        """The highest value in the group."""
+        return self.chips[-1].value
+
+    @property
+    def tapped(self) -> int:
+        """How many of the group's chips are tapped."""
+        return sum(chip.checked for chip in self.chips)
+
+
+@dataclass(frozen=True)
+class PileView:
+    """A Hat Trick pile: one colour's cards in play order, and who takes it with which card
+    (its highest, R20)."""
+
+    group: ChipGroup
+    taker: str
+    card: Chip
+
+
+def card_token(card: Card) -> str:
+    """The form value of a card's chip."""
+    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
+
+
+def card_of_token(token: str) -> Card | None:
+    """The card a chip's form value stands for; ``None`` for anything no chip sends.
+
+    A token is what a request says, not a play: whether the card is in the deck in use is
+    for the rules to answer (C1). Each form says what it refuses beside its own field, so
+    a forged value is a clear refusal there, never an error page.
+    """
+    colour, separator, value = token.partition(TOKEN_SEPARATOR)
+    if not separator or not value.isascii() or not value.isdigit():
+        return None
+    if len(value) > MOST_VALUE_DIGITS:
+        return None
+    try:
+        return Card(Colour(colour), int(value))
+    except ValueError:
+        return None
+
+
+def colour_group(colour: Colour, values: Iterable[int]) -> ChipGroup:
+    """Chips for ``values`` of one colour, lowest first."""
+    return ChipGroup(colour.value, tuple(Chip.of(Card(colour, value)) for value in sorted(values)))
+
+
+def deck_groups(deck: Deck, keep: Callable[[Card], bool] = lambda _card: True) -> list[ChipGroup]:
+    """One group per colour of the deck, in the rulebook's order, of the cards ``keep``s."""
+    groups = []
+    for colour in deck.colours:
+        values = [card.value for card in deck if card.colour is colour and keep(card)]
+        if values:
+            groups.append(colour_group(colour, values))
+    return groups
