@@ -5,26 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion import rules
 from companion.formats import parse
 from companion.formats.parse import ApiError
-from companion.rules import (
-    MAX_PLAYERS,
-    DelayedEntry,
-    Entry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    TableSetup,
-)
 from companion.rules.cards import Colour
 from companion.rules.deck import HAT_TRICK_COLOURS
 from companion.rules.variants import Reveal
 
 
-def read_entries(value: object, setup: TableSetup) -> list[Entry]:
+def read_entries(value: object, setup: rules.TableSetup) -> list[rules.Entry]:
     """One entry per seat, in the shape the variant takes (DESIGN.md, rounds/score)."""
-    items = parse.listing(value, "entries", most=MAX_PLAYERS)
+    items = parse.listing(value, "entries", most=rules.MAX_PLAYERS)
     if len(items) != setup.players:
         raise ApiError(
             f"entries holds {len(items)} entries, but there are {setup.players} players: "
@@ -33,7 +24,7 @@ def read_entries(value: object, setup: TableSetup) -> list[Entry]:
     return [read_entry(item, f"entries[{seat}]", setup) for seat, item in enumerate(items)]
 
 
-def read_entry(value: object, where: str, setup: TableSetup) -> Entry:
+def read_entry(value: object, where: str, setup: rules.TableSetup) -> rules.Entry:
     """A full, quick, delayed or Hat Trick entry, told apart by its fields."""
     if not isinstance(value, dict):
         raise ApiError(f"{where} must be a JSON object.")
@@ -48,28 +39,28 @@ def read_entry(value: object, where: str, setup: TableSetup) -> Entry:
             choose = tuple(
                 parse.colour(name, f"{where}.choose[{i}]") for i, name in enumerate(names)
             )
-        return DelayedEntry(parse.cards(obj["captured"], f"{where}.captured"), choose)
+        return rules.DelayedEntry(parse.cards(obj["captured"], f"{where}.captured"), choose)
     if "tricks" in value or "marked_captured" in value:
         obj = parse.fields(value, where, ("marked", "tricks", "marked_captured"))
-        return QuickEntry(
+        return rules.QuickEntry(
             parse.cards(obj["marked"], f"{where}.marked", 2),
             parse.integer(obj["tricks"], f"{where}.tricks"),
             parse.cards(obj["marked_captured"], f"{where}.marked_captured"),
         )
     obj = parse.fields(value, where, ("marked", "captured"))
-    return FullEntry(
+    return rules.FullEntry(
         parse.cards(obj["marked"], f"{where}.marked", 2),
         parse.cards(obj["captured"], f"{where}.captured"),
     )
 
 
-def _hat_trick_entry(value: Mapping[str, Any], where: str) -> Entry:
+def _hat_trick_entry(value: Mapping[str, Any], where: str) -> rules.Entry:
     if "counts" in value:
         obj = parse.fields(value, where, ("counts", "passed"))
         counts = parse.fields(
             obj["counts"], f"{where}.counts", tuple(c.value for c in HAT_TRICK_COLOURS)
         )
-        return HatTrickQuickEntry(
+        return rules.HatTrickQuickEntry(
             {
                 Colour(name): parse.integer(n, f"{where}.counts.{name}")
                 for name, n in counts.items()
@@ -77,7 +68,7 @@ def _hat_trick_entry(value: Mapping[str, Any], where: str) -> Entry:
             parse.integer(obj["passed"], f"{where}.passed"),
         )
     obj = parse.fields(value, where, ("captured", "passed"))
-    return HatTrickFullEntry(
+    return rules.HatTrickFullEntry(
         parse.cards(obj["captured"], f"{where}.captured"),
         parse.cards(obj["passed"], f"{where}.passed"),
     )

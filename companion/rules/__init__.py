@@ -6,6 +6,14 @@ rule. Every public function cites the ruling (R1-R23) or check (C1-C6) it implem
 
 from companion.rules.cards import Card, Colour
 from companion.rules.deck import Deck, in_box
+from companion.rules.entries import (
+    DelayedEntry,
+    Entry,
+    FullEntry,
+    HatTrickFullEntry,
+    HatTrickQuickEntry,
+    QuickEntry,
+)
 from companion.rules.errors import Refusal, RuleError
 from companion.rules.hat_trick import (
     HatTrickOutcome,
@@ -14,16 +22,7 @@ from companion.rules.hat_trick import (
     check_hat_trick_plays,
     resolve_hat_trick,
 )
-from companion.rules.scoring import (
-    DelayedEntry,
-    Entry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    RoundScore,
-    score_round,
-)
+from companion.rules.scoring import RoundScore, score_round
 from companion.rules.table import (
     DEFAULT_ROUNDS,
     MAX_ROUNDS,

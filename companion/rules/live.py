@@ -11,14 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from companion.rules.cards import Card
+from companion.rules.entries import DelayedEntry, Entry, FullEntry, HatTrickFullEntry
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
 from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
-from companion.rules.scoring import (
-    DelayedEntry,
-    Entry,
-    FullEntry,
-    HatTrickFullEntry,
-)
 from companion.rules.table import TableSetup, seat_order
 from companion.rules.text import N_, Message
 from companion.rules.tricks import check_trick_cards, deck_message, trick_winner

@@ -1,7 +1,7 @@
 """Scoring a whole round (R10, R12-R16 for the classic family, R22 for Hat Trick).
 
-The table enters each seat's round in one of the shapes below; :func:`score_round` runs the
-checks of section 7 and scores every seat. Quick and full entries of the same round score
+The table enters each seat's round in one of the shapes of ``entries``; :func:`score_round`
+runs the checks of section 7 and scores every seat. Quick and full entries of the same round score
 the same, because both reduce to the marked-colour cards held and the count of the rest.
 """
 
@@ -22,90 +22,19 @@ from companion.rules.checks import (
     tricks_from_captures,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
+from companion.rules.entries import (
+    DelayedEntry,
+    Entry,
+    FullEntry,
+    HatTrickFullEntry,
+    HatTrickQuickEntry,
+    QuickEntry,
+)
 from companion.rules.errors import ChoiceError, HatTrickError, RuleError
 from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat_trick_score
 from companion.rules.table import TableSetup
 from companion.rules.text import N_, Message
 from companion.rules.variants import ClassicVariant, HatTrickVariant, Reveal, Scoring
-
-
-@dataclass(frozen=True)
-class FullEntry:
-    """A seat's round in full: indicator cards and every card captured (indicators apart)."""
-
-    marked: tuple[Card, ...]
-    captured: tuple[Card, ...]
-
-    def as_json(self) -> dict[str, object]:
-        """The API's shape of a full entry."""
-        return {"marked": _cards_json(self.marked), "captured": _cards_json(self.captured)}
-
-
-@dataclass(frozen=True)
-class QuickEntry:
-    """A seat's round in short: indicators, tricks won and only the marked-colour captures."""
-
-    marked: tuple[Card, ...]
-    tricks: int
-    marked_captured: tuple[Card, ...]
-
-    def as_json(self) -> dict[str, object]:
-        """The API's shape of a quick entry."""
-        return {
-            "marked": _cards_json(self.marked),
-            "tricks": self.tricks,
-            "marked_captured": _cards_json(self.marked_captured),
-        }
-
-
-@dataclass(frozen=True)
-class DelayedEntry:
-    """A seat's captures when colours are chosen at the end (R16), with an optional override
-    of the proposed choice."""
-
-    captured: tuple[Card, ...]
-    choose: tuple[Colour, ...] | None = None
-
-    def as_json(self) -> dict[str, object]:
-        """The API's shape of a delayed entry."""
-        data: dict[str, object] = {"captured": _cards_json(self.captured)}
-        if self.choose is not None:
-            data["choose"] = [colour.value for colour in self.choose]
-        return data
-
-
-@dataclass(frozen=True)
-class HatTrickFullEntry:
-    """A seat's Hat Trick round: face-up cards and face-down pass cards."""
-
-    captured: tuple[Card, ...]
-    passed: tuple[Card, ...]
-
-    def as_json(self) -> dict[str, object]:
-        """The API's shape of a full Hat Trick entry."""
-        return {"captured": _cards_json(self.captured), "passed": _cards_json(self.passed)}
-
-
-@dataclass(frozen=True)
-class HatTrickQuickEntry:
-    """A seat's Hat Trick round as counts: face-up cards per colour, and passes."""
-
-    counts: Mapping[Colour, int]
-    passed: int
-
-    def as_json(self) -> dict[str, object]:
-        """The API's shape of a quick Hat Trick entry."""
-        counts = {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
-        return {"counts": counts, "passed": self.passed}
-
-
-def _cards_json(cards: Sequence[Card]) -> list[dict[str, str | int]]:
-    return [card.as_json() for card in cards]
-
-
-ClassicEntry = FullEntry | QuickEntry | DelayedEntry
-HatTrickEntry = HatTrickFullEntry | HatTrickQuickEntry
-Entry = ClassicEntry | HatTrickEntry
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from companion.data import queries
 from companion.data.models import db
 from companion.formats.entries import read_entries
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
-from companion.rules.scoring import DelayedEntry, FullEntry
+from companion.rules.entries import DelayedEntry, FullEntry
 from companion.rules.table import DEFAULT_ROUNDS
 from tests.db_snapshot import snapshot
 from tests.rules.helpers import play_classic_round

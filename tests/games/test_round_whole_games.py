@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import PRESETS, score_round, table_setup
 from companion.rules.cards import Card
-from companion.rules.scoring import DelayedEntry, FullEntry, HatTrickFullEntry
+from companion.rules.entries import DelayedEntry, FullEntry, HatTrickFullEntry
 from tests.games.round_helpers import (
     assert_redirects_to_scoreboard,
     game_state,

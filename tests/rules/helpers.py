@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.rules.cards import Card, Colour
+from companion.rules.entries import DelayedEntry, Entry, FullEntry, QuickEntry
 from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
-from companion.rules.scoring import DelayedEntry, Entry, FullEntry, QuickEntry
 from companion.rules.table import Deal, TableSetup, deal
 from companion.rules.tricks import trick_winner
 from companion.rules.variants import ClassicVariant, Reveal

@@ -16,6 +16,13 @@ from companion.rules.checks import (
     check_tricks_of_seat,
     tricks_from_captures,
 )
+from companion.rules.entries import (
+    DelayedEntry,
+    FullEntry,
+    HatTrickFullEntry,
+    HatTrickQuickEntry,
+    QuickEntry,
+)
 from companion.rules.errors import (
     CardError,
     HatTrickError,
@@ -24,14 +31,7 @@ from companion.rules.errors import (
     RuleError,
     TrickCountError,
 )
-from companion.rules.scoring import (
-    DelayedEntry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    score_round,
-)
+from companion.rules.scoring import score_round
 from companion.rules.table import table_setup
 from companion.rules.variants import variant_named
 

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.cards import Card, Colour
+from companion.rules.entries import DelayedEntry, FullEntry, HatTrickFullEntry
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
-from companion.rules.scoring import DelayedEntry, FullEntry, HatTrickFullEntry, score_round
+from companion.rules.scoring import score_round
 from companion.rules.table import table_setup
 from companion.rules.variants import PRESETS
 

@@ -24,15 +24,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.cards import Card, Colour
-from companion.rules.hat_trick import HatTrickOutcome, Play, resolve_hat_trick
-from companion.rules.scoring import (
+from companion.rules.entries import (
     DelayedEntry,
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
     QuickEntry,
-    score_round,
 )
+from companion.rules.hat_trick import HatTrickOutcome, Play, resolve_hat_trick
+from companion.rules.scoring import score_round
 from companion.rules.table import table_setup
 from companion.rules.tricks import trick_winner
 from companion.rules.variants import SCORINGS, Reveal, variant_from_settings, variant_named

@@ -6,14 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.cards import Card
+from companion.rules.entries import FullEntry, HatTrickFullEntry, HatTrickQuickEntry, QuickEntry
 from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
-from companion.rules.scoring import (
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    score_round,
-)
+from companion.rules.scoring import score_round
 from companion.rules.table import table_setup
 from companion.rules.tricks import check_trick_cards, trick_winner
 from companion.rules.variants import SCORINGS, variant_named

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.errors import ChoiceError, RuleError
-from companion.rules.scoring import (
+from companion.rules.entries import (
     DelayedEntry,
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
     QuickEntry,
-    score_round,
 )
+from companion.rules.errors import ChoiceError, RuleError
+from companion.rules.scoring import score_round
 from companion.rules.table import running_totals, table_setup, winners
 from companion.rules.variants import variant_from_settings, variant_named
 

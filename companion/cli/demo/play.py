@@ -22,24 +22,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion import rules
 from companion.data.states import RoundMode
-from companion.rules import (
-    ClassicVariant,
-    DelayedEntry,
-    Entry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    TableSetup,
-    Variant,
-    deal,
-    resolve_hat_trick,
-    score_round,
-    seat_order,
-    table_setup,
-    trick_winner,
-)
 from companion.rules.cards import Card
 from companion.rules.deck import HAT_TRICK_COLOURS, Deck
 from companion.rules.hat_trick import Play
@@ -94,7 +78,7 @@ class _CachedDeck(Deck):
         return iter(self.cards)
 
 
-class DemoSetup(TableSetup):
+class DemoSetup(rules.TableSetup):
     """A :class:`TableSetup` that works out its deck, hands and tricks once (R2, R5, R17,
     R18) rather than at every call: one table plays thousands of rounds."""
 
@@ -116,8 +100,8 @@ class DemoTable:
     ``cards[p]``, in the order the app's card chips list the deck (colour by colour as the
     rulebook names them, values rising), the order full and quick entries name cards in."""
 
-    def __init__(self, players: int, variant: Variant):
-        table_setup(players, variant)  # refuses a player count the game is not played with
+    def __init__(self, players: int, variant: rules.Variant):
+        rules.table_setup(players, variant)  # refuses a player count the game is not played with
         self.setup = DemoSetup(players, variant)
         self.players = players
         self.variant = variant
@@ -135,12 +119,12 @@ class DemoTable:
             tuple({**card.as_json(), "pass": True} for card in self.cards),
         )
         #: The seats in playing order from each leader (R3, R9).
-        self.orders = tuple(tuple(seat_order(leader, players)) for leader in range(players))
+        self.orders = tuple(tuple(rules.seat_order(leader, players)) for leader in range(players))
 
     def deal(self, rng: random.Random) -> list[list[int]]:
         """R2, R17: the rules shuffle and deal the deck; the hands as positions."""
         position = self.position
-        return [[position[id(card)] for card in hand] for hand in deal(self.setup, rng).hands]
+        return [[position[id(card)] for card in hand] for hand in rules.deal(self.setup, rng).hands]
 
     def cards_of(self, positions: Sequence[int]) -> tuple[Card, ...]:
         cards = self.cards
@@ -198,7 +182,7 @@ def _indicators(
 
 def _classic_round(
     table: DemoTable,
-    variant: ClassicVariant,
+    variant: rules.ClassicVariant,
     hands: list[list[int]],
     leader: int,
     mode: str,
@@ -234,7 +218,7 @@ def _classic_round(
                 plays.append(mine.pop())
             else:
                 plays.append(hands[seat].pop())
-        winner = seats[trick_winner([cards[p] for p in plays], scoring).winner]  # R7, R8, R13
+        winner = seats[rules.trick_winner([cards[p] for p in plays], scoring).winner]  # R7, R8, R13
         piles[winner].extend(plays)  # R9: the winner takes the trick and leads the next
         if tricks is not None:
             tricks.append({"leader": leader, "plays": [card_json[p] for p in plays]})
@@ -242,15 +226,15 @@ def _classic_round(
     if mode != RoundMode.LIVE:
         for pile in piles:
             pile.sort()  # the chips' order
-    entries: list[Entry]
+    entries: list[rules.Entry]
     shapes: list[Json]
     if not lays_out:  # R16: the colours are chosen when the round is scored
-        entries = [DelayedEntry(table.cards_of(pile)) for pile in piles]
+        entries = [rules.DelayedEntry(table.cards_of(pile)) for pile in piles]
         shapes = [{"captured": table.json_of(pile)} for pile in piles]
         mode = RoundMode.LIVE if tricks is not None else RoundMode.FULL
     elif mode in (RoundMode.LIVE, RoundMode.FULL):
         entries = [
-            FullEntry(table.cards_of(marks), table.cards_of(pile))
+            rules.FullEntry(table.cards_of(marks), table.cards_of(pile))
             for marks, pile in zip(marked, piles, strict=True)
         ]
         shapes = [
@@ -264,7 +248,9 @@ def _classic_round(
             colours = {colour_of[p] for p in marks}
             held = [p for p in pile if colour_of[p] in colours]
             tricks_won = len(pile) // players
-            entries.append(QuickEntry(table.cards_of(marks), tricks_won, table.cards_of(held)))
+            entries.append(
+                rules.QuickEntry(table.cards_of(marks), tricks_won, table.cards_of(held))
+            )
             shapes.append(
                 {
                     "marked": table.json_of(marks),
@@ -313,13 +299,13 @@ def _hat_trick_round(
                 shown.append(card_json[p])
                 if colour_of[p] not in colours:
                     colours.append(colour_of[p])
-        outcome = resolve_hat_trick(plays)  # R20, R21
+        outcome = rules.resolve_hat_trick(plays)  # R20, R21
         for taken in outcome.piles:
             piles[seats[taken.winner]].extend(position[id(card)] for card in taken.cards)
         if tricks is not None:
             tricks.append({"leader": leader, "plays": shown})
         leader = seats[outcome.next_leader]
-    entries: list[Entry] = []
+    entries: list[rules.Entry] = []
     shapes: list[Json] = []
     for pile, down in zip(piles, passed, strict=True):
         if mode == RoundMode.QUICK:
@@ -327,7 +313,9 @@ def _hat_trick_round(
             for p in pile:
                 counts[colour_of[p]] += 1
             entries.append(
-                HatTrickQuickEntry(dict(zip(HAT_TRICK_COLOURS, counts, strict=True)), len(down))
+                rules.HatTrickQuickEntry(
+                    dict(zip(HAT_TRICK_COLOURS, counts, strict=True)), len(down)
+                )
             )
             names = [colour.value for colour in HAT_TRICK_COLOURS]
             shapes.append({"counts": dict(zip(names, counts, strict=True)), "passed": len(down)})
@@ -335,7 +323,7 @@ def _hat_trick_round(
         if mode == RoundMode.FULL:
             pile.sort()
             down.sort()
-        entries.append(HatTrickFullEntry(table.cards_of(pile), table.cards_of(down)))
+        entries.append(rules.HatTrickFullEntry(table.cards_of(pile), table.cards_of(down)))
         shapes.append({"captured": table.json_of(pile), "passed": table.json_of(down)})
     return _scored(table, mode, entries, shapes, tricks)
 
@@ -343,7 +331,7 @@ def _hat_trick_round(
 def _scored(
     table: DemoTable,
     mode: str,
-    entries: list[Entry],
+    entries: list[rules.Entry],
     shapes: list[Json],
     tricks: list[Json] | None,
 ) -> PlayedRound:
@@ -354,7 +342,7 @@ def _scored(
     here, as the database's JSON columns write them (``json.dumps``), so that the process
     storing the rows has less to do.
     """
-    scored = score_round(table.setup, entries)
+    scored = rules.score_round(table.setup, entries)
     return PlayedRound(
         mode=mode,
         entries=json.dumps(shapes),

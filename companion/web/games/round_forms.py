@@ -21,20 +21,9 @@ from wtforms import BooleanField, Form, IntegerField, SelectField, SelectMultipl
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
+from companion import rules
 from companion.data.states import RoundMode
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
-from companion.rules import (
-    Card,
-    Colour,
-    DelayedEntry,
-    Entry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
-    TableSetup,
-    tricks_of_cards,
-)
 from companion.rules.deck import HAT_TRICK_COLOURS
 
 #: How a delayed seat's chosen colours travel in one select value: ``red+blue``.
@@ -71,7 +60,7 @@ class Kind(enum.Enum):
         return self in (Kind.QUICK, Kind.FULL, Kind.DELAYED)
 
 
-def kinds_for(setup: TableSetup) -> tuple[Kind, ...]:
+def kinds_for(setup: rules.TableSetup) -> tuple[Kind, ...]:
     """The entry forms a game offers, the default first: delayed rounds are entered in full
     because the colours are chosen from the captures (R16)."""
     variant = setup.variant.settings
@@ -83,7 +72,7 @@ def kinds_for(setup: TableSetup) -> tuple[Kind, ...]:
 
 
 def kind_for(
-    setup: TableSetup, mode: str | None, stored: Sequence[Mapping[str, Any]] | None = None
+    setup: rules.TableSetup, mode: str | None, stored: Sequence[Mapping[str, Any]] | None = None
 ) -> Kind:
     """The form to show: the one ``?mode=`` asks for, else the shape the round was stored in
     (a correction shows what was entered), else quick entry."""
@@ -107,7 +96,7 @@ def json_tokens(cards: object) -> list[str]:
     ]
 
 
-def choice_token(colours: Sequence[Colour]) -> str:
+def choice_token(colours: Sequence[rules.Colour]) -> str:
     """The select value of a delayed colour choice."""
     return CHOICE_SEPARATOR.join(colour.value for colour in colours)
 
@@ -128,7 +117,7 @@ class CardChipsField(SelectMultipleField):
                 raise ValidationError(gettext("“%(value)s” is not a card.", value=token[:20]))
 
     @property
-    def cards(self) -> tuple[Card, ...]:
+    def cards(self) -> tuple[rules.Card, ...]:
         """The tapped cards, in the order sent."""
         return tuple(card for token in self.data or () if (card := card_of_token(token)))
 
@@ -177,10 +166,10 @@ class ChoiceField(SelectField):
             raise ValidationError(_l("Choose among the colours offered."))
 
     @property
-    def colours(self) -> tuple[Colour, ...] | None:
+    def colours(self) -> tuple[rules.Colour, ...] | None:
         """The chosen colours; ``None`` if the value names no colour."""
         try:
-            return tuple(Colour(name) for name in (self.data or "").split(CHOICE_SEPARATOR))
+            return tuple(rules.Colour(name) for name in (self.data or "").split(CHOICE_SEPARATOR))
         except ValueError:
             return None
 
@@ -271,7 +260,7 @@ class RoundForm:
     """A round's form: the version form and one form per seat, in seat order."""
 
     kind: Kind
-    setup: TableSetup
+    setup: rules.TableSetup
     top: VersionForm
     seats: list[Form]
 
@@ -279,7 +268,7 @@ class RoundForm:
     def build(
         cls,
         kind: Kind,
-        setup: TableSetup,
+        setup: rules.TableSetup,
         version: int,
         prefill: Sequence[Mapping[str, Any]] | None = None,
         number: int | None = None,
@@ -338,35 +327,37 @@ class RoundForm:
             return None
         return int(number)
 
-    def marked(self) -> list[tuple[Card, ...]]:
+    def marked(self) -> list[tuple[rules.Card, ...]]:
         """Each seat's indicator cards."""
         return [seat["marked"].cards for seat in self.seats]
 
-    def entries(self) -> list[Entry]:
+    def entries(self) -> list[rules.Entry]:
         """One rules entry per seat, in seat order (call after :meth:`validate`)."""
         return [ENTRY_OF[self.kind](seat) for seat in self.seats]
 
 
-def _quick_entry(seat: Form) -> Entry:
-    return QuickEntry(seat["marked"].cards, seat["tricks"].data, seat["marked_captured"].cards)
+def _quick_entry(seat: Form) -> rules.Entry:
+    return rules.QuickEntry(
+        seat["marked"].cards, seat["tricks"].data, seat["marked_captured"].cards
+    )
 
 
-def _full_entry(seat: Form) -> Entry:
-    return FullEntry(seat["marked"].cards, seat["captured"].cards)
+def _full_entry(seat: Form) -> rules.Entry:
+    return rules.FullEntry(seat["marked"].cards, seat["captured"].cards)
 
 
-def _delayed_entry(seat: Form) -> Entry:
+def _delayed_entry(seat: Form) -> rules.Entry:
     choose = seat["choose"].colours if seat["choose"].data else None
-    return DelayedEntry(seat["captured"].cards, choose)
+    return rules.DelayedEntry(seat["captured"].cards, choose)
 
 
-def _hat_trick_quick_entry(seat: Form) -> Entry:
+def _hat_trick_quick_entry(seat: Form) -> rules.Entry:
     counts = {colour: seat[colour.value].data for colour in HAT_TRICK_COLOURS}
-    return HatTrickQuickEntry(counts, seat["passed"].data)
+    return rules.HatTrickQuickEntry(counts, seat["passed"].data)
 
 
-def _hat_trick_full_entry(seat: Form) -> Entry:
-    return HatTrickFullEntry(seat["captured"].cards, seat["passed"].cards)
+def _hat_trick_full_entry(seat: Form) -> rules.Entry:
+    return rules.HatTrickFullEntry(seat["captured"].cards, seat["passed"].cards)
 
 
 ENTRY_OF = {
@@ -395,7 +386,7 @@ def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, A
         colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
         return {
             "marked": marked,
-            "tricks": tricks_of_cards(len(captured), players),
+            "tricks": rules.tricks_of_cards(len(captured), players),
             "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
         }
     if kind is Kind.FULL:
