@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from companion import services
 from companion.data.models import Game, db
+from companion.formats.backup.plans import BackupError
 from companion.formats.parse import ApiError
 from companion.rules import Card, Colour, Message, PlainText, Refusal, RuleError, variant_named
 from companion.rules.errors import PlayerCountError, UnknownColourError, UnknownVariantError
@@ -32,6 +33,7 @@ def test_rules_services_and_api_refusals_share_one_base_class() -> None:
         services.ServiceError(N_("Every player needs a name.")),
         services.StaleVersion(3),
         ApiError("The request body is empty; send a JSON object."),
+        BackupError("The file is empty."),
     ]
     for refusal in refusals_:
         assert isinstance(refusal, Refusal)
@@ -44,6 +46,8 @@ def test_the_message_is_one_attribute_and_its_english_is_the_errors_text() -> No
     assert str(rule) == rule.message.render() == "A game has 1 to 10 rounds, not 12."
     assert str(service) == service.message.render() == "Ann is entered twice."
     assert service.message.params == {"name": "Ann"}
+    backup = BackupError("Game 2, round 1: Ann is entered twice.")
+    assert str(backup) == backup.message.render("de") == "Game 2, round 1: Ann is entered twice."
 
 
 def test_a_refusal_carries_the_field_and_the_seat_it_concerns() -> None:

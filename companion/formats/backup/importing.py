@@ -106,5 +106,5 @@ def refusal(error: BackupError) -> str:
     """The import's refusal in the reader's language."""
     return gettext(
         "Nothing was imported: %(reason)s",
-        reason=error.message,
+        reason=str(error),
     )

@@ -7,15 +7,17 @@ from datetime import datetime
 from typing import Any
 
 from companion.formats.backup.export import iso_time
-from companion.rules import Variant
+from companion.rules import Refusal, Variant
+from companion.rules.text import PlainText
 
 
-class BackupError(Exception):
-    """A document that cannot be imported: malformed, or a round that does not check out."""
+class BackupError(Refusal):
+    """A document that cannot be imported: malformed, or a round that does not check out.
+    Its sentence is already in the words it is shown in (``PlainText``): the reasons a rule
+    or a service gave were rendered when the backup was read, with the players' names."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, sentence: str):
+        super().__init__(PlainText(sentence))
 
 
 @dataclass
