@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask import get_flashed_messages, make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
@@ -14,13 +13,14 @@ from flask.typing import ResponseReturnValue
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
-from companion.read_models.chips import Chip, ChipGroup, PileView, card_token
-from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
+from companion.read_models.chips import Chip, ChipGroup, card_token
+from companion.read_models.messages import colour_name, colour_symbol, signed_number
 from companion.read_models.scoreboard import chips_of_colours
+from companion.read_models.trick import TrickView
+from companion.read_models.trick import trick_view as build_trick_view
 from companion.rules import TableSetup, can_pass, seat_order
-from companion.rules.hat_trick import Play, resolve_hat_trick
+from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
-from companion.rules.tricks import trick_winner
 from companion.web.games.round_state import names_of
 from companion.web.games.unfinished_trick import load_partial
 
@@ -28,105 +28,22 @@ from companion.web.games.unfinished_trick import load_partial
 FLASH_CATEGORY = "live"
 
 
-@dataclass(frozen=True)
-class Slot:
-    """One seat's place in a trick: its card once played, and what that card does."""
-
-    seat: int
-    name: str
-    chip: Chip | None
-    passed: bool = False
-    takes: bool = False  # takes the trick (Hat Trick: a pile), or is winning it so far
-    leads_next: bool = False  # Hat Trick: its player leads (or would lead) the next trick
-    is_next: bool = False  # whose turn it is
-
-
-@dataclass(frozen=True)
-class TrickView:
-    """A trick, complete or so far: the plays in order from its leader, and who takes it."""
-
-    number: int
-    slots: tuple[Slot, ...]
-    complete: bool
-    hat_trick: bool
-    winner: str | None = None  # classic: who takes (or is winning); Hat Trick: who leads next
-    card: str | None = None  # the card that does it
-    reason: str | None = None
-    piles: tuple[PileView, ...] = ()
-    passes: tuple[Slot, ...] = ()
-
-    @property
-    def played(self) -> int:
-        """How many players have played."""
-        return sum(1 for slot in self.slots if slot.chip is not None)
-
-    @property
-    def next_slot(self) -> Slot | None:
-        """The player whose turn it is, if the trick is not full."""
-        return next((slot for slot in self.slots if slot.is_next), None)
-
-
 def trick_view(
-    setup: TableSetup,
-    names: Sequence[str],
-    number: int,
-    leader: int,
-    plays: Sequence[Play],
-    complete: bool,
+    setup: TableSetup, names: Sequence[str], number: int, leader: int, plays: Sequence[Play]
 ) -> TrickView:
-    """The trick led by ``leader`` with ``plays`` so far, resolved by the rules: the trick
-    winner (R7, R8, R13) or, for Hat Trick, each pile's taker and the next leader (R20, R21)."""
-    players = setup.players
-    order = seat_order(leader, players)
-    hat_trick = setup.variant.has_passes
-    takers: set[int] = set()
-    leads_next = -1
-    extra: dict[str, Any] = {}
-    if plays and hat_trick:
-        outcome = resolve_hat_trick(plays)
-        takers = {pile.winner for pile in outcome.piles}
-        leads_next = outcome.next_leader
-        extra["piles"] = tuple(
-            PileView(
-                ChipGroup(pile.colour.value, tuple(Chip.of(card) for card in pile.cards)),
-                taker=names[order[pile.winner]],
-                card=Chip.of(plays[pile.winner].card),
-            )
-            for pile in outcome.piles
-        )
-        # The reason names players by their place in the trick (R21: who played the card).
-        extra["reason"] = render_message(outcome.reason, [names[seat] for seat in order])
-    elif plays:
-        classic = setup.variant.settings
-        assert classic is not None  # a trick without passes is of the classic family
-        won = trick_winner([play.card for play in plays], classic.scoring)
-        takers = {won.winner}
-        leads_next = won.winner
-        extra["reason"] = render_message(won.reason, names)
-    slots = tuple(
-        Slot(
-            seat=seat,
-            name=names[seat],
-            chip=Chip.of(plays[index].card) if index < len(plays) else None,
-            passed=index < len(plays) and plays[index].passed,
-            takes=index in takers,
-            leads_next=hat_trick and index == leads_next,
-            is_next=not complete and index == len(plays),
-        )
-        for index, seat in enumerate(order)
+    """The trick led by ``leader`` with ``plays`` so far: one place per seat in play order,
+    resolved by the rules (R7, R8, R13; Hat Trick piles and next leader, R20, R21)."""
+    seats = seat_order(leader, setup.players)
+    return build_trick_view(
+        setup, [names[seat] for seat in seats], plays, seats=seats, number=number
     )
-    if plays:
-        extra["winner"] = names[order[leads_next]]
-        extra["card"] = Chip.of(plays[leads_next].card).label
-        extra["passes"] = tuple(slot for slot in slots if slot.passed)
-    return TrickView(number, slots, complete, hat_trick, **extra)
 
 
 def recorded_trick_view(
     setup: TableSetup, names: Sequence[str], number: int, trick: PlayedTrick
 ) -> TrickView:
     """A trick already saved."""
-    return trick_view(setup, names, number, trick.leader, trick.plays, complete=True)
+    return trick_view(setup, names, number, trick.leader, trick.plays)
 
 
 def chip_rows(
@@ -286,7 +203,7 @@ def render_live(
     played = len(live.tricks)
     current = None
     if not complete:
-        current = trick_view(setup, names, played + 1, live.leader, plays, complete=False)
+        current = trick_view(setup, names, played + 1, live.leader, plays)
     last = recorded_trick_view(setup, names, played, live.tricks[-1]) if live.tricks else None
     hat_trick = setup.variant.has_passes
     page = render_template(

@@ -9,19 +9,13 @@ forged or stale field can only be refused, never believed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from flask_babel import gettext
 
-from companion.read_models.chips import (
-    Chip,
-    ChipGroup,
-    PileView,
-    card_of_token,
-    card_token,
-    deck_groups,
-)
-from companion.read_models.messages import render_message
+from companion.read_models.chips import ChipGroup, card_of_token, card_token, deck_groups
+from companion.read_models.trick import TrickView
+from companion.read_models.trick import trick_view as build_trick_view
 from companion.rules import (
     Card,
     Message,
@@ -30,9 +24,7 @@ from companion.rules import (
     TableSetup,
     check_hat_trick_plays,
     check_trick_cards,
-    resolve_hat_trick,
     seat_order,
-    trick_winner,
 )
 from companion.rules.text import N_
 
@@ -73,48 +65,17 @@ class TrickTable:
         """Hat Trick tricks have passes and piles (R19-R21)."""
         return self.setup.variant.has_passes
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Inside a game, the seats in play order from the leader (R3, R9)."""
+        return tuple(seat_order(self.leader, len(self.names))) if self.names else ()
+
     def player(self, index: int) -> str:
         """Who plays the trick's ``index``-th card: play goes clockwise from the leader (R3,
         R9), so in a game that is a seat's name; outside one, players count from the leader."""
         if self.names:
-            return self.names[seat_order(self.leader, len(self.names))[index]]
+            return self.names[self.seats[index]]
         return str(gettext("Player %(number)s", number=index + 1))
-
-
-@dataclass(frozen=True)
-class PlayedCard:
-    """One play of the trick as the page shows it."""
-
-    index: int
-    chip: Chip
-    player: str
-    passed: bool = False
-    takes: bool = False
-    leads_next: bool = False
-
-
-@dataclass(frozen=True)
-class TrickView:
-    """Everything the page says about the trick so far. ``winner`` is the card taking the
-    trick (classic family) or the card whose player leads next (Hat Trick, R21)."""
-
-    plays: tuple[PlayedCard, ...]
-    players: int
-    next_player: str | None
-    winner: PlayedCard | None = None
-    reason: str | None = None
-    piles: tuple[PileView, ...] = ()
-    passes: tuple[PlayedCard, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        """One play per player (R8, R19)."""
-        return len(self.plays) == self.players
-
-    @property
-    def tokens(self) -> frozenset[str]:
-        """The cards already in the trick, so the picker can mark them."""
-        return frozenset(play.chip.token for play in self.plays)
 
 
 def write_trick(plays: Sequence[Play]) -> str:
@@ -165,59 +126,9 @@ def add_play(
 
 def trick_view(plays: Sequence[Play], table: TrickTable) -> TrickView:
     """Who is winning so far and why (R7, R8, R13), or the piles, passes and next leader of a
-    Hat Trick trick (R19-R21)."""
-    players = table.setup.players
-    next_player = table.player(len(plays)) if len(plays) < players else None
-    shown = [
-        PlayedCard(i, Chip.of(play.card), table.player(i), play.passed)
-        for i, play in enumerate(plays)
-    ]
-    if not plays:
-        return TrickView((), players, next_player)
-    if table.is_hat_trick:
-        return _hat_trick_view(plays, shown, players, next_player, table)
-    settings = table.setup.variant.settings
-    assert settings is not None  # a trick without passes is of the classic family
-    outcome = trick_winner([play.card for play in plays], settings.scoring)
-    shown[outcome.winner] = replace(shown[outcome.winner], takes=True)
-    return TrickView(
-        tuple(shown),
-        players,
-        next_player,
-        winner=shown[outcome.winner],
-        reason=render_message(outcome.reason, table.names or None),
-    )
-
-
-def _hat_trick_view(
-    plays: Sequence[Play],
-    shown: list[PlayedCard],
-    players: int,
-    next_player: str | None,
-    table: TrickTable,
-) -> TrickView:
-    """R20, R21: each pile's taker, the passes, and whose card decides the next lead."""
-    outcome = resolve_hat_trick(plays)
-    for pile in outcome.piles:
-        shown[pile.winner] = replace(shown[pile.winner], takes=True)
-    shown[outcome.next_leader] = replace(shown[outcome.next_leader], leads_next=True)
-    piles = tuple(
-        PileView(
-            ChipGroup(pile.colour.value, tuple(Chip.of(card) for card in pile.cards)),
-            taker=shown[pile.winner].player,
-            card=shown[pile.winner].chip,
-        )
-        for pile in outcome.piles
-    )
-    return TrickView(
-        tuple(shown),
-        players,
-        next_player,
-        winner=shown[outcome.next_leader],
-        reason=render_message(outcome.reason, [play.player for play in shown]),
-        piles=piles,
-        passes=tuple(shown[i] for i in outcome.passes),
-    )
+    Hat Trick trick (R19-R21), with the players named as the table knows them."""
+    players = [table.player(index) for index in range(table.setup.players)]
+    return build_trick_view(table.setup, players, plays, seats=table.seats)
 
 
 def picker_groups(table: TrickTable) -> list[ChipGroup]:
