@@ -17,7 +17,7 @@ from companion.rules.errors import (
     MarkedCaptureError,
     TrickCountError,
 )
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
 from companion.rules.tricks import deck_message
 
 
@@ -31,19 +31,15 @@ def check_cards_named_once(named: Iterable[tuple[int, Card]], deck: Deck) -> Non
         if card not in deck:
             raise CardError(deck_message(card, deck, seat), seat=seat, card=card)
         if card in owner:
-            first = owner[card]
-            message = (
-                Message(N_("%(player)s names %(card)s twice (C1)."), {"player": seat, "card": card})
-                if first == seat
-                else Message(
-                    N_(
-                        "%(card)s is named by both %(other)s and %(player)s; each card is in "
-                        "one place only (C1)."
-                    ),
-                    {"player": seat, "other": first, "card": card},
+            template = (
+                N_("%(player)s names %(card)s twice (C1).")
+                if owner[card] == seat
+                else N_(
+                    "%(card)s is named by both %(other)s and %(player)s; each card is in "
+                    "one place only (C1)."
                 )
             )
-            raise CardError(message, seat=seat, card=card)
+            raise CardError.saying(template, seat=seat, card=card, other=owner[card])
         owner[card] = seat
 
 
@@ -51,28 +47,25 @@ def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tup
     """C2, R4, R14: one indicator per marked colour, of different colours; answers the
     seat's marked colours."""
     if len(indicators) != colours:
-        raise IndicatorError(
-            Message(
-                N_(
-                    "%(player)s lays out %(count)s indicator cards, but this variant marks "
-                    "%(colours)s colour(s) with one card each (C2)."
-                ),
-                {"player": seat, "count": len(indicators), "colours": colours},
+        raise IndicatorError.saying(
+            N_(
+                "%(player)s lays out %(count)s indicator cards, but this variant marks "
+                "%(colours)s colour(s) with one card each (C2)."
             ),
             seat=seat,
+            count=len(indicators),
+            colours=colours,
         )
     marked = tuple(card.colour for card in indicators)
     if len(set(marked)) != len(marked):
-        raise IndicatorError(
-            Message(
-                N_(
-                    "%(player)s's indicators %(card)s and %(other_card)s are of the same colour; "
-                    "two marked colours need two different colours (C2)."
-                ),
-                {"player": seat, "card": indicators[1], "other_card": indicators[0]},
+        raise IndicatorError.saying(
+            N_(
+                "%(player)s's indicators %(card)s and %(other_card)s are of the same colour; "
+                "two marked colours need two different colours (C2)."
             ),
             seat=seat,
             card=indicators[1],
+            other_card=indicators[0],
         )
     return marked
 
@@ -80,27 +73,25 @@ def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tup
 def check_tricks_of_seat(seat: int, tricks: int, tricks_per_round: int) -> None:
     """C3: a seat wins between 0 and all the tricks of the round."""
     if not 0 <= tricks <= tricks_per_round:
-        raise TrickCountError(
-            Message(
-                N_("%(player)s cannot win %(tricks)s tricks: a round has %(total)s (C3)."),
-                {"player": seat, "tricks": tricks, "total": tricks_per_round},
-            ),
+        raise TrickCountError.saying(
+            N_("%(player)s cannot win %(tricks)s tricks: a round has %(total)s (C3)."),
             seat=seat,
+            tricks=tricks,
+            total=tricks_per_round,
         )
 
 
 def tricks_from_captures(seat: int, captured: int, players: int) -> int:
     """C3: each trick gives one card per player, so the captures count the tricks."""
     if captured % players:
-        raise TrickCountError(
-            Message(
-                N_(
-                    "%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
-                    "each trick gives one card per player (C3)."
-                ),
-                {"player": seat, "count": captured, "players": players},
+        raise TrickCountError.saying(
+            N_(
+                "%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
+                "each trick gives one card per player (C3)."
             ),
             seat=seat,
+            count=captured,
+            players=players,
         )
     return captured // players
 
@@ -121,16 +112,8 @@ def check_trick_total(tricks: Sequence[int], tricks_per_round: int) -> None:
                 "tricks: %(extra)s too many (C3)."
             )
         )
-        raise TrickCountError(
-            Message(
-                template,
-                {
-                    "total": total,
-                    "expected": tricks_per_round,
-                    "missing": missing,
-                    "extra": -missing,
-                },
-            )
+        raise TrickCountError.saying(
+            template, total=total, expected=tricks_per_round, missing=missing, extra=-missing
         )
 
 
@@ -140,34 +123,26 @@ def check_marked_captures(
     """C4: quick entry lists only marked-colour cards, and no more than were captured."""
     for card in cards:
         if card.colour not in marked:
-            raise MarkedCaptureError(
-                Message(
-                    N_(
-                        "%(player)s lists %(card)s among their marked-colour captures, but "
-                        "it is not of their marked colours (%(colours)s) (C4)."
-                    ),
-                    {"player": seat, "card": card, "colours": tuple(marked)},
+            raise MarkedCaptureError.saying(
+                N_(
+                    "%(player)s lists %(card)s among their marked-colour captures, but "
+                    "it is not of their marked colours (%(colours)s) (C4)."
                 ),
                 seat=seat,
                 card=card,
+                colours=tuple(marked),
             )
     if len(cards) > tricks * players:
-        raise MarkedCaptureError(
-            Message(
-                N_(
-                    "%(player)s lists %(count)s marked-colour captures, but %(tricks)s trick(s) "
-                    "won hold at most %(most)s cards: %(card)s is one too many (C4)."
-                ),
-                {
-                    "player": seat,
-                    "count": len(cards),
-                    "card": cards[-1],
-                    "tricks": tricks,
-                    "most": tricks * players,
-                },
+        raise MarkedCaptureError.saying(
+            N_(
+                "%(player)s lists %(count)s marked-colour captures, but %(tricks)s trick(s) "
+                "won hold at most %(most)s cards: %(card)s is one too many (C4)."
             ),
             seat=seat,
             card=cards[-1],
+            count=len(cards),
+            tricks=tricks,
+            most=tricks * players,
         )
 
 
@@ -179,48 +154,40 @@ def check_hat_trick_holdings(
     most = tricks_per_round * players
     for seat, (face_up, face_down) in enumerate(holdings):
         if face_up < 0 or face_down < 0:
-            raise HatTrickError(
-                Message(
-                    N_("%(player)s cannot hold a negative number of cards (C5)."), {"player": seat}
-                ),
-                seat=seat,
+            raise HatTrickError.saying(
+                N_("%(player)s cannot hold a negative number of cards (C5)."), seat=seat
             )
         if face_up + face_down > most:
-            raise HatTrickError(
-                Message(
-                    N_(
-                        "%(player)s holds %(count)s cards, but %(tricks)s tricks of %(players)s "
-                        "plays give at most %(most)s (C5)."
-                    ),
-                    {
-                        "player": seat,
-                        "count": face_up + face_down,
-                        "tricks": tricks_per_round,
-                        "players": players,
-                        "most": most,
-                    },
+            raise HatTrickError.saying(
+                N_(
+                    "%(player)s holds %(count)s cards, but %(tricks)s tricks of %(players)s "
+                    "plays give at most %(most)s (C5)."
                 ),
                 seat=seat,
+                count=face_up + face_down,
+                tricks=tricks_per_round,
+                players=players,
+                most=most,
             )
         if face_down > tricks_per_round:
-            raise HatTrickError(
-                Message(
-                    N_(
-                        "%(player)s has %(count)s pass cards, but can pass at most once in each "
-                        "of the %(tricks)s tricks (C5)."
-                    ),
-                    {"player": seat, "count": face_down, "tricks": tricks_per_round},
+            raise HatTrickError.saying(
+                N_(
+                    "%(player)s has %(count)s pass cards, but can pass at most once in each "
+                    "of the %(tricks)s tricks (C5)."
                 ),
                 seat=seat,
+                count=face_down,
+                tricks=tricks_per_round,
             )
     total = sum(up + down for up, down in holdings)
     if total != most:
-        raise HatTrickError(
-            Message(
-                N_(
-                    "The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
-                    "make exactly %(expected)s (C5)."
-                ),
-                {"total": total, "tricks": tricks_per_round, "players": players, "expected": most},
-            )
+        raise HatTrickError.saying(
+            N_(
+                "The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
+                "make exactly %(expected)s (C5)."
+            ),
+            total=total,
+            tricks=tricks_per_round,
+            players=players,
+            expected=most,
         )

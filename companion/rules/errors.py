@@ -8,6 +8,8 @@ card (the checks of RULES.md section 7 must name the seat and the card).
 
 from __future__ import annotations
 
+from typing import Self
+
 from companion.rules.cards import Card
 from companion.rules.text import N_, Message
 
@@ -43,6 +45,22 @@ class RuleError(Refusal, ValueError):
     ) -> None:
         super().__init__(message, field=field, seat=seat)
         self.card = card
+
+    @classmethod
+    def saying(
+        cls,
+        template: str,
+        *,
+        seat: int | None = None,
+        card: Card | None = None,
+        field: str | None = None,
+        **params: object,
+    ) -> Self:
+        """The refusal ``template`` states; the seat and card it is about are named in it as
+        ``%(player)s`` and ``%(card)s``, because a check names both (RULES.md section 7)."""
+        about: dict[str, object] = {"player": seat, "card": card}
+        named = {key: value for key, value in about.items() if value is not None}
+        return cls(Message(template, {**named, **params}), seat, card, field=field)
 
 
 class UnknownColourError(RuleError):

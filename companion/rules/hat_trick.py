@@ -16,7 +16,7 @@ from companion.rules.cards import Card, Colour
 from companion.rules.deck import HAT_TRICK_COLOURS, Deck
 from companion.rules.errors import CardError, HatTrickError
 from companion.rules.text import N_, Message
-from companion.rules.tricks import check_card_once
+from companion.rules.tricks import check_card_once, check_trick_size
 from companion.rules.variants import Variant
 
 #: R21: on a complete tie red beats blue beats green.
@@ -64,29 +64,22 @@ class HatTrickOutcome:
 def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int | None) -> None:
     """R19 and C1: at most one play per player, known cards once each, no third colour,
     and passes only once two colours are in the trick, showing a third-colour card."""
-    if not plays:
-        raise HatTrickError(Message(N_("A trick needs at least one card.")))
-    limit = players if players is not None else 7
-    if len(plays) > limit:
-        raise HatTrickError(
-            Message(
-                N_("A trick holds one play per player: at most %(limit)s plays, not %(count)s."),
-                {"limit": limit, "count": len(plays)},
-            )
-        )
+    check_trick_size(
+        len(plays),
+        players if players is not None else 7,
+        HatTrickError,
+        N_("A trick holds one play per player: at most %(limit)s plays, not %(count)s."),
+    )
     seen: set[Card] = set()
     colours: list[Colour] = []
     for index, play in enumerate(plays):
         card = play.card
         check_card_once(card, deck, seen)
         if card.colour not in HAT_TRICK_COLOURS or not 0 <= card.value <= 20:
-            raise CardError(
-                Message(
-                    N_(
-                        "%(card)s is not a Hat Trick card: only red, blue and green "
-                        "0-20 are used (R17)."
-                    ),
-                    {"card": card},
+            raise CardError.saying(
+                N_(
+                    "%(card)s is not a Hat Trick card: only red, blue and green "
+                    "0-20 are used (R17)."
                 ),
                 card=card,
             )
@@ -94,15 +87,13 @@ def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int
             _check_pass(index, card, colours)
         elif card.colour not in colours:
             if len(colours) == 2:
-                raise HatTrickError(
-                    Message(
-                        N_(
-                            "%(card)s would bring a third colour into a trick of %(colours)s; "
-                            "play one of those colours or pass (R19)."
-                        ),
-                        {"card": card, "colours": tuple(colours)},
+                raise HatTrickError.saying(
+                    N_(
+                        "%(card)s would bring a third colour into a trick of %(colours)s; "
+                        "play one of those colours or pass (R19)."
                     ),
                     card=card,
+                    colours=tuple(colours),
                 )
             colours.append(card.colour)
 
@@ -121,35 +112,23 @@ def _trick_colours(plays: Sequence[Play]) -> set[Colour]:
 def _check_pass(index: int, card: Card, colours: list[Colour]) -> None:
     """R19: a pass needs two colours already in the trick and shows the third colour."""
     if index == 0:
-        raise HatTrickError(
-            Message(
-                N_(
-                    "The leader cannot pass with %(card)s: the first play of a trick is a card "
-                    "(R19)."
-                ),
-                {"card": card},
-            ),
+        raise HatTrickError.saying(
+            N_("The leader cannot pass with %(card)s: the first play of a trick is a card (R19)."),
             card=card,
         )
     if len(colours) < 2:
-        raise HatTrickError(
-            Message(
-                N_(
-                    "Passing with %(card)s is not allowed yet: a player may pass only once two "
-                    "colours are in the trick (R19)."
-                ),
-                {"card": card},
+        raise HatTrickError.saying(
+            N_(
+                "Passing with %(card)s is not allowed yet: a player may pass only once two "
+                "colours are in the trick (R19)."
             ),
             card=card,
         )
     if card.colour in colours:
-        raise HatTrickError(
-            Message(
-                N_(
-                    "A pass shows a card of the third colour, but %(card)s is of a colour "
-                    "already in the trick (R19)."
-                ),
-                {"card": card},
+        raise HatTrickError.saying(
+            N_(
+                "A pass shows a card of the third colour, but %(card)s is of a colour "
+                "already in the trick (R19)."
             ),
             card=card,
         )

@@ -15,7 +15,7 @@ from companion.rules.entries import DelayedEntry, Entry, FullEntry, HatTrickFull
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
 from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
 from companion.rules.table import TableSetup, seat_order
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
 from companion.rules.tricks import check_trick_cards, deck_message, trick_winner
 from companion.rules.variants import ClassicVariant, HatTrickVariant
 
@@ -72,22 +72,19 @@ class LiveRound:
     def play_trick(self, plays: Sequence[Play]) -> PlayedTrick:
         """C6: check and record the next trick, one play per seat in order from the leader."""
         if self.is_complete:
-            raise TrickError(
-                Message(
-                    N_("All %(tricks)s tricks of this round are played."),
-                    {"tricks": self.setup.tricks_per_round},
-                )
+            raise TrickError.saying(
+                N_("All %(tricks)s tricks of this round are played."),
+                tricks=self.setup.tricks_per_round,
             )
         order = self.seat_order()
         if len(plays) != len(order):
-            raise TrickError(
-                Message(
-                    N_(
-                        "A trick takes one card from each of the %(players)s players, in order "
-                        "from the leader; %(count)s were given (C6)."
-                    ),
-                    {"players": len(order), "count": len(plays)},
-                )
+            raise TrickError.saying(
+                N_(
+                    "A trick takes one card from each of the %(players)s players, in order "
+                    "from the leader; %(count)s were given (C6)."
+                ),
+                players=len(order),
+                count=len(plays),
             )
         self.check_partial_trick(plays)
         trick = self._resolve(plays, order)
@@ -100,13 +97,10 @@ class LiveRound:
         outside Hat Trick, and in Hat Trick at most two colours with passes as R19 allows."""
         order = self.seat_order()
         if len(plays) > len(order):
-            raise TrickError(
-                Message(
-                    N_(
-                        "A trick holds one card per player: at most %(limit)s cards, not %(count)s."
-                    ),
-                    {"limit": len(order), "count": len(plays)},
-                )
+            raise TrickError.saying(
+                N_("A trick holds one card per player: at most %(limit)s cards, not %(count)s."),
+                limit=len(order),
+                count=len(plays),
             )
         self._check_not_out(plays, order)
         if isinstance(self.setup.variant, HatTrickVariant):
@@ -114,11 +108,8 @@ class LiveRound:
             return
         passed = next((i for i, play in enumerate(plays) if play.passed), None)
         if passed is not None:
-            raise HatTrickError(
-                Message(
-                    N_("%(player)s cannot pass: only Hat Trick has passes (R6, R19)."),
-                    {"player": order[passed]},
-                ),
+            raise HatTrickError.saying(
+                N_("%(player)s cannot pass: only Hat Trick has passes (R6, R19)."),
                 seat=order[passed],
             )
         check_trick_cards([play.card for play in plays], self.setup.deck, self.setup.players)
@@ -130,13 +121,10 @@ class LiveRound:
             if play.card not in deck:
                 raise CardError(deck_message(play.card, deck, seat), seat=seat, card=play.card)
             if play.card in out:
-                raise CardError(
-                    Message(
-                        N_(
-                            "%(player)s cannot play %(card)s: it was already played or laid out "
-                            "this round (C6)."
-                        ),
-                        {"player": seat, "card": play.card},
+                raise CardError.saying(
+                    N_(
+                        "%(player)s cannot play %(card)s: it was already played or laid out "
+                        "this round (C6)."
                     ),
                     seat=seat,
                     card=play.card,
@@ -172,19 +160,17 @@ class LiveRound:
             or not isinstance(self.setup.variant, HatTrickVariant)
             or leader != last.winner
         ):
-            raise TrickError(
-                Message(
-                    N_("%(player)s cannot lead this trick: %(other)s leads it (R9, R21)."),
-                    {"player": leader, "other": self.leader},
-                ),
+            raise TrickError.saying(
+                N_("%(player)s cannot lead this trick: %(other)s leads it (R9, R21)."),
                 seat=leader,
+                other=self.leader,
             )
         self.tricks[-1] = replace(last, next_leader=leader)
 
     def undo_trick(self) -> PlayedTrick:
         """Take back the last trick (the table made a mistake)."""
         if not self.tricks:
-            raise TrickError(Message(N_("No trick has been played yet this round.")))
+            raise TrickError.saying(N_("No trick has been played yet this round."))
         return self.tricks.pop()
 
     def capture_piles(self) -> list[list[Card]]:
@@ -212,11 +198,10 @@ class LiveRound:
     def entries(self) -> list[Entry]:
         """The finished round as full entries, ready for :func:`score_round`."""
         if not self.is_complete:
-            raise RuleError(
-                Message(
-                    N_("The round is not over: %(played)s of %(tricks)s tricks are played."),
-                    {"played": len(self.tricks), "tricks": self.setup.tricks_per_round},
-                )
+            raise RuleError.saying(
+                N_("The round is not over: %(played)s of %(tricks)s tricks are played."),
+                played=len(self.tricks),
+                tricks=self.setup.tricks_per_round,
             )
         piles = self.capture_piles()
         variant = self.setup.variant

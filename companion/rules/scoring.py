@@ -33,7 +33,7 @@ from companion.rules.entries import (
 from companion.rules.errors import ChoiceError, HatTrickError, RuleError
 from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat_trick_score
 from companion.rules.table import TableSetup
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
 from companion.rules.variants import ClassicVariant, HatTrickVariant, Reveal, Scoring
 
 
@@ -117,11 +117,10 @@ class RoundScore:
 def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
     """Check (C1-C5) and score a complete round, one entry per seat in seat order."""
     if len(entries) != setup.players:
-        raise RuleError(
-            Message(
-                N_("A round needs one entry per player: %(players)s, not %(count)s."),
-                {"players": setup.players, "count": len(entries)},
-            )
+        raise RuleError.saying(
+            N_("A round needs one entry per player: %(players)s, not %(count)s."),
+            players=setup.players,
+            count=len(entries),
         )
     if isinstance(setup.variant, HatTrickVariant):
         return _score_hat_trick(setup, entries)
@@ -129,11 +128,8 @@ def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
 
 
 def _entry_kind_error(seat: int, expected: str) -> RuleError:
-    return RuleError(
-        Message(
-            N_("%(player)s's entry is not %(expected)s."), {"player": seat, "expected": expected}
-        ),
-        seat=seat,
+    return RuleError.saying(
+        N_("%(player)s's entry is not %(expected)s."), seat=seat, expected=expected
     )
 
 
@@ -265,24 +261,21 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
     captured = {card.colour for card in entry.captured}
     for colour in choice:
         if colour not in captured:
-            raise ChoiceError(
-                Message(
-                    N_("%(player)s cannot choose %(colour)s: they captured no card of it (R16)."),
-                    {"player": seat, "colour": colour},
-                ),
+            raise ChoiceError.saying(
+                N_("%(player)s cannot choose %(colour)s: they captured no card of it (R16)."),
                 seat=seat,
+                colour=colour,
             )
     needed = min(colours, len(captured))
     if len(set(choice)) != len(choice) or len(choice) != needed:
-        raise ChoiceError(
-            Message(
-                N_(
-                    "%(player)s must choose %(needed)s different colour(s) among those they "
-                    "captured, not %(count)s (R16)."
-                ),
-                {"player": seat, "needed": needed, "count": len(choice)},
+        raise ChoiceError.saying(
+            N_(
+                "%(player)s must choose %(needed)s different colour(s) among those they "
+                "captured, not %(count)s (R16)."
             ),
             seat=seat,
+            needed=needed,
+            count=len(choice),
         )
     return tuple(choice)
 
@@ -318,26 +311,23 @@ def _hat_trick_holding(seat: int, entry: Entry) -> HatTrickCounts:
     if isinstance(entry, HatTrickQuickEntry):
         for colour, count in entry.counts.items():
             if colour not in HAT_TRICK_COLOURS:
-                raise HatTrickError(
-                    Message(
-                        N_(
-                            "%(player)s cannot hold %(colour)s cards: Hat Trick is played with "
-                            "red, blue and green only (R17)."
-                        ),
-                        {"player": seat, "colour": colour},
+                raise HatTrickError.saying(
+                    N_(
+                        "%(player)s cannot hold %(colour)s cards: Hat Trick is played with "
+                        "red, blue and green only (R17)."
                     ),
                     seat=seat,
+                    colour=colour,
                 )
             if count < 0:
-                raise HatTrickError(
-                    Message(
-                        N_(
-                            "%(player)s cannot hold %(count)s %(colour)s cards: a count is never "
-                            "below zero (C5)."
-                        ),
-                        {"player": seat, "count": count, "colour": colour},
+                raise HatTrickError.saying(
+                    N_(
+                        "%(player)s cannot hold %(count)s %(colour)s cards: a count is never "
+                        "below zero (C5)."
                     ),
                     seat=seat,
+                    count=count,
+                    colour=colour,
                 )
         counts = {colour: entry.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
         return HatTrickCounts(counts, entry.passed)
@@ -353,12 +343,12 @@ def _check_colour_totals(holdings: Sequence[HatTrickCounts], setup: TableSetup) 
     for colour in HAT_TRICK_COLOURS:
         total = sum(holding.counts.get(colour, 0) for holding in holdings)
         if total > setup.deck.cards_of(colour):
-            raise HatTrickError(
-                Message(
-                    N_(
-                        "The table holds %(count)s face-up %(colour)s cards, but the deck has "
-                        "only %(most)s (C1)."
-                    ),
-                    {"count": total, "colour": colour, "most": setup.deck.cards_of(colour)},
-                )
+            raise HatTrickError.saying(
+                N_(
+                    "The table holds %(count)s face-up %(colour)s cards, but the deck has "
+                    "only %(most)s (C1)."
+                ),
+                count=total,
+                colour=colour,
+                most=setup.deck.cards_of(colour),
             )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from companion.rules.cards import Card
 from companion.rules.deck import Deck
 from companion.rules.errors import RuleError
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
 from companion.rules.variants import Variant
 
 MIN_ROUNDS = 1
@@ -97,9 +97,8 @@ def deal(setup: TableSetup, rng: random.Random) -> Deal:
 def check_round_count(rounds: int) -> int:
     """R11: a game has 1 to 10 rounds (5 by default)."""
     if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
-        raise RuleError(
-            Message(N_("A game has 1 to 10 rounds, not %(rounds)s."), {"rounds": rounds}),
-            field="rounds",
+        raise RuleError.saying(
+            N_("A game has 1 to 10 rounds, not %(rounds)s."), field="rounds", rounds=rounds
         )
     return rounds
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from companion.rules.cards import Card
 from companion.rules.deck import Deck, in_box
-from companion.rules.errors import CardError, TrickError
+from companion.rules.errors import CardError, RuleError, TrickError
 from companion.rules.text import N_, Message
 from companion.rules.variants import Scoring, TrumpOrder
 
@@ -32,30 +32,32 @@ def is_trump(card: Card, lead: Card) -> bool:
     return card.colour != lead.colour and card.value != 0
 
 
+def check_trick_size(count: int, limit: int, error: type[RuleError], too_many: str) -> None:
+    """R2, R19: a trick holds at least one card, and at most one play per player; the
+    Hat Trick says plays where the classic trick says cards, so the caller names them."""
+    if not count:
+        raise error.saying(N_("A trick needs at least one card."))
+    if count > limit:
+        raise error.saying(too_many, limit=limit, count=count)
+
+
 def check_trick_cards(cards: Sequence[Card], deck: Deck | None, players: int | None) -> None:
     """Refuse a trick that cannot have been played: no cards, too many, a card not in the
     deck in use (or not in the box), or a card twice (R2, C1)."""
-    limit = players if players is not None else MAX_TRICK_CARDS
-    if not cards:
-        raise TrickError(Message(N_("A trick needs at least one card.")))
-    if len(cards) > limit:
-        raise TrickError(
-            Message(
-                N_("A trick holds one card per player: at most %(limit)s cards, not %(count)s."),
-                {"limit": limit, "count": len(cards)},
-            )
-        )
+    check_trick_size(
+        len(cards),
+        players if players is not None else MAX_TRICK_CARDS,
+        TrickError,
+        N_("A trick holds one card per player: at most %(limit)s cards, not %(count)s."),
+    )
     seen: set[Card] = set()
     for card in cards:
         check_card_once(card, deck, seen)
         if deck is None and not in_box(card):
-            raise CardError(
-                Message(
-                    N_(
-                        "%(card)s does not exist: the box has red, blue and green 0-20 "
-                        "and yellow, brown and violet 0-18."
-                    ),
-                    {"card": card},
+            raise CardError.saying(
+                N_(
+                    "%(card)s does not exist: the box has red, blue and green 0-20 "
+                    "and yellow, brown and violet 0-18."
                 ),
                 card=card,
             )
@@ -67,7 +69,7 @@ def check_card_once(card: Card, deck: Deck | None, seen: set[Card]) -> None:
     if deck is not None and card not in deck:
         raise CardError(deck_message(card, deck), card=card)
     if card in seen:
-        raise CardError(Message(N_("%(card)s is in the trick twice."), {"card": card}), card=card)
+        raise CardError.saying(N_("%(card)s is in the trick twice."), card=card)
     seen.add(card)
 
 

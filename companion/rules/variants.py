@@ -17,7 +17,7 @@ from typing import ClassVar
 from companion.rules.cards import Card
 from companion.rules.deck import CLASSIC_DECKS, HAT_TRICK_COLOURS, HAT_TRICK_DECKS, Deck
 from companion.rules.errors import PlayerCountError, UnknownVariantError
-from companion.rules.text import N_, Message
+from companion.rules.text import N_
 
 #: R2: the classic family seats 3 to 8 players.
 MIN_PLAYERS = 3
@@ -170,10 +170,8 @@ class ClassicVariant(Family):
 
     def __post_init__(self) -> None:
         if type(self.colours) is not int or self.colours not in (1, 2):
-            raise UnknownVariantError(
-                Message(
-                    N_("Players mark 1 or 2 colours, not %(colours)s."), {"colours": self.colours}
-                )
+            raise UnknownVariantError.saying(
+                N_("Players mark 1 or 2 colours, not %(colours)s."), colours=self.colours
             )
 
     @property
@@ -283,31 +281,28 @@ def variant_named(name: str) -> Variant:
     try:
         return PRESETS[name]
     except KeyError:
-        raise UnknownVariantError(
-            Message(
-                N_("%(name)s is not a variant; the presets are %(presets)s."),
-                {"name": repr(name), "presets": ", ".join(PRESETS)},
-            )
+        raise UnknownVariantError.saying(
+            N_("%(name)s is not a variant; the presets are %(presets)s."),
+            name=repr(name),
+            presets=", ".join(PRESETS),
         ) from None
 
 
 def variant_from_settings(scoring: str, colours: int, reveal: str) -> ClassicVariant:
     """A classic-family variant from its three settings (any combination is allowed)."""
     if scoring not in SCORINGS:
-        raise UnknownVariantError(
-            Message(
-                N_("%(name)s is not a scoring; use %(choices)s."),
-                {"name": repr(scoring), "choices": ", ".join(SCORINGS)},
-            )
+        raise UnknownVariantError.saying(
+            N_("%(name)s is not a scoring; use %(choices)s."),
+            name=repr(scoring),
+            choices=", ".join(SCORINGS),
         )
     try:
         how = Reveal(reveal)
     except ValueError:
-        raise UnknownVariantError(
-            Message(
-                N_("%(name)s is not a reveal; use %(choices)s."),
-                {"name": repr(reveal), "choices": ", ".join(r.value for r in Reveal)},
-            )
+        raise UnknownVariantError.saying(
+            N_("%(name)s is not a reveal; use %(choices)s."),
+            name=repr(reveal),
+            choices=", ".join(r.value for r in Reveal),
         ) from None
     return ClassicVariant(SCORINGS[scoring], colours, how)
 
@@ -320,5 +315,5 @@ def check_players(variant: Variant, players: int) -> int:
             if variant.game == HAT_TRICK
             else N_("Sticheln is played by 3 to 8 players, not %(players)s.")
         )
-        raise PlayerCountError(Message(template, {"players": players}))
+        raise PlayerCountError.saying(template, players=players)
     return players

@@ -16,16 +16,18 @@ class ServiceError(Refusal):
     form (``str(error)``)."""
 
     status = 400
+    #: The sentence of a kind of refusal that always says the same (filled in by ``params``).
+    template = ""
 
     def __init__(
         self,
-        template: str,
+        template: str | None = None,
         *,
         field: str | None = None,
         seat: int | None = None,
         **params: object,
     ):
-        super().__init__(Message(template, params), field=field, seat=seat)
+        super().__init__(Message(template or self.template, params), field=field, seat=seat)
 
 
 class NotFound(ServiceError):
@@ -38,13 +40,11 @@ class StaleVersion(ServiceError):
     """The change was based on an older state of the game (another phone changed it)."""
 
     status = 409
+    template = N_(
+        "This game changed on another phone (now at version %(version)s); reload it "
+        "and apply your change again."
+    )
 
     def __init__(self, current: int):
-        super().__init__(
-            N_(
-                "This game changed on another phone (now at version %(version)s); reload it "
-                "and apply your change again."
-            ),
-            version=current,
-        )
+        super().__init__(version=current)
         self.current = current

@@ -55,22 +55,19 @@ class NotAllowed(ServiceError):
     """The caller does not hold the edit rights of every game the change would touch."""
 
     status = 403
-
-    def __init__(self) -> None:
-        super().__init__(N_("This phone does not keep the score of every game this changes."))
+    template = N_("This phone does not keep the score of every game this changes.")
 
 
 class NameTaken(ServiceError):
     """The new name is another player's: if they are one person, merge them instead."""
 
+    template = N_(
+        "%(name)s is already another player's name. If both are the same person, "
+        "merge them instead."
+    )
+
     def __init__(self, other: str):
-        super().__init__(
-            N_(
-                "%(name)s is already another player's name. If both are the same person, "
-                "merge them instead."
-            ),
-            name=other,
-        )
+        super().__init__(name=other)
         self.other = other
 
 

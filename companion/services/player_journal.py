@@ -31,15 +31,13 @@ def journal() -> list[PlayerChange]:
 class CannotUndo(ServiceError):
     """A later change stands in the way of putting things back exactly."""
 
+    template = N_(
+        "Entry %(id)s cannot be undone exactly: %(name)s changed since (a later "
+        "rename or merge, or a deleted game). Undo the later entries first."
+    )
+
     def __init__(self, change: PlayerChange, name: str):
-        super().__init__(
-            N_(
-                "Entry %(id)s cannot be undone exactly: %(name)s changed since (a later "
-                "rename or merge, or a deleted game). Undo the later entries first."
-            ),
-            id=change.id,
-            name=name,
-        )
+        super().__init__(id=change.id, name=name)
 
 
 def undo_change(change_id: int) -> PlayerChange:
