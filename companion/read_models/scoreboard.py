@@ -53,9 +53,11 @@ class RoundRow:
 
 @dataclass(frozen=True)
 class NextRound:
-    """The round the table plays now or next: who deals, who leads the first trick (R3)."""
+    """The round the table plays now or next, of how many: who deals, who leads the first
+    trick (R3). The scoreboard and the table setup page both show it."""
 
     number: int
+    planned: int
     dealer: int
     leader: int
     colours_marked: bool
@@ -181,13 +183,17 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
 
 
 def next_round_of(game: Game) -> NextRound | None:
-    """The round being played, or the next one to play; ``None`` once the game is over."""
+    """The round being played, or the next one to play; ``None`` once no round is left.
+
+    Round n is the one being played, else the number of rounds recorded + 1 (R3, R23).
+    """
     number = queries.round_at_table(game)
     if number is None:
         return None
     players = len(game.seats)
     return NextRound(
         number=number,
+        planned=game.rounds_planned,
         dealer=round_dealer(number, game.first_leader, players),
         leader=round_leader(number, game.first_leader, players),
         colours_marked=queries.playing_round(game) is not None,

@@ -119,24 +119,25 @@ def add_form_error(form: NewGameForm, field: str, message: str) -> None:
 @bp.get("/g/<code>")
 def scoreboard(code: str) -> ResponseReturnValue:
     """The scoreboard, with edit controls on a device holding the edit key."""
-    tag = scoreboard_etag(code, view=False)
-    if tag is not None and request.if_none_match.contains_weak(tag):
-        return not_modified(tag, view=False)
-    if tag is not None and (page := rendered_page(tag)) is not None:
-        return scoreboard_response(page, tag, view=False)
-    game = services.get_game(code)
-    return render_scoreboard(game, editable=can_edit(game), etag=tag)
+    return scoreboard_answer(code, view=False)
 
 
 @bp.get("/g/<code>/view")
 def view(code: str) -> ResponseReturnValue:
     """The read-only scoreboard that the share link opens: no control, no edit key."""
-    tag = scoreboard_etag(code, view=True)
+    return scoreboard_answer(code, view=True)
+
+
+def scoreboard_answer(code: str, *, view: bool) -> ResponseReturnValue:
+    """A scoreboard (``view``: the read-only one): ``304`` when the phone's copy is current,
+    else the page as last rendered, else the page rendered now."""
+    tag = scoreboard_etag(code, view=view)
     if tag is not None and request.if_none_match.contains_weak(tag):
-        return not_modified(tag, view=True)
+        return not_modified(tag, view=view)
     if tag is not None and (page := rendered_page(tag)) is not None:
-        return scoreboard_response(page, tag, view=True)
-    return render_scoreboard(services.get_game(code), editable=False, view=True, etag=tag)
+        return scoreboard_response(page, tag, view=view)
+    game = services.get_game(code)
+    return render_scoreboard(game, editable=not view and can_edit(game), view=view, etag=tag)
 
 
 @bp.get("/g/<code>/edit/<key>")

@@ -98,6 +98,17 @@ def refused_form(
     return None
 
 
+def posted_live(
+    code: str, number: int, form: VersionForm, allow_scored: bool = False
+) -> tuple[Game, Round, ResponseReturnValue | None]:
+    """The game and round a live form was posted to, and the page refusing the form
+    (``live_or_notice``, then ``refused_form``), or ``None`` when it may be acted on."""
+    game = editable_game(code)
+    round_ = services.round_of(game, number)
+    refused = live_or_notice(game, round_) or refused_form(game, round_, form, allow_scored)
+    return game, round_, refused
+
+
 def refused_change_page(
     game: Game, round_: Round, refused: Refused, plays: Sequence[Play] | None = None
 ) -> ResponseReturnValue:
@@ -257,10 +268,8 @@ def live_round(code: str, number: int) -> ResponseReturnValue:
 def play_live_card(code: str, number: int) -> ResponseReturnValue:
     """Add the tapped card to the trick (checked at once: C1, C6, R19); the last card of a
     trick saves it (R9, R21), and the last trick scores the round."""
-    game = editable_game(code)
-    round_ = services.round_of(game, number)
     form = LiveCardForm()
-    refused = live_or_notice(game, round_) or refused_form(game, round_, form)
+    game, round_, refused = posted_live(code, number, form)
     if refused is not None:
         return refused
     setup = queries.setup_of(game)
@@ -301,10 +310,7 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
 @bp.post("/g/<code>/rounds/<int:number>/live/undo-card", endpoint="undo_live_card")
 def undo_live_card(code: str, number: int) -> ResponseReturnValue:
     """Take back the last card of the unfinished trick (nothing is saved yet)."""
-    game = editable_game(code)
-    round_ = services.round_of(game, number)
-    form = VersionForm()
-    refused = live_or_notice(game, round_) or refused_form(game, round_, form)
+    game, round_, refused = posted_live(code, number, VersionForm())
     if refused is not None:
         return refused
     plays, set_aside = load_partial(game, round_)
@@ -328,10 +334,7 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
 def undo_live_trick(code: str, number: int) -> ResponseReturnValue:
     """Take back the last saved trick (and any card of the next one entered here); a round
     it had finished is open again."""
-    game = editable_game(code)
-    round_ = services.round_of(game, number)
-    form = VersionForm()
-    refused = live_or_notice(game, round_) or refused_form(game, round_, form, allow_scored=True)
+    game, round_, refused = posted_live(code, number, VersionForm(), allow_scored=True)
     if refused is not None:
         return refused
     taken_back = len(round_.tricks or [])

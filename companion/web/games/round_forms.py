@@ -180,18 +180,17 @@ class MarkSeatForm(Form):
     marked = CardChipsField(_l("Indicator"))
 
 
-class QuickSeatForm(Form):
-    """A seat's round in short: indicators, tricks won, marked-colour captures (C3, C4)."""
+class QuickSeatForm(MarkSeatForm):
+    """A seat's round in short: the indicators as marked, tricks won, marked-colour
+    captures (C3, C4)."""
 
-    marked = CardChipsField(_l("Indicator"))
     tricks = CountField(_l("Tricks won"))
     marked_captured = CardChipsField(_l("Marked-colour cards captured"))
 
 
-class FullSeatForm(Form):
-    """A seat's round in full: indicators and every captured card."""
+class FullSeatForm(MarkSeatForm):
+    """A seat's round in full: the indicators as marked, and every captured card."""
 
-    marked = CardChipsField(_l("Indicator"))
     captured = CardChipsField(_l("Cards captured"))
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from wtforms import Form
+from wtforms import Field, Form
 
 from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
@@ -25,14 +26,21 @@ from companion.web.games.round_forms import (
 
 
 @dataclass(frozen=True)
-class CardPicker:
-    """A field of card chips: radio-like for one indicator, checkboxes otherwise."""
+class SeatField:
+    """What every field of a seat's part shows: its name in the form, its label and what
+    it refused."""
 
     name: str
     label: str
+    errors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardPicker(SeatField):
+    """A field of card chips: radio-like for one indicator, checkboxes otherwise."""
+
     multiple: bool
     groups: tuple[ChipGroup, ...]
-    errors: tuple[str, ...]
     tabbed: bool = False  # one colour at a time: short rows on a phone
 
     @property
@@ -47,13 +55,10 @@ class CardPicker:
 
 
 @dataclass(frozen=True)
-class Counter:
+class Counter(SeatField):
     """A number with −/+ buttons (tricks won, Hat Trick cards per colour, passes)."""
 
-    name: str
-    label: str
     shown: str
-    errors: tuple[str, ...]
     colour: str | None = None
     symbol: str | None = None
     most: int | None = None
@@ -70,14 +75,12 @@ class ChoiceOption:
 
 
 @dataclass(frozen=True)
-class DelayedChoice:
+class DelayedChoice(SeatField):
     """The proposed colours of a delayed seat and the select to override them (R16)."""
 
-    name: str
     proposal: str
     proposal_score: str
     options: tuple[ChoiceOption, ...]
-    errors: tuple[str, ...]
 
 
 @dataclass
@@ -168,6 +171,15 @@ def chip_groups(
     return tuple(groups)
 
 
+def seat_field(form_field: Field) -> dict[str, Any]:
+    """The parts of a seat field's view that come from its form field as they are."""
+    return {
+        "name": form_field.name,
+        "label": str(form_field.label.text),
+        "errors": tuple(form_field.errors),
+    }
+
+
 def card_picker(
     form: Form,
     name: str,
@@ -182,11 +194,9 @@ def card_picker(
     """The chips of the card field ``name`` of a seat's form."""
     chips_field = form[name]
     return CardPicker(
-        name=chips_field.name,
-        label=str(chips_field.label.text),
+        **seat_field(chips_field),
         multiple=multiple,
         groups=chip_groups(setup, chips_field.tokens, refused, shown_colours, taken),
-        errors=tuple(chips_field.errors),
         tabbed=tabbed,
     )
 
@@ -197,10 +207,8 @@ def counter(
     """The −/+ counter of the count field ``name`` of a seat's form."""
     count = form[name]
     return Counter(
-        name=count.name,
-        label=str(count.label.text),
+        **seat_field(count),
         shown=count.shown,
-        errors=tuple(count.errors),
         colour=colour.value if colour else None,
         symbol=colour_symbol(colour) if colour else None,
         most=most,
@@ -316,11 +324,10 @@ def delayed_choice(seat_form: Form, setup: TableSetup) -> DelayedChoice | None:
         for choice in delayed_choices(captured, variant.colours)
     )
     return DelayedChoice(
-        name=seat_form["choose"].name,
+        **seat_field(seat_form["choose"]),
         proposal=colours_label(proposal),
         proposal_score=signed_number(proposal_score),
         options=options,
-        errors=tuple(seat_form["choose"].errors),
     )
 
 

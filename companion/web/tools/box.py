@@ -1,6 +1,6 @@
 """What the table setup page shows: the cards to take out of the box and those that stay in
-(R1, R2, R17), hands, cards left out and tricks (R5, R14, R16, R18), and, inside a game, who
-deals and who leads the round being played (R3).
+(R1, R2, R17), hands, cards left out and tricks (R5, R14, R16, R18), and, inside a game, the
+players in seating order (who deals and leads comes from ``read_models.scoreboard``, R3).
 
 Every number comes from ``companion.rules``; this module only sorts it for the page.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.data import queries
 from companion.data.models import Game
 from companion.read_models.chips import ChipGroup, colour_group, deck_groups
 from companion.rules import (
@@ -19,8 +18,6 @@ from companion.rules import (
     TableSetup,
     Variant,
     in_box,
-    round_dealer,
-    round_leader,
 )
 from companion.rules.variants import TrumpOrder
 
@@ -47,16 +44,6 @@ class BoxView:
         return sum(len(group.chips) for group in self.kept)
 
 
-@dataclass(frozen=True)
-class RoundAtTable:
-    """The round being played, or the next one, of a game: who deals and who leads (R3)."""
-
-    number: int
-    planned: int
-    dealer: int
-    leader: int
-
-
 def box_view(setup: TableSetup) -> BoxView:
     """Split the box (R1) into the deck in use (R2, R17) and the cards that stay in it."""
     deck = setup.deck
@@ -73,23 +60,6 @@ def box_view(setup: TableSetup) -> BoxView:
         if values:
             kept.append(colour_group(colour, values))
     return BoxView(setup, tuple(taken), tuple(kept))
-
-
-def round_at_table(game: Game) -> RoundAtTable | None:
-    """The round being played or about to be dealt; ``None`` once no round is left.
-
-    Round n is the one being played, else the number of rounds recorded + 1 (R3, R23).
-    """
-    number = queries.round_at_table(game)
-    if number is None:
-        return None
-    players = len(game.seats)
-    return RoundAtTable(
-        number=number,
-        planned=game.rounds_planned,
-        dealer=round_dealer(number, game.first_leader, players),
-        leader=round_leader(number, game.first_leader, players),
-    )
 
 
 def seat_names(game: Game) -> list[str]:

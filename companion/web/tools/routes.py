@@ -18,15 +18,14 @@ from wtforms import Field
 from companion.data import queries
 from companion.data.models import Game
 from companion.read_models.messages import render_message, variant_label
+from companion.read_models.scoreboard import NextRound, next_round_of
 from companion.rules import Play, RuleError, TableSetup, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
 from companion.services.games import get_game
 from companion.web.errors import Link, PageArea, home, page_area
 from companion.web.tools import bp
 from companion.web.tools.box import (
-    RoundAtTable,
     box_view,
-    round_at_table,
     seat_names,
     trick_rule_of,
 )
@@ -49,7 +48,7 @@ class GameAtTable:
     names: tuple[str, ...]
     variant: str
     rounds_planned: int
-    round: RoundAtTable | None
+    round: NextRound | None
 
 
 def game_at_table(game: Game) -> GameAtTable:
@@ -59,7 +58,7 @@ def game_at_table(game: Game) -> GameAtTable:
         names=tuple(seat_names(game)),
         variant=variant_label(game.variant),
         rounds_planned=game.rounds_planned,
-        round=round_at_table(game),
+        round=next_round_of(game),
     )
 
 
