@@ -4,6 +4,10 @@ A round form is one small form per seat (fields named ``s<seat>-<field>``, so a 
 input can never slide into another seat's) behind a Flask-WTF form that carries the CSRF
 token and the game's version. Cards travel as tokens such as ``red-7``, one per tapped chip.
 The checks themselves (C1-C5) stay in ``companion.rules``: this module only reads the form.
+
+It is a little over 400 lines on purpose: each entry kind's seat form, the entry it reads
+and the stored entry it is filled from again (``seat_data``) stand side by side, so a change
+of one kind is a change in one place.
 """
 
 from __future__ import annotations
