@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.rules.cards import Card, Colour
 from companion.rules.deck import HAT_TRICK_COLOURS
@@ -17,6 +18,9 @@ from companion.rules.deck import HAT_TRICK_COLOURS
 @dataclass(frozen=True)
 class FullEntry:
     """A seat's round in full: indicator cards and every card captured (indicators apart)."""
+
+    #: Entered in short (counts instead of every card): the round's mode is then quick.
+    is_quick: ClassVar[bool] = False
 
     marked: tuple[Card, ...]
     captured: tuple[Card, ...]
@@ -29,6 +33,8 @@ class FullEntry:
 @dataclass(frozen=True)
 class QuickEntry:
     """A seat's round in short: indicators, tricks won and only the marked-colour captures."""
+
+    is_quick: ClassVar[bool] = True
 
     marked: tuple[Card, ...]
     tricks: int
@@ -48,6 +54,8 @@ class DelayedEntry:
     """A seat's captures when colours are chosen at the end (R16), with an optional override
     of the proposed choice."""
 
+    is_quick: ClassVar[bool] = False
+
     captured: tuple[Card, ...]
     choose: tuple[Colour, ...] | None = None
 
@@ -63,6 +71,8 @@ class DelayedEntry:
 class HatTrickFullEntry:
     """A seat's Hat Trick round: face-up cards and face-down pass cards."""
 
+    is_quick: ClassVar[bool] = False
+
     captured: tuple[Card, ...]
     passed: tuple[Card, ...]
 
@@ -74,6 +84,8 @@ class HatTrickFullEntry:
 @dataclass(frozen=True)
 class HatTrickQuickEntry:
     """A seat's Hat Trick round as counts: face-up cards per colour, and passes."""
+
+    is_quick: ClassVar[bool] = True
 
     counts: Mapping[Colour, int]
     passed: int

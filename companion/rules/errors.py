@@ -8,7 +8,7 @@ card (the checks of RULES.md section 7 must name the seat and the card).
 
 from __future__ import annotations
 
-from typing import Self
+from typing import ClassVar, Self
 
 from companion.rules.cards import Card
 from companion.rules.text import N_, Message
@@ -34,6 +34,10 @@ class Refusal(Exception):
 
 class RuleError(Refusal, ValueError):
     """Something entered breaks a ruling; nothing based on it may be saved."""
+
+    #: Whether the input names no card, colour or variant of the game at all (a word not
+    #: understood, rather than a ruling broken): the API calls that a malformed request.
+    names_nothing_known: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -66,6 +70,8 @@ class RuleError(Refusal, ValueError):
 class UnknownColourError(RuleError):
     """A colour name that is not one of the six (R1)."""
 
+    names_nothing_known = True
+
     def __init__(self, name: str):
         super().__init__(
             Message(
@@ -82,6 +88,7 @@ class UnknownVariantError(RuleError):
     """A variant name or setting that does not exist (RULES.md section 5)."""
 
     field = "variant"
+    names_nothing_known = True
 
 
 class PlayerCountError(RuleError):

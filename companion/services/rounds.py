@@ -10,8 +10,6 @@ from companion.data.queries import playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import (
     Entry,
-    HatTrickQuickEntry,
-    QuickEntry,
     RoundScore,
     round_leader,
     score_round,
@@ -25,8 +23,7 @@ from companion.services.games import after_change, check_open, check_version
 
 def entry_mode(entries: Sequence[Entry]) -> RoundMode:
     """``quick`` when any seat was entered in short, ``full`` otherwise."""
-    quick = any(isinstance(entry, QuickEntry | HatTrickQuickEntry) for entry in entries)
-    return RoundMode.QUICK if quick else RoundMode.FULL
+    return RoundMode.QUICK if any(entry.is_quick for entry in entries) else RoundMode.FULL
 
 
 def open_next_round(game: Game, mode: RoundMode) -> Round:

@@ -32,7 +32,6 @@ from companion import services
 from companion.data.models import Game, db
 from companion.formats.parse import ApiError
 from companion.rules import Refusal, RuleError
-from companion.rules.errors import UnknownColourError, UnknownVariantError
 from companion.web.edit_rights import can_edit
 from companion.web.scoreboard_page import render_scoreboard
 
@@ -271,8 +270,8 @@ def api_refusal(error: Refusal) -> tuple[Response, int]:
         return jsonify(error=message, version=error.current), error.status
     if isinstance(error, services.ServiceError):
         return error_response(message, error.status)
-    malformed = isinstance(error, UnknownColourError | UnknownVariantError)
-    return error_response(message, 422 if isinstance(error, RuleError) and not malformed else 400)
+    broken_rule = isinstance(error, RuleError) and not error.names_nothing_known
+    return error_response(message, 422 if broken_rule else 400)
 
 
 def api_lost_race() -> tuple[Response, int]:
