@@ -15,27 +15,21 @@ import time
 from collections import OrderedDict
 
 import sqlalchemy as sa
-from flask import (
-    current_app,
-    make_response,
-    request,
-    session,
-)
+from flask import current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
+from jinja2 import meta
 
 from companion.data.database import read_once
 from companion.data.models import Game, Player, Seat
 from companion.services.keys import hash_edit_key
 from companion.web.assets import linked_name
-from companion.web.edit_rights import (
-    held_key,
-)
+from companion.web.edit_rights import held_key
 
-#: Templates whose source shapes a scoreboard page: a deployment with other templates gets
-#: other ETags, so no phone keeps showing a page of the old ones.
-SCOREBOARD_TEMPLATES = ("base.html", "games/scoreboard.html", "games/game_macros.html")
+#: The scoreboard's template. It and every template it extends or imports shape the page: a
+#: deployment with other templates gets other ETags, so no phone keeps a page of the old ones.
+SCOREBOARD_TEMPLATE = "games/scoreboard.html"
 #: Static files a scoreboard links: their URLs may change with their content.
 SCOREBOARD_STATIC = ("style.css", "scoreboard.css", "app.js", "scoreboard.js", "wake_lock.js")
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
@@ -100,10 +94,24 @@ def templates_digest() -> str:
     if digest is None:
         env = current_app.jinja_env
         assert env.loader is not None
-        sources = [env.loader.get_source(env, name)[0] for name in SCOREBOARD_TEMPLATES]
+        sources = [env.loader.get_source(env, name)[0] for name in scoreboard_templates()]
         digest = hash_of("\0".join(sources))[:16]
         current_app.extensions["scoreboard_templates"] = digest
     return digest
+
+
+def scoreboard_templates() -> list[str]:
+    """The scoreboard's template and every one it extends, includes or imports, found in the
+    templates themselves, so a macro file added later counts too."""
+    env = current_app.jinja_env
+    assert env.loader is not None
+    found = [SCOREBOARD_TEMPLATE]
+    for name in found:
+        source = env.loader.get_source(env, name)[0]
+        for used in meta.find_referenced_templates(env.parse(source)):
+            if used is not None and used not in found:
+                found.append(used)
+    return found
 
 
 def csrf_period() -> int:

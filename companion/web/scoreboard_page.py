@@ -10,12 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
-from flask import (
-    current_app,
-    make_response,
-    render_template,
-    url_for,
-)
+from flask import current_app, make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 from werkzeug.http import quote_etag
@@ -27,10 +22,7 @@ from companion.data.states import GameStatus, RoundMode
 from companion.read_models.charts import cumulative_chart
 from companion.read_models.messages import signed_number
 from companion.read_models.scoreboard import Scoreboard, scoreboard_of
-from companion.web.edit_rights import (
-    device_edit_key,
-    edit_rights_lost,
-)
+from companion.web.edit_rights import device_edit_key, edit_rights_lost
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
 
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.data.models import Player, db
 from companion.web.assets import split_fingerprint
-from companion.web.scoreboard_cache import SCOREBOARD_STATIC
+from companion.web.scoreboard_cache import SCOREBOARD_STATIC, scoreboard_templates
 from scripts.page_reader import csrf_token, loads, read_page
 from tests.share.helpers import page_of, record_round, text_of
 from tests.table import Table
@@ -148,6 +148,31 @@ def test_the_etag_follows_every_static_file_a_scoreboard_links(
             split = split_fingerprint(name)
             linked.add(split[0] if split else name)
         assert linked == set(SCOREBOARD_STATIC)  # a new fingerprint makes a new page
+
+
+def test_the_etag_covers_every_template_a_scoreboard_is_drawn_from(
+    app: Flask, client: FlaskClient, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = table.new_game(rounds=3)
+    keeper = table.phone(game)
+    loader = app.jinja_env.loader
+    assert loader is not None
+    loaded: set[str] = set()
+    get_source = loader.get_source
+
+    def recording(env: Any, name: str) -> Any:
+        loaded.add(name)
+        return get_source(env, name)
+
+    monkeypatch.setattr(loader, "get_source", recording)
+    assert app.jinja_env.cache is not None
+    app.jinja_env.cache.clear()  # every template is read afresh for this page
+    page_of(keeper, f"/g/{game['id']}")
+    page_of(client, f"/g/{game['id']}/view")
+    with app.test_request_context():
+        covered = set(scoreboard_templates())
+    assert "macros.html" in loaded
+    assert loaded == covered
 
 
 def test_a_renamed_player_changes_the_etag(app: Flask, client: FlaskClient, table: Table) -> None:

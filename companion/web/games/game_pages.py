@@ -14,13 +14,7 @@ The share page (QR codes, the edit link, a new edit link) is in ``share_pages``.
 
 from __future__ import annotations
 
-from flask import (
-    abort,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -29,11 +23,7 @@ from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
-from companion.web.edit_rights import (
-    can_edit,
-    game_to_change,
-    remember_edit_key,
-)
+from companion.web.edit_rights import can_edit, game_to_change, remember_edit_key
 from companion.web.errors import (
     Link,
     PageArea,
