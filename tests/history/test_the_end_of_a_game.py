@@ -10,18 +10,23 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+from zoneinfo import ZoneInfo
 
 import pytest
 from babel.dates import format_date, format_time
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import create_app
 from companion.data import stats
+from companion.data.models import db
 from companion.rules import winners
 from scripts.page_reader import Element, read_page
 from tests.charts.test_charts import SVG, by_class, points_of, value_scale
+from tests.conftest import TEST_CONFIG, database_url
 from tests.history.helpers import (
     FixedHistory,
     build_fixed_history,
@@ -305,3 +310,28 @@ def test_head_to_head_speaks_german(client: FlaskClient, history: FixedHistory) 
     labels = stat_values(page)
     assert "Gemeinsame Partien" in labels
     assert "Geteilte Siege" in labels
+
+
+def test_the_time_of_day_is_shown_in_the_configured_time_zone(instance_path: Path) -> None:
+    instance_path.mkdir(parents=True, exist_ok=True)
+    (instance_path / "config.py").write_text('BABEL_DEFAULT_TIMEZONE = "Europe/Rome"\n')
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(instance_path)}
+    app = create_app(config, instance_path=str(instance_path))
+    with app.app_context():
+        db.create_all()
+    try:
+        client = app.test_client()
+        table = Table(app, client)
+        game = table.new_game(["Ann", "Ben", "Cleo"])
+        table.record(game, THREE)
+        moment = datetime(2026, 11, 25, 19, 30, tzinfo=UTC)
+        set_created(app, game["id"], moment)
+        shown = card_of(client.get("/history").get_data(as_text=True), game["id"]).find("time")
+        rome = format_time(moment, format="short", tzinfo=ZoneInfo("Europe/Rome"), locale="en")
+        assert shown.text.endswith(rome)
+        assert rome != format_time(moment, format="short", locale="en")  # 20:30, not 19:30
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
