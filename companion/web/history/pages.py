@@ -1,5 +1,6 @@
-"""The history pages: every game (filtered, paginated), a player's statistics, fixing a
-player's name, and the scoreboard's switch that leaves a game out of the statistics.
+"""The history pages: every game (filtered, paginated), a player's statistics, two players
+head to head, fixing a player's name, and the scoreboard's switch that leaves a game out of
+the statistics.
 
 Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
 edit rights: to the game for the exclude switch, to every game of the player (of both
