@@ -184,6 +184,11 @@ class HistoryGame:
         return [seat.name for seat in self.seats if seat.won]
 
     @property
+    def winning_total(self) -> int | None:
+        """The winners' total (equal for all of them, R11); ``None`` until the game is won."""
+        return next((seat.total for seat in self.seats if seat.won), None)
+
+    @property
     def in_progress(self) -> bool:
         """Whether the game still takes rounds."""
         return self.status == GameStatus.IN_PROGRESS

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from companion.data import ledger
 from companion.data.history import as_utc
@@ -38,11 +39,18 @@ from companion.data.models import (
     PlayerTotals,
     db,
     name_key,
+    variant_of_columns,
 )
-from companion.rules import Colour
+from companion.rules import Colour, Variant
 
 #: The opponents the player page compares with: the most frequent ones.
 HEAD_TO_HEAD_OPPONENTS = 8
+
+#: The opponents the player page offers to compare with one by one (its select).
+OPPONENTS_TO_PICK = 60
+
+#: The games a head-to-head page lists, the latest ones.
+VERSUS_GAMES = 10
 
 
 #: The player page's score history covers this many finished games, the latest ones.
@@ -191,30 +199,179 @@ def head_to_head(player: PlayerRef, most: int = HEAD_TO_HEAD_OPPONENTS) -> list[
     ]
 
 
+def per_round(points: int, rounds: int) -> float | None:
+    """Points per scored round, so that games of 2, 3 and 5 rounds compare (``None``
+    without a round)."""
+    return points / rounds if rounds else None
+
+
 @dataclass(frozen=True)
 class GamePoint:
-    """One of the player's finished games: when, their total, whether they won."""
+    """One of the player's finished games: when, their total over how many rounds, and
+    whether they won."""
 
     code: str
     created_at: datetime
     total: int
+    rounds: int
     won: bool
+
+    @property
+    def per_round(self) -> float | None:
+        """The total divided by the rounds scored: what the player's chart draws."""
+        return per_round(self.total, self.rounds)
 
 
 def score_history(player: PlayerRef, most: int = SCORE_HISTORY_GAMES) -> list[GamePoint]:
-    """The player's totals in their latest ``most`` finished, counted games, oldest first
-    (read backwards along the ledger's index, however many games there are)."""
+    """The player's totals in their latest ``most`` finished, counted games, oldest first,
+    each with its number of rounds (read backwards along the ledger's index, however many
+    games there are). A finished game has scored all its planned rounds and no more (the
+    services refuse a round past them), so its planned rounds are its scored rounds."""
     rows = db.session.execute(
-        sa.select(Game.code, PlayerGame.created_at, PlayerGame.total, PlayerGame.won)
+        sa.select(
+            Game.code,
+            PlayerGame.created_at,
+            PlayerGame.total,
+            PlayerGame.won,
+            Game.rounds_planned.label("rounds"),
+        )
         .join(Game, Game.id == PlayerGame.game_id)
         .where(PlayerGame.player_id == player.id)
         .order_by(PlayerGame.created_at.desc(), PlayerGame.game_id.desc())
         .limit(most)
     ).all()
     return [
-        GamePoint(row.code, as_utc(row.created_at), int(row.total), bool(row.won))
+        GamePoint(row.code, as_utc(row.created_at), int(row.total), int(row.rounds), bool(row.won))
         for row in reversed(rows)
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# Two players compared
+
+
+@dataclass(frozen=True)
+class VersusGame:
+    """A finished, counted game both players sat in, with each one's total."""
+
+    code: str
+    created_at: datetime
+    variant: Variant
+    rounds: int
+    total: int  #: the player's
+    other_total: int  #: the other player's
+    won: bool
+    other_won: bool
+
+
+@dataclass(frozen=True)
+class Versus:
+    """Two players compared over the counted games they played together.
+
+    Wins and the difference are over the finished games (an unfinished game has no
+    winner yet). A shared win (equal highest totals, R11) counts as a win for each of them,
+    as everywhere in the statistics; ``shared_wins`` says how many wins were shared.
+    """
+
+    games: int
+    finished_games: int
+    wins: int
+    other_wins: int
+    shared_wins: int
+    difference: int  #: the player's points minus the other's, summed over finished games
+    rounds: int  #: the rounds of those games
+    latest: tuple[VersusGame, ...]
+
+    @property
+    def difference_per_round(self) -> float | None:
+        """The player's points per round minus the other's, over their finished games
+        together (the player page's chart is in points per round too)."""
+        return per_round(self.difference, self.rounds)
+
+
+def _pairs(player: PlayerRef, other: PlayerRef, name: str) -> sa.Subquery:
+    """The finished, counted games of both players, a row each with both results and the
+    game's variant (read from the ledger by the player's primary key)."""
+    mine = so.aliased(PlayerGame)
+    theirs = so.aliased(PlayerGame)
+    return (
+        sa.select(
+            mine.game_id.label("game_id"),
+            mine.created_at.label("created_at"),
+            mine.total.label("total"),
+            theirs.total.label("other_total"),
+            mine.won.label("won"),
+            theirs.won.label("other_won"),
+            Game.rounds_planned.label("rounds"),  # a finished game's scored rounds
+            Game.code.label("code"),
+            Game.family.label("family"),
+            Game.scoring.label("scoring"),
+            Game.colours_marked.label("colours_marked"),
+            Game.reveal.label("reveal"),
+        )
+        .join(theirs, sa.and_(theirs.game_id == mine.game_id, theirs.player_id == other.id))
+        .join(Game, Game.id == mine.game_id)
+        .where(mine.player_id == player.id)
+        .subquery(name)
+    )
+
+
+def versus(player: PlayerRef, other: PlayerRef, most: int = VERSUS_GAMES) -> Versus:
+    """``player`` against ``other``: their games together, each one's wins, the average
+    difference of their points per round, and their latest ``most`` finished games together.
+
+    Two statements: the sums (with the games together from the ledger's row of the pair),
+    then the latest games.
+    """
+    pairs = _pairs(player, other, "pairs")
+    games_together = (
+        sa.select(PlayerOpponent.games)
+        .where(PlayerOpponent.player_id == player.id, PlayerOpponent.opponent_id == other.id)
+        .scalar_subquery()
+    )
+
+    def count_of(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+        return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
+
+    sums = db.session.execute(
+        sa.select(
+            sa.func.coalesce(games_together, 0).label("games"),
+            sa.func.count(pairs.c.game_id).label("finished_games"),
+            count_of(pairs.c.won).label("wins"),
+            count_of(pairs.c.other_won).label("other_wins"),
+            count_of(sa.and_(pairs.c.won, pairs.c.other_won)).label("shared_wins"),
+            sa.func.coalesce(sa.func.sum(pairs.c.total - pairs.c.other_total), 0).label(
+                "difference"
+            ),
+            sa.func.coalesce(sa.func.sum(pairs.c.rounds), 0).label("rounds"),
+        ).select_from(pairs)
+    ).one()
+    latest = _pairs(player, other, "latest")
+    rows = db.session.execute(
+        sa.select(latest).order_by(latest.c.created_at.desc(), latest.c.game_id.desc()).limit(most)
+    ).all()
+    return Versus(
+        games=int(sums.games),
+        finished_games=int(sums.finished_games),
+        wins=int(sums.wins),
+        other_wins=int(sums.other_wins),
+        shared_wins=int(sums.shared_wins),
+        difference=int(sums.difference),
+        rounds=int(sums.rounds),
+        latest=tuple(
+            VersusGame(
+                code=row.code,
+                created_at=as_utc(row.created_at),
+                variant=variant_of_columns(row.family, row.scoring, row.colours_marked, row.reveal),
+                rounds=int(row.rounds),
+                total=int(row.total),
+                other_total=int(row.other_total),
+                won=bool(row.won),
+                other_won=bool(row.other_won),
+            )
+            for row in rows
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -221,15 +221,46 @@ def _thinned(count: int, label_width: float, room: float) -> list[int]:
     return shown
 
 
+def _label_groups(labels: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Runs of equal neighbouring labels (several games of one evening share a date): each
+    label once, with the first and last index it stands for."""
+    groups: list[tuple[str, int, int]] = []
+    for index, label in enumerate(labels):
+        if groups and groups[-1][0] == label:
+            groups[-1] = (label, groups[-1][1], index)
+        else:
+            groups.append((label, index, index))
+    return groups
+
+
+def _spaced(centres: Sequence[float], label_width: float) -> list[int]:
+    """Indexes of the labels (at ``centres``, left to right) to show so that none overlap:
+    the first and the last always among them."""
+    if len(centres) <= 1:
+        return list(range(len(centres)))
+    shown = [0]
+    for index in range(1, len(centres) - 1):
+        if centres[index] - centres[shown[-1]] >= label_width:
+            shown.append(index)
+    last = len(centres) - 1
+    while len(shown) > 1 and centres[last] - centres[shown[-1]] < label_width:
+        shown.pop()
+    if centres[last] - centres[shown[-1]] >= label_width:
+        shown.append(last)
+    return shown
+
+
 def score_history_chart(
-    points: Sequence[tuple[str, int]],
+    points: Sequence[tuple[str, float]],
     title: str,
     description: str,
     *,
     id_prefix: str | None = None,
 ) -> Markup:
-    """One player's values over time (e.g. the total of each game, oldest first) as a line,
-    each point labelled under the x axis by its label (thinned when there are many).
+    """One player's values over time (e.g. the points per round of each game, oldest
+    first) as a line. Each point is labelled under the x axis by its label; neighbouring
+    points with the same label (games of the same day) share it, written once under them,
+    and labels are thinned when there are many.
 
     ``description`` is the chart's text alternative (say in words what the line shows: the
     lowest, highest and last value, say); ``title`` names it. Labels are shown as text.
@@ -249,7 +280,7 @@ def score_history_chart(
         return Markup("".join(parts))
 
     values = [value for _, value in points]
-    ticks = nice_ticks(min(values), max(values))
+    ticks = nice_ticks(math.floor(min(values)), math.ceil(max(values)))
     scale = _Scale(ticks, TOP, PLOT_HEIGHT)
     count = len(points)
     inset = 10  # the first and last point keep clear of the y axis and the edge
@@ -258,8 +289,9 @@ def score_history_chart(
     def x_of(index: int) -> float:
         return left + inset + (span * index / (count - 1) if count > 1 else span / 2)
 
-    labels = [_cut(label, X_LABEL_CHARACTERS) for label, _ in points]
-    label_width = max(len(label) for label in labels) * CHARACTER_WIDTH + 10
+    groups = _label_groups([_cut(label, X_LABEL_CHARACTERS) for label, _ in points])
+    centres = [(x_of(first) + x_of(last)) / 2 for _, first, last in groups]
+    label_width = max(len(label) for label, _, _ in groups) * CHARACTER_WIDTH + 10
     height = bottom + 28
     parts = _open_svg(chart_id, height, title, description, "history")
     parts.extend(_y_axis(scale, ticks, left, right))
@@ -267,10 +299,11 @@ def score_history_chart(
         f'<g class="chart-text chart-x-labels" font-size="{TICK_FONT}" text-anchor="middle" '
         'fill="currentColor">'
     )
-    for index in _thinned(count, label_width, span):
-        half = len(labels[index]) * CHARACTER_WIDTH / 2
-        x = min(max(x_of(index), half + 2), WIDTH - half - 2)  # kept inside the drawing
-        parts.append(f'<text x="{_number(x)}" y="{bottom + 20}">{escape(labels[index])}</text>')
+    for index in _spaced(centres, label_width):
+        label = groups[index][0]
+        half = len(label) * CHARACTER_WIDTH / 2
+        x = min(max(centres[index], half + 2), WIDTH - half - 2)  # kept inside the drawing
+        parts.append(f'<text x="{_number(x)}" y="{bottom + 20}">{escape(label)}</text>')
     parts.append("</g>")
     coordinates = [(x_of(i), scale.y(value)) for i, value in enumerate(values)]
     if count == 1:  # a path of one point draws no marker: a line of no length does

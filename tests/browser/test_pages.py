@@ -63,6 +63,7 @@ PAGES = [
          ".trick-play--takes"),
     Page("history", "/history", ".history-list .history-game"),
     Page("player", "/players/Ann", ".stat-grid"),
+    Page("head-to-head", "/players/Ann/vs/Bartholomäus", ".versus-games tbody tr"),
     # Only the finished game seats Bartholomäus, and this phone keeps its score; Ann sits in
     # other test files' games too, which makes her rename page a 403 (every game's rights).
     Page("player-rename", "/players/Bartholomäus/rename", "form.game-form"),
@@ -303,6 +304,7 @@ def page_pattern(path: str) -> str:
     """The kind of page a path is: game codes, round numbers and names as placeholders."""
     path = re.sub(r"^/g/[^/]+", "/g/<game>", path)
     path = re.sub(r"/rounds/\d+", "/rounds/<n>", path)
+    path = re.sub(r"^/players/[^/]+/vs/[^/]+$", "/players/<name>/vs/<name>", path)
     return re.sub(r"^/players/[^/]+", "/players/<name>", path)
 
 

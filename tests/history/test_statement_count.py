@@ -25,6 +25,7 @@ URLS = [
     "/history",
     "/history?player=Ann&variant=classic&period=all",
     "/players/Ann",
+    "/players/Ann/vs/Ben",
     "/api/v1/games",
     "/api/v1/games?player=Ann",
     "/api/v1/players/Ann",

@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 import pytest
+from babel.dates import format_time
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -31,6 +32,7 @@ from tests.history.helpers import (
     history_codes,
     stat_values,
     text_of,
+    when,
 )
 from tests.table import Table
 
@@ -179,23 +181,23 @@ def test_a_player_without_finished_games_shows_dashes(
     assert "Dan has not finished a game yet." in page  # the chart's description
 
 
-def test_the_player_page_charts_the_totals_of_finished_games_oldest_first(
+def test_the_player_page_charts_the_finished_games_oldest_first_per_round(
     client: FlaskClient, app: Flask, history: FixedHistory
 ) -> None:
     page = client.get("/players/Ann").get_data(as_text=True)
     assert '<svg class="chart chart--history" id="score-history"' in page
-    description = (
-        "Ann&#39;s total in each of the last 2 finished games, oldest first: "
-        "lowest +15, highest +26, latest +15."
+    description = (  # 26 over 2 rounds, then 15 over 1 round
+        "Ann&#39;s points per round in each of the last 2 finished games, oldest first: "
+        "lowest +13.0, highest +15.0, latest +15.0."
     )
     assert description in page
     with app.app_context():
         player = stats.find_player("Ann")
         assert player is not None
         points = stats.score_history(player)
-    assert [(p.code, p.total, p.won) for p in points] == [
-        (history.first, 26, True),
-        (history.shared, 15, True),
+    assert [(p.code, p.total, p.rounds, p.won) for p in points] == [
+        (history.first, 26, 2, True),
+        (history.shared, 15, 1, True),
     ]
 
 
@@ -232,12 +234,23 @@ def test_the_history_page_lists_totals_winners_and_marks_the_excluded_game(
     assert "4 games" in text
     # in progress first, then newest first
     assert history_codes(page) == [history.live, history.excluded, history.shared, history.first]
-    assert "Mar 25, 2025 Classic Finished not counted in statistics" in text
-    assert "Winner: Cleo" in text
-    assert "Shared win: Ann, Ben" in text
-    assert "Ann Total: +26 ★ winner Ben Total: +25 Cleo Total: +19 Winner: Ann" in text
+    noon = " ".join(format_time(when(2025, 3, 25), format="short", locale="en").split())
+    assert (
+        f"Mar 25, 2025, {noon} "
+        "Classic ★ Winner: Cleo with \u22122 Ann Total: \u22128 "
+        "Ben Total: \u22127 Cleo Total: \u22122 ★ winner Finished: 1 of 1 round "
+        "not counted in statistics"
+    ) in text
+    assert "Shared win: Ann, Ben with +15" in text
+    assert (
+        "★ Winner: Ann with +26 Ann Total: +26 ★ winner Ben Total: +25 Cleo Total: +19 "
+        "Finished: 2 of 2 rounds"
+    ) in text
     assert "In progress: 1 of 2 rounds scored" in text
-    assert "Ann Total: +18 Ben Total: +14 Dan Total: \u221232 Follow this game" in text
+    assert (
+        "Ann Total: +18 Ben Total: +14 Dan Total: \u221232 In progress: 1 of 2 rounds scored "
+        "Follow this game"
+    ) in text
 
 
 def test_winners_in_sql_agree_with_rule_r11_on_random_games(

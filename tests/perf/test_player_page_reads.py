@@ -53,11 +53,16 @@ def test_the_player_page_reads_the_ledger_not_the_history(
             game,
             [quick("red 1", 4), quick("blue 2", 3), quick("green 3", 4), quick("yellow 0", 3)],
         )
-    for url in ("/players/Ann", "/api/v1/players/Ann"):
+    ledger_tables = {
+        "/players/Ann": "player_totals",
+        "/api/v1/players/Ann": "player_totals",
+        "/players/Ann/vs/Ben": "player_games",
+    }
+    for url, ledger_table in ledger_tables.items():
         statements = caught(app, client, url)
         assert statements, "the page reads the database"
         read = set().union(*(tables_of(statement) for statement, _ in statements))
-        assert "player_totals" in read, read
+        assert ledger_table in read, read
         # games is joined by primary key for the codes of the 30 games of the chart only
         assert not read & (HISTORY_TABLES - {"games"}), f"{url} reads the history: {read}"
         with app.app_context():

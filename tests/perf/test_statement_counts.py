@@ -151,6 +151,7 @@ def urls_of(games: Games) -> dict[str, str]:
         "history": "/history",
         "history filtered": "/history?player=Ann&variant=classic&period=all",
         "player": "/players/Ann",
+        "head to head": "/players/Ann/vs/Ben",
         "rules": "/rules",
         "export json": f"/g/{code}/export.json",
         "export csv": f"/g/{code}/export.csv",

@@ -1,5 +1,5 @@
-"""History and player pages: every game, each player's statistics, name fixes, and the
-scoreboard's switch that leaves a game out of the statistics."""
+"""History and player pages: every game, each player's statistics, two players head to
+head, name fixes, and the scoreboard's switch that leaves a game out of the statistics."""
 
 from flask import Blueprint
 

@@ -1,5 +1,6 @@
-"""The history pages: every game (filtered, paginated), a player's statistics, fixing a
-player's name, and the scoreboard's switch that leaves a game out of the statistics.
+"""The history pages: every game (filtered, paginated), a player's statistics, two players
+head to head, fixing a player's name, and the scoreboard's switch that leaves a game out of
+the statistics.
 
 Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
 edit rights: to the game for the exclude switch, to every game of the player (of both
@@ -10,13 +11,20 @@ long the history is.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any, NoReturn
 
 from babel.dates import format_skeleton
 from flask import abort, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, format_decimal, format_percent, get_locale, gettext
+from flask_babel import (
+    format_date,
+    format_decimal,
+    format_percent,
+    format_time,
+    get_locale,
+    gettext,
+)
 from sqlalchemy.exc import IntegrityError
 
 from companion import services
@@ -88,6 +96,15 @@ def month_label(year: int, month: int) -> str:
     return format_skeleton("yMMM", date(year, month, 1), locale=get_locale())
 
 
+def date_and_time(moment: datetime) -> str:
+    """ "Nov 25, 2026, 7:42 PM": the day and the time of day, joined as the page's language
+    joins them (in the app's time zone, ``BABEL_DEFAULT_TIMEZONE``)."""
+    pattern = str(get_locale().datetime_formats["medium"])
+    return pattern.replace("{1}", format_date(moment, format="medium")).replace(
+        "{0}", format_time(moment, format="short")
+    )
+
+
 def colour_chip(colour: str) -> Chip:
     """A colour as the scoreboard draws it (shape and name, for colour-blind players)."""
     return Chip(colour)
@@ -108,6 +125,7 @@ def history_template_helpers() -> dict[str, Any]:
         "variant_label": variant_label,
         "colour_chip": colour_chip,
         "format_date": format_date,
+        "date_and_time": date_and_time,
     }
 
 
@@ -172,23 +190,28 @@ def no_such_player(name: str) -> NoReturn:
 
 
 def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) -> Any:
-    """The chart of the player's total in each of their latest finished games."""
-    totals = [point.total for point in points]
-    if totals:
+    """The chart of the player's points per round in each of their latest finished games:
+    games of 2, 3 and 5 rounds compare, and the games of one day share its date."""
+    values = [point.per_round for point in points if point.per_round is not None]
+    if values:
         description = gettext(
-            "%(name)s's total in each of the last %(count)s finished games, oldest first: "
-            "lowest %(lowest)s, highest %(highest)s, latest %(latest)s.",
+            "%(name)s's points per round in each of the last %(count)s finished games, "
+            "oldest first: lowest %(lowest)s, highest %(highest)s, latest %(latest)s.",
             name=player.name,
-            count=len(totals),
-            lowest=signed_number(min(totals)),
-            highest=signed_number(max(totals)),
-            latest=signed_number(totals[-1]),
+            count=len(values),
+            lowest=average(min(values)),
+            highest=average(max(values)),
+            latest=average(values[-1]),
         )
     else:
         description = gettext("%(name)s has not finished a game yet.", name=player.name)
     return score_history_chart(
-        [(format_date(point.created_at, format="short"), point.total) for point in points],
-        gettext("Total per finished game"),
+        [
+            (format_date(point.created_at, format="short"), point.per_round)
+            for point in points
+            if point.per_round is not None
+        ],
+        gettext("Points per round in each finished game"),
         description,
         id_prefix="score-history",
     )
@@ -204,16 +227,54 @@ def player(name: str) -> ResponseReturnValue:
     found, may_fix = found_and_rights
     numbers = stats.player_stats(found)
     points = stats.score_history(found)
+    opponents = stats.head_to_head(found, most=stats.OPPONENTS_TO_PICK)
     return render_template(
         "history/player.html",
         player=found,
         numbers=numbers,
-        rivals=stats.head_to_head(found),
+        rivals=opponents[: stats.HEAD_TO_HEAD_OPPONENTS],
+        opponents=sorted((rival.opponent for rival in opponents), key=name_key),
         points=points,
         chart=score_history_svg(found, points),
         months=stats.monthly_trend(found),
         history_games=stats.SCORE_HISTORY_GAMES,
         may_fix=may_fix,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Two players head to head
+
+
+@bp.get("/players/<path:name>/vs")
+def pick_opponent(name: str) -> ResponseReturnValue:
+    """The player page's "compare with" form (a GET form, no script): on to the
+    head-to-head page of the opponent picked, or back to the player page without one."""
+    found = player_or_404(name)
+    opponent = request.args.get("opponent", "").strip()
+    if not opponent:
+        return redirect(url_for("history.player", name=found.name))
+    other = player_or_404(opponent)
+    return redirect(url_for("history.versus", name=found.name, other=other.name))
+
+
+@bp.get("/players/<path:name>/vs/<path:other>")
+def versus(name: str, other: str) -> ResponseReturnValue:
+    """Two players compared: games together, each one's wins (a shared win counts for
+    both), and the average difference of their points per round."""
+    found = player_or_404(name)
+    opponent = player_or_404(other)
+    if found.id == opponent.id:
+        abort(
+            404,
+            description=gettext("Pick another player to compare %(name)s with.", name=found.name),
+        )
+    return render_template(
+        "history/versus.html",
+        player=found,
+        other=opponent,
+        numbers=stats.versus(found, opponent),
+        latest_games=stats.VERSUS_GAMES,
     )
 
 
