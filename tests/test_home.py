@@ -70,7 +70,7 @@ def test_every_page_names_the_json_api_in_its_footer(client: FlaskClient) -> Non
     for path in ("/", "/resolve", "/rules", "/history"):
         page = read_page(client.get(path).get_data(as_text=True))
         footer = page.find("footer", class_="site-footer")
-        assert footer.find("p", class_="footer-note").find("code").text == "/api/v1", path
+        assert footer.find("p", class_="footer-links").find("code").text == "/api/v1", path
 
 
 # --------------------------------------------------------------------------------------------

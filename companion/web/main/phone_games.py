@@ -18,11 +18,12 @@ from companion.data import queries
 from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.messages import variant_label
-from companion.web.edit_rights import SESSION_KEYS
+from companion.web.edit_rights import MAX_KEYS_PER_DEVICE, SESSION_KEYS
 
 #: The home page lists at most this many games in progress.
 GAMES_ON_HOME = 10
-#: ... and this many finished games; the history holds the rest.
+#: ... and this many finished games; the history holds the rest. Both lists come from the
+#: at most MAX_KEYS_PER_DEVICE games whose keys the phone holds.
 FINISHED_ON_HOME = 5
 
 
@@ -45,22 +46,41 @@ def phone_codes() -> list[str]:
     return [code for code in keys if isinstance(code, str)] if isinstance(keys, dict) else []
 
 
-def phone_games(status: GameStatus, limit: int) -> list[PhoneGame]:
-    """This phone's games of ``status``, the most recently played first."""
+@dataclass(frozen=True)
+class PhoneGames:
+    """This phone's games as the home page lists them, the most recently played first."""
+
+    in_progress: tuple[PhoneGame, ...]
+    finished: tuple[PhoneGame, ...]
+
+
+def phone_games() -> PhoneGames:
+    """This phone's games in progress and its finished ones (an abandoned game is in
+    neither). One query answers both lists: a phone holds at most ``MAX_KEYS_PER_DEVICE``
+    keys, so the home page costs the same few statements whatever the phone holds."""
     codes = phone_codes()
     if not codes:
-        return []
+        return PhoneGames((), ())
     query = (
         sa.select(Game)
         .options(
             so.selectinload(Game.seats),
             so.selectinload(Game.rounds).selectinload(Round.results),
         )
-        .where(Game.code.in_(codes), Game.status == status)
+        .where(
+            Game.code.in_(codes),
+            Game.status.in_([GameStatus.IN_PROGRESS, GameStatus.FINISHED]),
+        )
         .order_by(Game.updated_at.desc(), Game.id.desc())
-        .limit(limit)
+        .limit(MAX_KEYS_PER_DEVICE)
     )
-    return [phone_game(game) for game in db.session.scalars(query)]
+    games = list(db.session.scalars(query))
+    in_progress = [game for game in games if game.status == GameStatus.IN_PROGRESS]
+    finished = [game for game in games if game.status == GameStatus.FINISHED]
+    return PhoneGames(
+        tuple(phone_game(game) for game in in_progress[:GAMES_ON_HOME]),
+        tuple(phone_game(game) for game in finished[:FINISHED_ON_HOME]),
+    )
 
 
 def phone_game(game: Game) -> PhoneGame:
@@ -77,13 +97,3 @@ def phone_game(game: Game) -> PhoneGame:
         winners=tuple(names[seat] for seat in winners),
         finished_at=game.updated_at,
     )
-
-
-def games_in_progress() -> list[PhoneGame]:
-    """The games this phone keeps the score of and that still take rounds."""
-    return phone_games(GameStatus.IN_PROGRESS, GAMES_ON_HOME)
-
-
-def finished_games() -> list[PhoneGame]:
-    """The games this phone kept the score of until their last round."""
-    return phone_games(GameStatus.FINISHED, FINISHED_ON_HOME)

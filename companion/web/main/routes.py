@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import render_template
 
 from companion.web.main import bp
-from companion.web.main.phone_games import finished_games, games_in_progress
+from companion.web.main.phone_games import phone_games
 
 
 @bp.route("/")
 def index() -> str:
     """Show what the app does at the table, with this phone's games in progress and its
     recently finished ones."""
-    return render_template("home.html", games=games_in_progress(), finished=finished_games())
+    games = phone_games()
+    return render_template("home.html", games=games.in_progress, finished=games.finished)
