@@ -5,6 +5,8 @@
  *    page keeps its place, the pass toggle its state, and the result is announced by the
  *    aria-live region. The server renders the answer exactly as it would for a normal post,
  *    so the rules stay in one place. Any failure falls back to the normal form post.
+ * 3. The address bar follows the trick (the page names the address that opens it as it is
+ *    now), so Back after a rule link, a reload or a shared link shows the same trick.
  */
 (function () {
   "use strict";
@@ -59,6 +61,14 @@
     }
   }
 
+  /* Keep the resolver's state in the address, replacing the history entry: taps are not
+     pages to go back through. The "#trick-panel" of the form's action is kept. */
+  function keepAddress(address) {
+    if (address && window.history && typeof window.history.replaceState === "function") {
+      window.history.replaceState(window.history.state, "", address + window.location.hash);
+    }
+  }
+
   function enhanceResolver(form) {
     var queue = Promise.resolve();
     var fallback = false;
@@ -89,6 +99,8 @@
           }
           var scroll = window.scrollY;
           form.innerHTML = fresh.innerHTML;
+          form.setAttribute("data-address", fresh.getAttribute("data-address") || "");
+          keepAddress(fresh.getAttribute("data-address"));
           window.scrollTo(0, scroll);
           focusAfterSwap(form, name, value);
           revealVerdict(form);

@@ -41,9 +41,9 @@ def test_main_and_api_blueprints_are_registered(app: Flask) -> None:
 def test_home_page_welcomes_and_explains_the_app(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert "<h1>Welcome to the Sticheln companion</h1>" in page
-    assert "keeps the score of your games of Sticheln" in page
-    assert "<h2>Tools</h2>" in page
-    assert "The JSON API is available at <code>/api/v1</code>" in page
+    assert "keeps the score for everyone" in page
+    assert '<h2 id="home-table">At your table</h2>' in page
+    assert "JSON API: <code>/api/v1</code>" in page  # in the footer
 
 
 def test_layout_is_built_for_phones(client: FlaskClient) -> None:

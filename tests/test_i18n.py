@@ -17,11 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
 
 WELCOME = {
-    "en": ("Welcome to the Sticheln companion", "Tools", "Language"),
-    "de": ("Willkommen beim Sticheln-Begleiter", "Werkzeuge", "Sprache"),
-    "it": ("Benvenuti nell’assistente per Sticheln", "Strumenti", "Lingua"),
-    "fr": ("Bienvenue dans le compagnon de Sticheln", "Outils", "Langue"),
-    "hu": ("Üdvözöl a Sticheln-segéd", "Eszközök", "Nyelv"),
+    "en": ("Welcome to the Sticheln companion", "At your table", "Language"),
+    "de": ("Willkommen beim Sticheln-Begleiter", "Am Tisch", "Sprache"),
+    "it": ("Benvenuti nell’assistente per Sticheln", "Al tavolo", "Lingua"),
+    "fr": ("Bienvenue dans le compagnon de Sticheln", "À votre table", "Langue"),
+    "hu": ("Üdvözöl a Sticheln-segéd", "Az asztalnál", "Nyelv"),
 }
 
 
@@ -37,7 +37,7 @@ def assert_home_page_in(page: str, code: str) -> None:
     heading, tools, language = WELCOME[code]
     assert html_lang(page) == code
     assert f"<h1>{heading}</h1>" in page
-    assert f"<h2>{tools}</h2>" in page
+    assert f'<h2 id="home-table">{tools}</h2>' in page
     assert f'<nav aria-label="{language}">' in page
     assert "<code>/api/v1</code>" in page
 
@@ -144,25 +144,30 @@ def test_safe_next_path_keeps_only_paths_on_this_site(target: str | None, expect
     assert safe_next_path(target) == expected
 
 
-def project_messages() -> set[str]:
+def project_messages() -> set[tuple[str, str | None]]:
     """Every translatable string that ``pybabel extract`` finds with babel.cfg and the
-    keywords the README gives it (a plural by its singular)."""
+    keywords the README gives it (a plural by its singular), with its context (pgettext)."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
     found = extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)
-    return {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
+    return {
+        (message if isinstance(message, str) else message[0], context)
+        for _, _, message, _, context in found
+    }
 
 
 @pytest.mark.parametrize("code", ["de", "it", "fr", "hu"])
 def test_every_string_of_the_code_and_the_templates_is_translated(code: str) -> None:
     with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as file:
         catalog = read_po(file, locale=code)
-    messages = project_messages()
+    in_context = project_messages()
+    messages = {message for message, _context in in_context}
     assert {"Welcome to the Sticheln companion", "Games exported: %(count)s."} <= messages
     assert "%(num)d colour" in messages  # a plural, by its singular
-    for message in messages:
-        entry = catalog.get(message)
+    assert ("Round", "CSV column") in in_context  # a string with its context
+    for message, context in in_context:
+        entry = catalog.get(message, context=context)
         assert entry is not None, f"{code}: {message!r} is missing"
         strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
         assert all(strings), f"{code}: {message!r} is not translated"

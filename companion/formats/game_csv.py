@@ -1,20 +1,73 @@
-"""One game as CSV, for a spreadsheet: a row per scored round and seat."""
+"""One game as CSV, for a spreadsheet: a row per scored round and seat.
+
+Two flavours. The plain export is for programs: English column names, the colours' API
+names and commas, the same bytes whatever the page's language. The localized export is for
+a spreadsheet opened by a player: column and colour names in the current language, and the
+separator that language's spreadsheets expect: where the decimal mark is a comma (de, it, fr,
+hu in Babel's locale data), a comma cannot also split the cells, so they split on semicolons.
+Both start with a UTF-8 byte order mark: without it a spreadsheet reads a CSV file in the
+computer's old code page, and "Zoë" or "Jörg" come out garbled.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from babel.numbers import get_decimal_symbol
+from flask_babel import get_locale, pgettext
 
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundStatus
+from companion.read_models.messages import colour_name
 
 #: The columns of a game's CSV export, one row per scored round and seat.
 CSV_COLUMNS = ("round", "seat", "player", "indicators", "colours", "tricks", "score", "total")
 
 
+def localized_columns() -> tuple[str, ...]:
+    """The same columns as a spreadsheet shows them in the player's language."""
+    return (
+        pgettext("CSV column", "Round"),
+        pgettext("CSV column", "Seat"),
+        pgettext("CSV column", "Player"),
+        pgettext("CSV column", "Indicator cards"),
+        pgettext("CSV column", "Marked colours"),
+        pgettext("CSV column", "Tricks"),
+        pgettext("CSV column", "Score"),
+        pgettext("CSV column", "Total"),
+    )
+
+
 #: A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+BYTE_ORDER_MARK = "\ufeff"
+
+
+@dataclass(frozen=True)
+class CsvWords:
+    """How a flavour of the export writes its header, colours, card lists and cells."""
+
+    columns: Sequence[str]
+    delimiter: str
+    colour: Callable[[str], str]
+    cards_joined_by: str
+    colours_joined_by: str
+
+
+#: The export for programs, unchanged whatever the page's language.
+PLAIN = CsvWords(CSV_COLUMNS, ",", str, "; ", " ")
+
+
+def localized_words() -> CsvWords:
+    """The export for a spreadsheet in the current language (Flask-Babel's locale)."""
+    locale = get_locale()
+    decimal_comma = locale is not None and get_decimal_symbol(locale) == ","
+    return CsvWords(localized_columns(), ";" if decimal_comma else ",", colour_name, ", ", ", ")
 
 
 def csv_safe(value: object) -> object:
@@ -25,7 +78,7 @@ def csv_safe(value: object) -> object:
     return value
 
 
-def csv_rows(game: Game) -> list[list[object]]:
+def csv_rows(game: Game, words: CsvWords = PLAIN) -> list[list[object]]:
     """One row per scored round and seat (seats counted from 1), with the running total."""
     names = [seat.player.name for seat in game.seats]
     totals = queries.totals_of(game).per_round
@@ -36,13 +89,17 @@ def csv_rows(game: Game) -> list[list[object]]:
         marked = queries.marked_of(game, round_) or []
         for result in round_.results:
             indicators = marked[result.seat] if result.seat < len(marked) else []
+            colours = [colour for colour in result.colour_names.split(",") if colour]
             rows.append(
                 [
                     round_.number,
                     result.seat + 1,
                     names[result.seat],
-                    "; ".join(f"{card['colour']} {card['value']}" for card in indicators),
-                    " ".join(colour for colour in result.colour_names.split(",") if colour),
+                    words.cards_joined_by.join(
+                        f"{words.colour(str(card['colour']))} {card['value']}"
+                        for card in indicators
+                    ),
+                    words.colours_joined_by.join(words.colour(colour) for colour in colours),
                     "" if result.tricks is None else result.tricks,
                     result.score,
                     running[result.seat],
@@ -51,12 +108,13 @@ def csv_rows(game: Game) -> list[list[object]]:
     return rows
 
 
-def game_csv(game: Game) -> str:
+def game_csv(game: Game, localized: bool = False) -> str:
     """One game as CSV: a header row, then ``csv_rows``; UTF-8 with a byte order mark so
-    spreadsheets read the names right."""
+    spreadsheets read the names right. ``localized``: in the current language."""
+    words = localized_words() if localized else PLAIN
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for row in csv_rows(game):
+    writer = csv.writer(buffer, delimiter=words.delimiter)
+    writer.writerow(words.columns)
+    for row in csv_rows(game, words):
         writer.writerow([csv_safe(cell) for cell in row])
-    return "\ufeff" + buffer.getvalue()
+    return BYTE_ORDER_MARK + buffer.getvalue()

@@ -7,10 +7,14 @@ import io
 from typing import Any
 
 import pytest
+from babel.numbers import get_decimal_symbol
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 
 from companion.formats.game_csv import CSV_COLUMNS, csv_safe
+from companion.read_models.messages import colour_name
+from scripts.page_reader import read_page
 from tests.backup.history import HAT_TRICK_NAMES, build_history
 from tests.table import Table
 
@@ -103,3 +107,131 @@ def test_markup_in_names_stays_text_in_the_csv(
     assert rows[2][2] == '<script>alert("x")</script>'
     assert len(rows) == 3  # one scored round of three seats; the delayed game lays out nothing
     assert all(row[3] == "" for row in rows)
+
+
+# --------------------------------------------------------------------------------------------
+# The plain export, for programs: these bytes, in every language
+
+
+#: The classic game's export as it was before spreadsheets got their own flavour.
+PLAIN_CLASSIC = (
+    "\ufeffround,seat,player,indicators,colours,tricks,score,total\r\n"
+    "1,1,Ann,yellow 4,yellow,3,1,1\r\n"
+    "1,2,Ben,blue 0,blue,4,-16,-16\r\n"
+    "1,3,Cleo,red 1,red,4,10,10\r\n"
+    "1,4,Dan,yellow 5,yellow,3,-31,-31\r\n"
+    "2,1,Ann,yellow 9,yellow,3,-10,-9\r\n"
+    "2,2,Ben,yellow 6,yellow,5,-14,-30\r\n"
+    "2,3,Cleo,red 11,red,2,-14,-4\r\n"
+    "2,4,Dan,brown 10,brown,4,-16,-47\r\n"
+    "3,1,Ann,brown 10,brown,3,-36,-45\r\n"
+    "3,2,Ben,green 7,green,3,-16,-46\r\n"
+    "3,3,Cleo,brown 11,brown,5,3,-1\r\n"
+    "3,4,Dan,red 7,red,3,-24,-71\r\n"
+)
+
+#: The Hat Trick game's: no indicators or tricks, names that look like formulas.
+PLAIN_HAT_TRICK = (
+    "\ufeffround,seat,player,indicators,colours,tricks,score,total\r\n"
+    "1,1,Ben,,red,,-2,-2\r\n"
+    "1,2,'=SUM(A1:A9),,blue,,-2,-2\r\n"
+    "1,3,Fay,,green,,9,9\r\n"
+    "1,4,'@Gus,,red,,0,0\r\n"
+    "2,1,Ben,,green,,-1,-3\r\n"
+    "2,2,'=SUM(A1:A9),,red,,-12,-14\r\n"
+    "2,3,Fay,,green,,-4,5\r\n"
+    "2,4,'@Gus,,red,,3,3\r\n"
+    "3,1,Ben,,green,,-2,-5\r\n"
+    "3,2,'=SUM(A1:A9),,red,,-2,-16\r\n"
+    "3,3,Fay,,red,,-5,0\r\n"
+    "3,4,'@Gus,,red,,-6,-3\r\n"
+)
+
+
+@pytest.mark.parametrize("lang", [None, "en", "de", "hu"])
+def test_the_plain_csv_stays_byte_for_byte_the_same_in_every_page_language(
+    client: FlaskClient, games: dict[str, dict[str, Any]], lang: str | None
+) -> None:
+    if lang:
+        client.set_cookie("lang", lang)
+    for name, expected in (("classic", PLAIN_CLASSIC), ("hat-trick", PLAIN_HAT_TRICK)):
+        answer = client.get(f"/g/{games[name]['id']}/export.csv")
+        assert answer.status_code == 200
+        assert answer.get_data() == expected.encode("utf-8"), name
+    english = client.get(f"/g/{games['classic']['id']}/export.csv?lang=en")
+    assert english.get_data() == PLAIN_CLASSIC.encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# The localized export, for a spreadsheet in the player's language
+
+#: How each language's spreadsheets name the first column (a check of the catalog).
+ROUND_COLUMN = {"de": "Runde", "it": "Manche", "fr": "Manche", "hu": "Forduló"}
+
+
+def localized_csv(client: FlaskClient, code: str, lang: str) -> tuple[str, str]:
+    """The export of ``code`` in ``lang``: its text (byte order mark checked and dropped)
+    and the separator that language's spreadsheets expect."""
+    answer = client.get(f"/g/{code}/export.csv?lang={lang}")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/csv"
+    assert answer.headers["Content-Disposition"] == (
+        f'attachment; filename="sticheln-{code}-{lang}.csv"'
+    )
+    body = answer.get_data()
+    assert body.startswith("\ufeff".encode()), "spreadsheets need the mark to read UTF-8"
+    decimal_comma = get_decimal_symbol(lang) == ","
+    return body.decode("utf-8-sig"), ";" if decimal_comma else ","
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "fr", "hu"])
+def test_a_localized_csv_has_the_languages_words_and_separator(
+    app: Flask, client: FlaskClient, games: dict[str, dict[str, Any]], lang: str
+) -> None:
+    code = games["classic"]["id"]
+    text, separator = localized_csv(client, code, lang)
+    assert separator == ";"  # these languages write decimals with a comma
+
+    header, *rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    plain_header, *plain_rows = csv_of(client, code)
+
+    assert header[0] == ROUND_COLUMN[lang]
+    assert len(header) == len(CSV_COLUMNS) and all(header)
+    assert not set(header) & set(CSV_COLUMNS)
+    assert len(rows) == len(plain_rows)
+    with app.test_request_context(), force_locale(lang):
+        for row, plain in zip(rows, plain_rows, strict=True):
+            numbers = (0, 1, 2, 5, 6, 7)  # round, seat, player, tricks, score, total
+            assert [row[i] for i in numbers] == [plain[i] for i in numbers]
+            colour, value = plain[3].split()
+            assert row[3] == f"{colour_name(colour)} {value}"
+            assert row[4] == colour_name(plain[4])
+
+
+def test_a_localized_csv_keeps_formula_names_as_text(
+    client: FlaskClient, games: dict[str, dict[str, Any]]
+) -> None:
+    text, separator = localized_csv(client, games["hat-trick"]["id"], "fr")
+    _header, *rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    assert [row[2] for row in rows[:4]] == ["Ben", "'=SUM(A1:A9)", "Fay", "'@Gus"]
+
+
+def test_an_export_in_a_language_the_app_does_not_speak_is_not_found(
+    client: FlaskClient, games: dict[str, dict[str, Any]]
+) -> None:
+    for lang in ("xx", "", "de-DE", "<b>"):
+        answer = client.get(f"/g/{games['classic']['id']}/export.csv", query_string={"lang": lang})
+        assert answer.status_code == 404, lang
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "fr", "hu"])
+def test_a_games_pages_link_the_csv_of_their_language(
+    client: FlaskClient, games: dict[str, dict[str, Any]], lang: str
+) -> None:
+    code = games["classic"]["id"]
+    client.set_cookie("lang", lang)
+    expected = f"/g/{code}/export.csv" + ("" if lang == "en" else f"?lang={lang}")
+    for page in (f"/g/{code}", f"/g/{code}/view"):
+        links = read_page(client.get(page).get_data(as_text=True)).find_all("a", download=True)
+        csv_links = [link.get("href") for link in links if "export.csv" in str(link.get("href"))]
+        assert csv_links == [expected], page

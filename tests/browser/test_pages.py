@@ -43,7 +43,8 @@ class Page:
 FULL_TRICK = "yellow-3+green-3+blue-9+red-0"
 
 PAGES = [
-    Page("home", "/", ".home-games .home-list__link"),  # this phone's games in progress
+    # This phone's games: "main" in progress, and the finished one with its winner.
+    Page("home", "/", "[data-home-games='finished'] .home-list__winner"),
     Page("new-game", "/games/new", "#new-game-form"),
     Page("scoreboard", "/g/{main}", ".current-round .actions .button"),  # with edit controls
     Page("view-finished", "/g/{finished}/view", ".winners"),

@@ -84,7 +84,7 @@ def test_the_languages_that_have_their_catalog_still_speak(app_without_german: F
     client = app_without_german.test_client()
     page = client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert html_lang(page) == "it"
-    assert "<h2>Strumenti</h2>" in page
+    assert '<h2 id="home-table">Al tavolo</h2>' in page
 
 
 def test_the_start_up_log_names_the_missing_catalogs(

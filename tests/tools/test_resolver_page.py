@@ -7,11 +7,18 @@ The classic examples are the German rulebook's ("Beispiele"), played by five pla
 
 from __future__ import annotations
 
-import pytest
-from flask.testing import FlaskClient
+from typing import Any
+from urllib.parse import parse_qs, urlencode
 
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
+
+from companion.read_models.chips import card_of_token
+from companion.rules import Card, round_leader, seat_order, trick_winner, variant_named
 from scripts.page_reader import Element, read_page
-from tests.table import Table
+from tests.table import Table, auth
 from tests.tools.tool_helpers import (
     chip_buttons,
     page_text,
@@ -443,3 +450,141 @@ def test_player_names_are_escaped_in_every_sentence(client: FlaskClient, table: 
     assert "&lt;b&gt;Ann&lt;/b&gt;" in after
     setup = page_text(client.get(f"/g/{code}/setup"))
     assert "<b>" not in setup
+
+
+# --------------------------------------------------------------------------------------------
+# The trick in the address: Back after a rule link, a reload or a shared link keep it
+
+
+def address_of(page: str) -> str:
+    """The address the page names as the one that opens it as it is now."""
+    address = read_page(page).find("form", id="resolver-form").get("data-address")
+    assert address, "the resolver names its address"
+    return address
+
+
+def test_the_resolver_names_the_address_that_opens_the_same_trick(client: FlaskClient) -> None:
+    page = open_resolver(client, "variant=reverse&players=5")
+    after = page_text(tap_cards(client, page, "yellow-5", "blue-9", "green-2"))
+
+    address = address_of(after)
+    path, _, query = address.partition("?")
+    assert path == "/resolve"
+    assert parse_qs(query) == {
+        "variant": ["reverse"],
+        "players": ["5"],
+        "trick": ["yellow-5 blue-9 green-2"],
+    }
+    reopened = open_resolver(client, query)
+    assert trick_players_and_cards(reopened) == trick_players_and_cards(after)
+    assert winning_play(reopened) == winning_play(after)
+    assert address_of(reopened) == address
+
+
+def test_an_empty_trick_leaves_the_trick_out_of_the_address(client: FlaskClient) -> None:
+    page = open_resolver(client, "players=4")
+    after = page_text(tap_cards(client, page, "red-4"))
+
+    cleared = page_text(tap(client, after, ("clear", "1")))
+
+    assert parse_qs(address_of(cleared).partition("?")[2]) == {
+        "variant": ["classic"],
+        "players": ["4"],
+    }
+
+
+def test_a_pass_toggled_on_stays_on_in_the_address(client: FlaskClient) -> None:
+    page = open_resolver(client, "variant=hat-trick&players=5")
+    after = page_text(tap_cards(client, page, "red-9"))
+
+    toggled = page_text(tap(client, after, ("apply", "1"), check_pass=True))
+
+    query = parse_qs(address_of(toggled).partition("?")[2])
+    assert query["pass_next"] == ["y"] and query["trick"] == ["red-9"]
+    reopened = open_resolver(client, urlencode(query, doseq=True))
+    assert read_form(reopened).values.get("pass_next") == "y"
+
+
+def test_the_game_resolver_names_its_leader_and_trick_in_the_address(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(["Ann", "Ben", "Cleo", "Dan"], "classic", rounds=5)["id"]
+    page = page_text(client.get(f"/g/{code}/resolve"))
+    moved = page_text(tap(client, page, ("apply", "1"), leader="2"))
+    after = page_text(tap_cards(client, moved, "yellow-3", "green-3"))
+
+    path, _, query = address_of(after).partition("?")
+    assert path == f"/g/{code}/resolve"
+    assert parse_qs(query) == {"leader": ["2"], "trick": ["yellow-3 green-3"]}
+    reopened = page_text(client.get(address_of(after)))
+    assert trick_players_and_cards(reopened) == [("Cleo", "yellow 3"), ("Dan", "green 3")]
+
+
+# --------------------------------------------------------------------------------------------
+# Inside a game the players are named, in every language, from whoever leads now
+
+
+def start_live_round(client: FlaskClient, game: dict[str, Any], marked: list[str]) -> int:
+    """Open round 1 live with one indicator per seat; answers the game's version."""
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/live",
+        json={"version": game["version"], "marked": [[card_json(text)] for text in marked]},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    return int(answer.json["version"])
+
+
+def card_json(token: str) -> dict[str, object]:
+    """``red-4`` as the API writes a card."""
+    colour, value = token.split("-")
+    return {"colour": colour, "value": int(value)}
+
+
+def in_language(app: Flask, lang: str, text: str, **values: object) -> str:
+    """``text`` as the app says it in ``lang``."""
+    with app.test_request_context(), force_locale(lang):
+        return str(gettext(text, **values))
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_in_a_live_round_the_resolver_starts_from_the_winner_of_the_last_trick(
+    app: Flask, client: FlaskClient, table: Table, lang: str
+) -> None:
+    names = ["Anna-Lena", "Jean-Baptiste", "Gergely"]
+    game = table.new_game(names, "classic", rounds=5, first_leader=0)
+    version = start_live_round(client, game, ["red-4", "blue-0", "green-1"])
+    trick = ["yellow-3", "green-3", "blue-7"]
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks",
+        json={"version": version, "cards": [card_json(token) for token in trick]},
+        headers=auth(game),
+    )
+    assert answer.status_code == 201, answer.json
+    settings = variant_named("classic").settings
+    assert settings is not None
+    taken = trick_winner([card_of(token) for token in trick], settings.scoring)
+    leader = seat_order(round_leader(1, 0, len(names)), len(names))[taken.winner]  # R9
+    client.set_cookie("lang", lang)
+
+    page = page_text(client.get(f"/g/{game['id']}/resolve"))
+
+    assert read_form(page).values["leader"] == str(leader)
+    next_player = in_language(app, lang, "Next to play: %(player)s.", player=names[leader])
+    assert next_player in text_of(page)
+    after = page_text(tap_cards(client, page, "red-2", "blue-5"))
+    order = seat_order(leader, len(names))
+    assert [player for player, _card in trick_players_and_cards(after)] == [
+        names[order[0]],
+        names[order[1]],
+    ]
+    text = text_of(after)
+    assert in_language(app, lang, "Next to play: %(player)s.", player=names[order[2]]) in text
+    assert in_language(app, lang, "Player %(number)s", number=1) not in text
+
+
+def card_of(token: str) -> Card:
+    """The card a chip names."""
+    card = card_of_token(token)
+    assert card is not None
+    return card

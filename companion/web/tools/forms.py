@@ -41,11 +41,12 @@ SETUP_VARIANT_CHOICES = [
 
 
 #: Who takes a trick depends only on the trump order (R8 or R13) or on the game (R19-R21),
-#: so the resolver offers three choices, named by the presets that play them.
+#: so the resolver offers three choices. Their names stay short enough for a phone's select
+#: in every language; the field's description names the presets that play each.
 TRICK_RULE_CHOICES = [
-    SelectChoice("classic", _l("Highest trump wins: Classic, Mild, Aggravated, Hazy, Delayed")),
-    SelectChoice("reverse", _l("Lowest trump wins: Reverse")),
-    SelectChoice(HAT_TRICK, _l("Hat Trick: two colours, passes")),
+    SelectChoice("classic", _l("Highest trump wins")),
+    SelectChoice("reverse", _l("Lowest trump wins")),
+    SelectChoice(HAT_TRICK, _l("Hat Trick")),
 ]
 
 
@@ -104,7 +105,15 @@ class TrickForm(FlaskForm):  # type: ignore[misc]
 class ResolverForm(TrickForm):
     """A trick outside any game: the trick rule and the player count are chosen here."""
 
-    variant = SelectField(_l("Trick rule"), choices=TRICK_RULE_CHOICES, default="classic")
+    variant = SelectField(
+        _l("Trick rule"),
+        choices=TRICK_RULE_CHOICES,
+        default="classic",
+        description=_l(
+            "Highest trump wins in Classic, Mild, Aggravated, Hazy and Delayed; "
+            "the lowest in Reverse. Hat Trick: two colours, passes."
+        ),
+    )
     players = SelectField(
         _l("Players"), choices=player_count_choices(), default=DEFAULT_PLAYERS, coerce=int
     )

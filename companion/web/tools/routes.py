@@ -1,8 +1,11 @@
 """The table tools' pages: table setup and trick resolver, alone or inside a game.
 
 Both pages only calculate: they save nothing, so the resolver answers its POSTs directly
-instead of redirecting (there is nothing a reload could save twice). CSRFProtect checks every
-POST before a view runs; a form whose token expired is shown again with the trick kept.
+instead of redirecting (there is nothing a reload could save twice). Its whole state (the
+trick rule or leader, the player count, the trick) also opens it by GET: the page names that
+address, so a script can keep it in the browser's history and Back after a rule link returns
+to the same trick. CSRFProtect checks every POST before a view runs; a form whose token
+expired is shown again with the trick kept.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from wtforms import Field
 
 from companion.data import queries
 from companion.data.models import Game
+from companion.data.states import RoundMode
 from companion.read_models.messages import render_message, variant_label
 from companion.read_models.scoreboard import NextRound, next_round_of
 from companion.rules import Play, RuleError, TableSetup, table_setup
@@ -142,7 +146,13 @@ def resolver_page(expired: str | None = None) -> ResponseReturnValue:
         setup = setup_or_field_error(form)
         return TrickTable(setup) if setup else None
 
-    return render_resolver(form, table, None, url_for("tools.resolver"), expired)
+    def address(state: dict[str, str]) -> str:
+        """The resolver with its trick rule, player count and ``state``."""
+        return url_for(
+            "tools.resolver", variant=form.variant.data, players=form.players.data, **state
+        )
+
+    return render_resolver(form, table, None, url_for("tools.resolver"), expired, address)
 
 
 @bp.route("/g/<code>/resolve", methods=["GET", "POST"], endpoint="game_resolver")
@@ -152,11 +162,11 @@ def resolve_game_trick(code: str) -> ResponseReturnValue:
 
 
 def game_resolver_page(code: str, expired: str | None = None) -> ResponseReturnValue:
-    """The resolver inside a game; the current round's leader leads by default (R3)."""
+    """The resolver inside a game; whoever leads at the table now leads by default."""
     game = get_game(code)
     at_table = game_at_table(game)
     names = at_table.names
-    leader = at_table.round.leader if at_table.round else game.first_leader
+    leader = trick_leader(game, at_table)
     if request.method == "POST":
         form = GameTrickForm(names)
     else:
@@ -169,8 +179,22 @@ def game_resolver_page(code: str, expired: str | None = None) -> ResponseReturnV
             return None
         return TrickTable(setup, names, form.leader.data)
 
+    def address(state: dict[str, str]) -> str:
+        """The game's resolver with its leader and ``state``."""
+        return url_for("tools.game_resolver", code=game.code, leader=form.leader.data, **state)
+
     action = url_for("tools.game_resolver", code=game.code)
-    return render_resolver(form, table, at_table, action, expired)
+    return render_resolver(form, table, at_table, action, expired, address)
+
+
+def trick_leader(game: Game, at_table: GameAtTable) -> int:
+    """Who leads the trick at the table now: in a round played live, the last trick's
+    winner (R9; in Hat Trick the player of the deciding card, R21); otherwise the round's
+    leader (R3), or the first leader once no round is left."""
+    playing = queries.playing_round(game)
+    if playing is not None and playing.mode == RoundMode.LIVE:
+        return queries.live_round_of(game, playing).leader
+    return at_table.round.leader if at_table.round else game.first_leader
 
 
 def render_resolver(
@@ -179,14 +203,16 @@ def render_resolver(
     game: GameAtTable | None,
     action: str,
     expired: str | None,
+    address_of: Callable[[dict[str, str]], str],
 ) -> ResponseReturnValue:
     """Read the trick, apply the tap (unless the form expired) and show the result.
 
     Answers 400 for settings that cannot be used or an expired form, 422 for a refused tap
-    (the trick is unchanged and the refusal says why), 200 otherwise.
+    (the trick is unchanged and the refusal says why), 200 otherwise. The page names its
+    GET address, ``address_of`` its settings with the trick as it is now.
     """
     table = table_of()
-    context: dict[str, object] = {"form": form, "game": game, "action": action}
+    context: dict[str, object] = {"form": form, "game": game, "action": action, "address": None}
     if table is None:
         return render_template("tools/resolver.html", table=None, **context), 400
     plays, notice = restore_trick(form.trick.data, table)
@@ -196,6 +222,7 @@ def render_resolver(
     form.trick.data = write_trick(plays)
     if refusal is None and form.add.data:
         form.pass_next.data = False  # a pass is one play: the toggle resets after it
+    context["address"] = address_of(trick_state(form))
     page = render_template(
         "tools/resolver.html",
         table=table,
@@ -207,6 +234,12 @@ def render_resolver(
         **context,
     )
     return page, 400 if expired else 422 if refusal else 200
+
+
+def trick_state(form: TrickForm) -> dict[str, str]:
+    """The trick and the pass toggle as GET parameters (left out while empty or off)."""
+    state = {"trick": form.trick.data or "", "pass_next": "y" if form.pass_next.data else ""}
+    return {name: value for name, value in state.items() if value}
 
 
 def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...], str | None]:
