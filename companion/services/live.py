@@ -100,10 +100,11 @@ def undo_live_trick(game: Game, number: int, version: int) -> Round:
 
 @dataclass(frozen=True)
 class ReopenedTrick:
-    """The last trick of a round, open again without its last card: the plays it keeps
-    (in order from its leader), the play taken back and the seat that had made it."""
+    """The last trick of a round, open again without its last card: its leader, the plays
+    it keeps (in order from the leader), the play taken back and the seat that had made it."""
 
     round: Round
+    leader: int
     kept: tuple[Play, ...]
     taken_back: Play
     seat: int
@@ -120,7 +121,7 @@ def take_back_last_card(game: Game, number: int, version: int) -> ReopenedTrick:
     kept, taken_back = live_round_of(game, round_).reopen(leader, plays)
     after_change(game)
     seat = (leader + len(kept)) % setup_of(game).players
-    return ReopenedTrick(round_, kept, taken_back, seat)
+    return ReopenedTrick(round_, leader, kept, taken_back, seat)
 
 
 def _take_back_trick(game: Game, number: int, version: int) -> tuple[Round, dict[str, Any]]:
