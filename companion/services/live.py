@@ -116,9 +116,11 @@ def take_back_last_card(game: Game, number: int, version: int) -> ReopenedTrick:
     unfinished trick, an API client). A round that trick had scored is open again, as
     long as it is still the game's last round: nothing happened since but that trick."""
     round_, trick = _take_back_trick(game, number, version)
-    leader = int(trick["leader"])
+    reopened = live_round_of(game, round_)
+    # A trick stored without its leader was led from the seat the rules give (R9, R21).
+    leader = int(trick.get("leader", reopened.leader))
     plays = [play_of(play) for play in trick["plays"]]
-    kept, taken_back = live_round_of(game, round_).reopen(leader, plays)
+    kept, taken_back = reopened.reopen(leader, plays)
     after_change(game)
     seat = (leader + len(kept)) % setup_of(game).players
     return ReopenedTrick(round_, leader, kept, taken_back, seat)

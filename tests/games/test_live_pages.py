@@ -650,7 +650,7 @@ def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient, ta
 
 
 def test_undo_last_card_reopens_the_trick_it_completed_with_its_other_cards(
-    app: Flask, client: FlaskClient, table: Table
+    client: FlaskClient, table: Table
 ) -> None:
     code, _, live = open_classic(table)
     live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
