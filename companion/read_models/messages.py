@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from companion.rules import HAT_TRICK, Colour, Message, Variant
@@ -72,7 +72,15 @@ def render_message(message: Message, names: Sequence[str] | None = None) -> str:
         translate=gettext,
         colour_name=colour_name,
         player_name=lambda seat: player_label(seat, names),
+        translate_plural=plural_form,
     )
+
+
+def plural_form(singular: str, plural: str, count: int) -> str:
+    """The form of a sentence with a count that the current language uses for ``count``
+    (gettext's ngettext on the catalogue, before the parameters are filled in: the message
+    fills them itself, names and colours included)."""
+    return str(get_translations().ngettext(singular, plural, count))
 
 
 def signed_number(number: int) -> str:

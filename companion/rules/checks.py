@@ -17,7 +17,7 @@ from companion.rules.errors import (
     MarkedCaptureError,
     TrickCountError,
 )
-from companion.rules.text import N_
+from companion.rules.text import N_, ngettext
 from companion.rules.tricks import deck_message
 
 
@@ -48,9 +48,12 @@ def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tup
     seat's marked colours."""
     if len(indicators) != colours:
         raise IndicatorError.saying(
-            N_(
-                "%(player)s lays out %(count)s indicator cards, but this variant marks "
-                "%(colours)s colour(s) with one card each (C2)."
+            ngettext(
+                "%(player)s must lay out %(colours)s indicator card, one for the marked "
+                "colour, not %(count)s (C2).",
+                "%(player)s must lay out %(colours)s indicator cards, one for each marked "
+                "colour, not %(count)s (C2).",
+                colours,
             ),
             seat=seat,
             count=len(indicators),
@@ -85,9 +88,12 @@ def tricks_from_captures(seat: int, captured: int, players: int) -> int:
     """C3: each trick gives one card per player, so the captures count the tricks."""
     if captured % players:
         raise TrickCountError.saying(
-            N_(
+            ngettext(
+                "%(player)s captured %(count)s card, which is not a multiple of %(players)s: "
+                "each trick gives one card per player (C3).",
                 "%(player)s captured %(count)s cards, which is not a multiple of %(players)s: "
-                "each trick gives one card per player (C3)."
+                "each trick gives one card per player (C3).",
+                captured,
             ),
             seat=seat,
             count=captured,
@@ -102,14 +108,20 @@ def check_trick_total(tricks: Sequence[int], tricks_per_round: int) -> None:
     if total != tricks_per_round:
         missing = tricks_per_round - total
         template = (
-            N_(
+            ngettext(
                 "The trick counts add up to %(total)s, but the round has %(expected)s tricks: "
-                "%(missing)s still to assign (C3)."
+                "%(missing)s still to assign (C3).",
+                "The trick counts add up to %(total)s, but the round has %(expected)s tricks: "
+                "%(missing)s still to assign (C3).",
+                missing,
             )
             if missing > 0
-            else N_(
+            else ngettext(
                 "The trick counts add up to %(total)s, but the round has only %(expected)s "
-                "tricks: %(extra)s too many (C3)."
+                "tricks: %(extra)s too many (C3).",
+                "The trick counts add up to %(total)s, but the round has only %(expected)s "
+                "tricks: %(extra)s too many (C3).",
+                -missing,
             )
         )
         raise TrickCountError.saying(
@@ -132,11 +144,23 @@ def check_marked_captures(
                 card=card,
                 colours=tuple(marked),
             )
-    if len(cards) > tricks * players:
+    if cards and not tricks:
         raise MarkedCaptureError.saying(
             N_(
-                "%(player)s lists %(count)s marked-colour captures, but %(tricks)s trick(s) "
-                "won hold at most %(most)s cards: %(card)s is one too many (C4)."
+                "%(player)s won no trick, so %(card)s cannot be among their marked-colour "
+                "captures (C4)."
+            ),
+            seat=seat,
+            card=cards[0],
+        )
+    if len(cards) > tricks * players:
+        raise MarkedCaptureError.saying(
+            ngettext(
+                "%(player)s lists %(count)s marked-colour captures, but %(tricks)s trick won "
+                "holds at most %(most)s cards: %(card)s is one too many (C4).",
+                "%(player)s lists %(count)s marked-colour captures, but %(tricks)s tricks won "
+                "hold at most %(most)s cards: %(card)s is one too many (C4).",
+                tricks,
             ),
             seat=seat,
             card=cards[-1],
@@ -182,9 +206,12 @@ def check_hat_trick_holdings(
     total = sum(up + down for up, down in holdings)
     if total != most:
         raise HatTrickError.saying(
-            N_(
+            ngettext(
+                "The table holds %(total)s card, but %(tricks)s tricks of %(players)s plays "
+                "make exactly %(expected)s (C5).",
                 "The table holds %(total)s cards, but %(tricks)s tricks of %(players)s plays "
-                "make exactly %(expected)s (C5)."
+                "make exactly %(expected)s (C5).",
+                total,
             ),
             total=total,
             tricks=tricks_per_round,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import ClassVar, Self
 
 from companion.rules.cards import Card
-from companion.rules.text import N_, Message
+from companion.rules.text import N_, Message, Plural
 
 
 class Refusal(Exception):
@@ -53,7 +53,7 @@ class RuleError(Refusal, ValueError):
     @classmethod
     def saying(
         cls,
-        template: str,
+        template: str | Plural,
         *,
         seat: int | None = None,
         card: Card | None = None,
@@ -61,10 +61,11 @@ class RuleError(Refusal, ValueError):
         **params: object,
     ) -> Self:
         """The refusal ``template`` states; the seat and card it is about are named in it as
-        ``%(player)s`` and ``%(card)s``, because a check names both (RULES.md section 7)."""
+        ``%(player)s`` and ``%(card)s``, because a check names both (RULES.md section 7).
+        A sentence with a count comes in both its forms (:func:`~companion.rules.text.ngettext`)."""
         about: dict[str, object] = {"player": seat, "card": card}
         named = {key: value for key, value in about.items() if value is not None}
-        return cls(Message(template, {**named, **params}), seat, card, field=field)
+        return cls(Message.of(template, {**named, **params}), seat, card, field=field)
 
 
 class UnknownColourError(RuleError):

@@ -15,7 +15,7 @@ from companion.rules.entries import DelayedEntry, Entry, FullEntry, HatTrickFull
 from companion.rules.errors import CardError, HatTrickError, RuleError, TrickError
 from companion.rules.hat_trick import Play, check_hat_trick_plays, resolve_hat_trick
 from companion.rules.table import TableSetup, seat_order
-from companion.rules.text import N_
+from companion.rules.text import N_, ngettext
 from companion.rules.tricks import check_trick_cards, deck_message, trick_winner
 from companion.rules.variants import ClassicVariant, HatTrickVariant
 
@@ -79,9 +79,12 @@ class LiveRound:
         order = self.seat_order()
         if len(plays) != len(order):
             raise TrickError.saying(
-                N_(
+                ngettext(
                     "A trick takes one card from each of the %(players)s players, in order "
-                    "from the leader; %(count)s were given (C6)."
+                    "from the leader; %(count)s card was given (C6).",
+                    "A trick takes one card from each of the %(players)s players, in order "
+                    "from the leader; %(count)s cards were given (C6).",
+                    len(plays),
                 ),
                 players=len(order),
                 count=len(plays),
@@ -173,6 +176,23 @@ class LiveRound:
             raise TrickError.saying(N_("No trick has been played yet this round."))
         return self.tricks.pop()
 
+    def reopen(self, leader: int, plays: Sequence[Play]) -> tuple[tuple[Play, ...], Play]:
+        """C6, R9, R21: a trick just taken back (led by ``leader``, ``plays`` in order from
+        them) open again as the next trick without its last play (the table mistyped the
+        card that completed it): answers the plays it keeps and the play taken back. It
+        must be led from the seat that leads now; a Hat Trick round recorded before R21 was
+        corrected may have led it from another seat, and such a trick is taken back whole."""
+        if self.is_complete or not plays or leader != self.leader:
+            raise TrickError.saying(
+                N_(
+                    "%(player)s led this trick, but %(other)s leads it now (R9, R21): take "
+                    "back the whole trick and enter it again."
+                ),
+                seat=leader,
+                other=self.leader,
+            )
+        return tuple(plays[:-1]), plays[-1]
+
     def capture_piles(self) -> list[list[Card]]:
         """Each seat's captured cards so far, face-up cards only (R9, R20)."""
         piles: list[list[Card]] = [[] for _ in range(self.setup.players)]
@@ -199,7 +219,11 @@ class LiveRound:
         """The finished round as full entries, ready for :func:`score_round`."""
         if not self.is_complete:
             raise RuleError.saying(
-                N_("The round is not over: %(played)s of %(tricks)s tricks are played."),
+                ngettext(
+                    "The round is not over: %(played)s of its %(tricks)s tricks is played.",
+                    "The round is not over: %(played)s of its %(tricks)s tricks are played.",
+                    len(self.tricks),
+                ),
                 played=len(self.tricks),
                 tricks=self.setup.tricks_per_round,
             )

@@ -33,7 +33,7 @@ from companion.rules.entries import (
 from companion.rules.errors import ChoiceError, HatTrickError, RuleError
 from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat_trick_score
 from companion.rules.table import TableSetup
-from companion.rules.text import N_
+from companion.rules.text import N_, ngettext
 from companion.rules.variants import ClassicVariant, HatTrickVariant, Reveal, Scoring
 
 
@@ -269,9 +269,12 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
     needed = min(colours, len(captured))
     if len(set(choice)) != len(choice) or len(choice) != needed:
         raise ChoiceError.saying(
-            N_(
-                "%(player)s must choose %(needed)s different colour(s) among those they "
-                "captured, not %(count)s (R16)."
+            ngettext(
+                "%(player)s must choose %(needed)s colour among those they captured, "
+                "not %(count)s (R16).",
+                "%(player)s must choose %(needed)s different colours among those they "
+                "captured, not %(count)s (R16).",
+                needed,
             ),
             seat=seat,
             needed=needed,

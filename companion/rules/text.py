@@ -3,6 +3,8 @@
 The rules stay free of any web library, so they cannot call gettext themselves. Every
 sentence they produce is a template marked with :func:`N_` (so the catalogue extractor finds
 it) and rendered by whoever shows it: in English by default, translated by the web layer.
+A sentence with a count ("1 card", "2 cards") has two forms, marked together with
+:func:`ngettext` so that each language picks its own form for the number.
 """
 
 from __future__ import annotations
@@ -20,6 +22,29 @@ def N_(template: str) -> str:
     return template
 
 
+@dataclass(frozen=True)
+class Plural:
+    """A sentence in its singular and plural form, and the number that picks between them
+    (as gettext's ``ngettext`` takes them); the parameters are given apart, with the
+    refusal or message that says it."""
+
+    singular: str
+    plural: str
+    count: int
+
+
+def ngettext(singular: str, plural: str, count: int) -> Plural:
+    """Mark a sentence with a count for translation without translating it: the catalogue
+    extractor finds both forms (gettext's ``ngettext`` keyword) and the page that shows the
+    message picks the form of its language for ``count``."""
+    return Plural(singular, plural, count)
+
+
+def english_plural(singular: str, plural: str, count: int) -> str:
+    """The English form for ``count``: the singular for exactly one."""
+    return singular if count == 1 else plural
+
+
 def _default_colour(colour: Colour) -> str:
     return colour.value
 
@@ -30,16 +55,28 @@ class Message:
 
     Parameters may be cards, colours or seats; ``render`` turns them into words through the
     given functions so that a translated page can name colours and players in its language.
+    A sentence with a count also has its ``plural`` form, and ``count`` picks the form
+    (``template`` is then the singular).
     """
 
     template: str
     params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    count: int = 1
+
+    @classmethod
+    def of(cls, template: str | Plural, params: Mapping[str, object]) -> Message:
+        """The message of a plain template or of a sentence with a count (:func:`ngettext`)."""
+        if isinstance(template, Plural):
+            return cls(template.singular, params, template.plural, template.count)
+        return cls(template, params)
 
     def render(
         self,
         translate: Callable[[str], str] = lambda text: text,
         colour_name: Callable[[Colour], str] = _default_colour,
         player_name: Callable[[int], str] = lambda seat: f"seat {seat}",
+        translate_plural: Callable[[str, str, int], str] = english_plural,
     ) -> str:
         """Render the sentence; the default callables give the API's English."""
         from companion.rules.cards import Card, Colour
@@ -56,7 +93,12 @@ class Message:
             return value
 
         rendered = {key: word(value, key) for key, value in self.params.items()}
-        text = translate(self.template) % rendered
+        template = (
+            translate(self.template)
+            if self.plural is None
+            else translate_plural(self.template, self.plural, self.count)
+        )
+        text = template % rendered
         return text[:1].upper() + text[1:]
 
     def __str__(self) -> str:

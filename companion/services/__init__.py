@@ -23,7 +23,14 @@ from companion.services.games import (
     rotate_edit_key,
 )
 from companion.services.keys import key_opens
-from companion.services.live import live_round, open_live_round, play_live_trick, undo_live_trick
+from companion.services.live import (
+    ReopenedTrick,
+    live_round,
+    open_live_round,
+    play_live_trick,
+    take_back_last_card,
+    undo_live_trick,
+)
 from companion.services.players import suggest_players
 from companion.services.rounds import (
     correct_round,
@@ -35,6 +42,7 @@ from companion.services.rounds import (
 
 __all__ = [
     "NotFound",
+    "ReopenedTrick",
     "ServiceError",
     "StaleVersion",
     "abandon_game",
@@ -55,5 +63,6 @@ __all__ = [
     "rotate_edit_key",
     "round_of",
     "suggest_players",
+    "take_back_last_card",
     "undo_live_trick",
 ]

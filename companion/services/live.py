@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.data.models import Game, Round
-from companion.data.queries import live_round_of, playing_round, setup_of
+from companion.data.queries import live_round_of, play_of, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import score_round
 from companion.rules.cards import Card
@@ -92,6 +93,43 @@ def _marked_entries(round_: Round) -> list[dict[str, Any]]:
 
 def undo_live_trick(game: Game, number: int, version: int) -> Round:
     """Take back the last trick of a live round; a round scored by it is open again."""
+    round_, _ = _take_back_trick(game, number, version)
+    after_change(game)
+    return round_
+
+
+@dataclass(frozen=True)
+class ReopenedTrick:
+    """The last trick of a round, open again without its last card: its leader, the plays
+    it keeps (in order from the leader), the play taken back and the seat that had made it."""
+
+    round: Round
+    leader: int
+    kept: tuple[Play, ...]
+    taken_back: Play
+    seat: int
+
+
+def take_back_last_card(game: Game, number: int, version: int) -> ReopenedTrick:
+    """Take back the card that completed the last trick (C6): the trick is no longer saved
+    and waits for its last card again, with its other cards kept by the caller (a phone's
+    unfinished trick, an API client). A round that trick had scored is open again, as
+    long as it is still the game's last round: nothing happened since but that trick."""
+    round_, trick = _take_back_trick(game, number, version)
+    reopened = live_round_of(game, round_)
+    # A trick stored without its leader was led from the seat the rules give (R9, R21).
+    leader = int(trick.get("leader", reopened.leader))
+    plays = [play_of(play) for play in trick["plays"]]
+    kept, taken_back = reopened.reopen(leader, plays)
+    after_change(game)
+    seat = (leader + len(kept)) % setup_of(game).players
+    return ReopenedTrick(round_, leader, kept, taken_back, seat)
+
+
+def _take_back_trick(game: Game, number: int, version: int) -> tuple[Round, dict[str, Any]]:
+    """Remove the last trick of a live round (not yet flushed) and answer it as stored; a
+    round scored by it is open again. Only in the game's last round, so that no later
+    round was started on its scores."""
     check_version(game, version)
     check_open(game)
     round_ = live_round(game, number)
@@ -99,10 +137,10 @@ def undo_live_trick(game: Game, number: int, version: int) -> Round:
         raise ServiceError(N_("No trick has been played yet in round %(number)s."), number=number)
     if round_.status == RoundStatus.SCORED and round_ is not game.rounds[-1]:
         raise ServiceError(N_("Only the last round's last trick can be taken back."))
-    round_.tricks = list(round_.tricks[:-1])
+    *kept, taken_back = round_.tricks
+    round_.tricks = kept
     if round_.status == RoundStatus.SCORED:
         round_.status = RoundStatus.PLAYING
         round_.entries = _marked_entries(round_)
         round_.results = []
-    after_change(game)
-    return round_
+    return round_, taken_back

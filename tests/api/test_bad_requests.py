@@ -1299,7 +1299,7 @@ SCORE_CASES = [
         quick4,
         give_tricks_away(0, 1),
         422,
-        ("seat 0", "0 trick"),
+        ("seat 0", "won no trick"),
     ),
     Bad(
         "quick: another seat's indicator among marked_captured",

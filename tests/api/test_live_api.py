@@ -219,6 +219,84 @@ def test_undo_takes_back_the_last_trick_and_the_lead(client: FlaskClient, table:
     assert again.status_code == 201
 
 
+def test_undo_last_card_reopens_the_trick_and_answers_the_cards_it_keeps(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    game, state = open_classic(table)
+    first = trick(client, game, state["version"], ["red 5", "red 6", "blue 7", "green 1"])
+    url = f"/api/v1/games/{game['id']}/rounds/1/tricks/last/cards/last"
+    with app.app_context():
+        before = snapshot()
+    stale = client.delete(url, json={"version": state["version"]}, headers=auth(game))
+    assert stale.status_code == 409 and stale.json["version"] == first.json["version"]
+    with app.app_context():
+        assert snapshot() == before
+    answer = client.delete(url, query_string={"version": first.json["version"]}, headers=auth(game))
+    assert answer.status_code == 200, answer.json
+    assert answer.json["reopened"] == {
+        "leader": 0,
+        "cards": [
+            {"colour": "red", "value": 5},
+            {"colour": "red", "value": 6},
+            {"colour": "blue", "value": 7},
+        ],
+        "taken_back": {"colour": "green", "value": 1},
+        "seat": 3,
+    }
+    assert answer.json["rounds"][0]["tricks_played"] == 0
+    assert answer.json["version"] == first.json["version"] + 1
+    again = trick(client, game, answer.json["version"], ["red 5", "red 6", "blue 7", "green 2"])
+    assert again.status_code == 201 and again.json["winner"] == 2
+    without_key = client.delete(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks/last/cards/last",
+        json={"version": again.json["version"]},
+        headers={},
+    )
+    assert without_key.status_code == 401
+
+
+def test_undo_last_card_reopens_a_hat_trick_round_it_had_scored(
+    client: FlaskClient, table: Table
+) -> None:
+    setup = table_setup(4, PRESETS["hat-trick"])
+    played = play_hat_trick_round(setup, random.Random(5))
+    game = start(table, "hat-trick", played.tricks[0][0])
+    url = f"/api/v1/games/{game['id']}/rounds"
+    state = client.post(f"{url}/live", json={"version": game["version"]}, headers=auth(game)).json
+    for _, plays in played.tricks:
+        body = {"version": state["version"], "plays": [play_json(play) for play in plays]}
+        state = client.post(f"{url}/1/tricks", json=body, headers=auth(game)).json
+    assert state["rounds"][0]["status"] == "scored"
+    scores = state["rounds"][0]["scores"]
+    answer = client.delete(
+        f"{url}/1/tricks/last/cards/last", json={"version": state["version"]}, headers=auth(game)
+    )
+    assert answer.status_code == 200, answer.json
+    leader, plays = played.tricks[-1]
+    assert answer.json["reopened"] == {
+        "leader": leader,
+        "plays": [play_json(play) for play in plays[:-1]],
+        "taken_back": play_json(plays[-1]),
+        "seat": (leader + 3) % 4,
+    }
+    assert answer.json["rounds"][0]["status"] == "playing"
+    assert answer.json["rounds"][0]["scores"] is None
+    body = {"version": answer.json["version"], "plays": [play_json(play) for play in plays]}
+    state = client.post(f"{url}/1/tricks", json=body, headers=auth(game)).json
+    assert state["rounds"][0]["scores"] == scores
+
+
+def test_undo_last_card_without_a_trick_is_refused(client: FlaskClient, table: Table) -> None:
+    game, state = open_classic(table)
+    answer = client.delete(
+        f"/api/v1/games/{game['id']}/rounds/1/tricks/last/cards/last",
+        json={"version": state["version"]},
+        headers=auth(game),
+    )
+    assert answer.status_code in (400, 422)
+    assert "No trick has been played yet in round 1" in answer.json["error"]
+
+
 @pytest.mark.parametrize(
     ("cards", "needle"),
     [

@@ -174,6 +174,50 @@ def test_play_a_live_trick(phone: Phone, live_table: Table) -> None:
     assert not phone.foreign_requests()
 
 
+def test_undo_the_card_that_completed_a_live_trick(phone: Phone, live_table: Table) -> None:
+    """A mistyped last card costs only that card: undoing it reopens the saved trick with its
+    first cards, waiting for the last one, and the trick is saved again when it comes."""
+    page = phone.page
+    code = new_api_game(live_table, phone)
+    page.get_by_role("link", name="Play this round live").click()
+    for seat, indicator in enumerate(["red 4", "blue 0", "green 1"]):
+        tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), indicator, "radio")
+    page.get_by_role("button", name="Start the round live").click()
+    cards = ["yellow 3", "green 3", "blue 7"]  # Ann leads, then Ben and Cleo
+    for text in cards:
+        page.get_by_role("button", name=text, exact=True).click()
+    count = page.locator(".live-head__count")
+    expect(count).to_have_text("1 of 14 tricks played")
+
+    page.get_by_role("button", name="Undo last card").click()
+    expect(page.locator(".live-note")).to_have_text(
+        "Taken back: blue 7 (Cleo). Trick 1 is open again: enter its last card."
+    )
+    expect(count).to_have_text("0 of 14 tricks played")
+    places = page.locator("#live-trick .live-slot")
+    expect(places).to_have_count(3)
+    assert [places.nth(i).get_attribute("data-card") for i in range(3)] == [
+        "yellow-3",
+        "green-3",
+        None,
+    ]
+    expect(page.locator(".live-turn")).to_have_text("Next to play: Cleo.")
+    so_far = verdict(cards[:2])
+    expect(page.locator("#live-trick .live-result__main")).to_have_text(
+        f"Winning so far: {NAMES[so_far.winner]} with {so_far.card}."
+    )
+    expect(page.get_by_role("button", name=cards[2], exact=True)).to_be_enabled()
+    assert live_table.client.get(f"/api/v1/games/{code}").json["rounds"][0]["tricks_played"] == 0
+
+    page.get_by_role("button", name="blue 8", exact=True).click()
+    taken = verdict([*cards[:2], "blue 8"])
+    expect(page.locator(".live-last .live-result__main")).to_have_text(
+        f"{NAMES[taken.winner]} takes the trick with {taken.card}."
+    )
+    expect(count).to_have_text("1 of 14 tricks played")
+    assert not phone.foreign_requests()
+
+
 OFFLINE_NOTICE = "This phone is offline, so nothing was sent."
 
 

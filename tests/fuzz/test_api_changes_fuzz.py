@@ -276,15 +276,23 @@ VERSION_QUERIES = st.sampled_from(["", "0", "-1", "x", "99999999999", "٣", "3 "
     mode=AUTH,
     how=st.sampled_from(["body", "body", "query", "both"]),
     query=VERSION_QUERIES,
+    what=st.sampled_from(["tricks/last", "tricks/last/cards/last"]),
 )
-def test_taking_back_a_trick_from_any_body_or_query_undoes_it_or_changes_nothing(
-    world: World, data: st.DataObject, name: str, number: str, mode: str, how: str, query: str
+def test_taking_back_a_trick_or_its_last_card_from_any_body_or_query_does_it_or_nothing(
+    world: World,
+    data: st.DataObject,
+    name: str,
+    number: str,
+    mode: str,
+    how: str,
+    query: str,
+    what: str,
 ) -> None:
     scene = world.use("live-play", live_play_scene)
     game, other = scene.games[name], scene.games["hat" if name == "classic" else "classic"]
     version = str(game["version"])
     query = data.draw(st.sampled_from([version, version, query]), label="query")
-    path = f"/api/v1/games/{game['id']}/rounds/{number}/tricks/last"
+    path = f"/api/v1/games/{game['id']}/rounds/{number}/{what}"
     if how != "body":
         path += f"?version={query}"
     headers = auth_headers(mode, game["edit_key"], other["edit_key"])
@@ -308,4 +316,5 @@ def test_taking_back_a_trick_from_any_body_or_query_undoes_it_or_changes_nothing
         assert status == 404, (status, answer)
     elif expect(status, mode, 200, game, answer):
         assert answer["rounds"][0]["tricks_played"] == 0, answer
+        assert ("reopened" in answer) == what.endswith("/cards/last"), answer
         world.accepted()

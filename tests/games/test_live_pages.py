@@ -649,6 +649,94 @@ def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient, ta
     assert state(client, code)["status"] == "finished"
 
 
+def test_undo_last_card_reopens_the_trick_it_completed_with_its_other_cards(
+    client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
+    live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
+    assert state(client, code)["rounds"][0]["tricks_played"] == 1
+    assert has_form(live, "/live/undo-card")  # the card that completed the trick
+    response = press(client, live, "/live/undo-card")
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/g/{code}/rounds/1/live"
+    live = page(client, response.headers["Location"])
+    words = text_of(live)
+    assert "Taken back: green 1 (Dan). Trick 1 is open again: enter its last card." in words
+    assert slots(live) == [("Ann", "red-5"), ("Ben", "red-6"), ("Cleo", "blue-7"), ("Dan", None)]
+    assert "0 of 14 tricks played" in words and "Next to play: Dan." in words
+    best = expected_winner([c("red 5"), c("red 6"), c("blue 7")])
+    assert f"Winning so far: {NAMES[best]} with blue 7." in words
+    assert chips(live)["green-1"] is False and chips(live)["blue-7"] is True
+    assert state(client, code)["rounds"][0]["tricks_played"] == 0  # saved at once
+    live = tap_and_follow(client, live, c("green 2"))
+    assert slots(live, "live-last")[3] == ("Dan", "green-2")
+    assert state(client, code)["rounds"][0]["tricks_played"] == 1
+
+
+def test_undo_last_card_reopens_the_last_trick_of_a_scored_round_while_it_is_the_last_round(
+    client: FlaskClient, table: Table
+) -> None:
+    setup = table_setup(4, PRESETS["classic"])
+    played = play_classic_round(setup, random.Random("undo-card"))
+    game = table.new_game(
+        NAMES, "classic", rounds=1, first_leader=played.trick_log[0][0], edit_here=True
+    )
+    code = game["id"]
+    live = start_live(client, code, played.indicators)
+    for _, cards, _ in played.trick_log:
+        for card in cards:
+            live = tap_and_follow(client, live, card)
+    assert "Round 1 is over" in text_of(live)
+    scores = state(client, code)["rounds"][0]["scores"]
+    live = page(client, press(client, live, "/live/undo-card").headers["Location"])
+    leader, cards, _ = played.trick_log[-1]
+    words = text_of(live)
+    assert f"Taken back: {label(cards[-1])} ({NAMES[(leader + 3) % 4]})." in words
+    assert "The round’s scores are withdrawn until its last trick is complete." in words
+    assert "13 of 14 tricks played" in words and "Trick 14 of 14" in words
+    assert slots(live) == [
+        *((NAMES[(leader + i) % 4], token(card)) for i, card in enumerate(cards[:3])),
+        (NAMES[(leader + 3) % 4], None),
+    ]
+    after = state(client, code)
+    assert after["status"] == "in_progress" and after["rounds"][0]["scores"] is None
+    live = tap_and_follow(client, live, cards[-1])
+    assert "Round 1 is over" in text_of(live)
+    assert state(client, code)["rounds"][0]["scores"] == scores
+
+
+def test_undo_last_card_from_a_stale_page_changes_nothing(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code, key, live = open_classic(table)
+    live = play_cards(client, live, "red 5, red 6, blue 7, green 1")
+    phone = other_phone(client, code, key)
+    play_cards(phone, page(phone, f"/g/{code}/rounds/1/live"), "green 5, green 6, green 7, red 8")
+    before = database(app)
+    response = press(client, live, "/live/undo-card")
+    assert response.status_code == 409
+    assert CONFLICT in text_of(response.get_data(as_text=True))
+    assert database(app) == before
+    assert state(client, code)["rounds"][0]["tricks_played"] == 2
+
+
+def test_undo_last_card_of_a_hat_trick_trick_keeps_its_plays_and_passes(
+    client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    live = start_live(client, code)
+    live = play_cards(client, live, "red 5, blue 9")
+    live = tap_and_follow(client, live, c("green 4"), passed=True)  # Cleo passes (R19)
+    assert state(client, code)["rounds"][0]["tricks_played"] == 0
+    live = play_cards(client, live, "blue 3")
+    assert state(client, code)["rounds"][0]["tricks_played"] == 1
+    live = page(client, press(client, live, "/live/undo-card").headers["Location"])
+    assert "Taken back: blue 3 (Dan). Trick 1 is open again" in text_of(live)
+    assert [card for _, card in slots(live)] == ["red-5", "blue-9", "green-4", None]
+    assert "Passed (R19): Cleo, showing green 4." in section(live, "live-trick")
+    assert state(client, code)["rounds"][0]["tricks_played"] == 0
+
+
 # --------------------------------------------------------------------------------------------
 # Edit rights, stale versions, expired forms
 

@@ -184,3 +184,26 @@ def test_r9_a_classic_trick_keeps_the_lead_with_its_winner() -> None:
         live.follow_recorded_lead(0)  # nobody has played: the first leader leads
     live.follow_recorded_lead(1)
     assert live.leader == 1
+
+
+def test_c6_a_trick_taken_back_reopens_without_its_last_play() -> None:
+    """The card that completed a trick was mistyped: the trick opens again from the same
+    leader with its other plays, and the play taken back is named."""
+    setup = table_setup(4, PRESETS["classic"])
+    live = LiveRound(setup, 0)
+    plays = [Play(card) for card in (c("red 5"), c("red 6"), c("blue 7"), c("green 1"))]
+    trick = live.play_trick(plays)
+    live.undo_trick()
+    kept, taken_back = live.reopen(trick.leader, trick.plays)
+    assert kept == tuple(plays[:3]) and taken_back == plays[3]
+    live.check_partial_trick([*kept, Play(c("green 2"))])  # the right card fits again (C6)
+
+
+def test_r9_a_trick_led_from_another_seat_is_not_reopened() -> None:
+    """A trick is reopened only from the seat that leads now (R9, R21); otherwise its cards
+    would go to other players."""
+    live = LiveRound(table_setup(4, PRESETS["classic"]), 0)
+    plays = [Play(card) for card in (c("red 5"), c("red 6"), c("blue 7"), c("green 1"))]
+    with pytest.raises(TrickError) as refused:
+        live.reopen(2, plays)
+    assert "take back the whole trick" in str(refused.value)

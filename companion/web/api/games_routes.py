@@ -179,17 +179,41 @@ def _plain_play(value: object, where: str) -> Play:
 def undo_trick(code: str, number: int) -> ResponseReturnValue:
     """Take back the last trick of a live round (its version in the body or the query)."""
     game = editable_game(code)
+    services.undo_live_trick(game, number, deletion_version())
+    db.session.commit()
+    return game_state(game)
+
+
+@bp.delete("/games/<code>/rounds/<int:number>/tricks/last/cards/last")
+def undo_last_card(code: str, number: int) -> ResponseReturnValue:
+    """Take back the card that completed the last trick (its version in the body or the
+    query): the trick is no longer saved, and the answer gives the cards it keeps, in play
+    order from its leader, for the client to send the trick again with its last card."""
+    game = editable_game(code)
+    reopened = services.take_back_last_card(game, number, deletion_version())
+    db.session.commit()
+    hat_trick = game.variant.has_passes
+    field = "plays" if hat_trick else "cards"
+    kept = [play.as_json() if hat_trick else play.card.as_json() for play in reopened.kept]
+    taken_back = reopened.taken_back
+    answer = {
+        "leader": reopened.leader,
+        field: kept,
+        "taken_back": taken_back.as_json() if hat_trick else taken_back.card.as_json(),
+        "seat": reopened.seat,
+    }
+    return {**game_state(game), "reopened": answer}
+
+
+def deletion_version() -> int:
+    """The version a DELETE was based on: in its body, or as ``?version=`` without one."""
     if request.args.get("version") is not None and not request.get_data():
         raw = request.args["version"]
         if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
             raise ApiError('The query parameter "version" must be a whole number.')
-        version = int(raw)
-    else:
-        data = parse.fields(request_body(), "The request", ("version",))
-        version = parse.integer(data["version"], "version", 0, 2**31)
-    services.undo_live_trick(game, number, version)
-    db.session.commit()
-    return game_state(game)
+        return int(raw)
+    data = parse.fields(request_body(), "The request", ("version",))
+    return parse.integer(data["version"], "version", 0, 2**31)
 
 
 @bp.post("/games/<code>/edit-key")

@@ -309,11 +309,15 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/g/<code>/rounds/<int:number>/live/undo-card", endpoint="undo_live_card")
 def undo_live_card(code: str, number: int) -> ResponseReturnValue:
-    """Take back the last card of the unfinished trick (nothing is saved yet)."""
-    game, round_, refused = posted_live(code, number, VersionForm())
+    """Take back the last card entered: one of the unfinished trick (nothing is saved yet),
+    or else the card that completed the last trick, which opens that trick again with its
+    other cards (and a round it had scored)."""
+    game, round_, refused = posted_live(code, number, VersionForm(), allow_scored=True)
     if refused is not None:
         return refused
     plays, set_aside = load_partial(game, round_)
+    if not plays and round_.tricks:
+        return reopen_last_trick(game, round_)
     if not plays:
         message = gettext("This trick has no card yet, so there is no card to take back.")
         return render_live(game, round_, plays=[], refusal=message, set_aside=set_aside, status=422)
@@ -327,6 +331,28 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
         ),
         FLASH_CATEGORY,
     )
+    return redirect(live_url(game, round_))
+
+
+def reopen_last_trick(game: Game, round_: Round) -> ResponseReturnValue:
+    """Take back the card that completed the last trick, in one version-checked change: the
+    trick is open again on this phone with its other cards, waiting for its last one."""
+    scored = round_.status == RoundStatus.SCORED
+    with refusals() as refused:
+        reopened = services.take_back_last_card(game, round_.number, game.version)
+        db.session.commit()
+    if refused:
+        return refused_change_page(game, round_, refused)
+    store_partial(game, round_, reopened.kept)
+    note = gettext(
+        "Taken back: %(card)s (%(player)s). Trick %(number)s is open again: enter its last card.",
+        card=Chip.of(reopened.taken_back.card).label,
+        player=names_of(game)[reopened.seat],
+        number=len(round_.tricks or []) + 1,
+    )
+    if scored:
+        note += " " + gettext("The round’s scores are withdrawn until its last trick is complete.")
+    flash(note, FLASH_CATEGORY)
     return redirect(live_url(game, round_))
 
 
