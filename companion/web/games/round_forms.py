@@ -409,9 +409,11 @@ def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, A
                 "marked_captured": json_tokens(entry.get("marked_captured")),
             }
         colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
+        # A round only marked so far has no tricks yet: nobody entered 0.
+        tricks = rules.tricks_of_cards(len(captured), players) if "captured" in entry else None
         return {
             "marked": marked,
-            "tricks": rules.tricks_of_cards(len(captured), players),
+            "tricks": tricks,
             "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
         }
     if kind is Kind.FULL:
