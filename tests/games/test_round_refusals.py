@@ -4,12 +4,15 @@ the top), the table's input stays in the form, and the database is exactly as be
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
+import companion
 from companion.rules import (
     Card,
     Colour,
@@ -572,3 +575,19 @@ def test_a_round_number_the_game_does_not_have_is_not_found(
 ) -> None:
     assert client.get(f"/g/{classic}/rounds/3").status_code == 404
     assert client.get("/g/nosuchgame/rounds/record").status_code == 404
+
+
+@pytest.mark.parametrize("missing", [1, 2])
+def test_the_progress_line_takes_the_singular_or_plural_of_the_page_language(
+    app: Flask, client: FlaskClient, classic: str, missing: int
+) -> None:
+    """German says "1 ist" but "2 sind": the line is an ngettext, not one text for all."""
+    client.get("/lang/de")
+    seats = with_changes(GOOD_ROUND, s3={"tricks": GOOD_ROUND[3]["tricks"] - missing})
+    page = refused(app, client, f"/g/{classic}/rounds/record", seats)
+    catalog = Translations.load(str(Path(companion.__file__).parent / "translations"), ["de"])
+    text = "%(missing)s still to assign"
+    expected = catalog.ngettext(text, text, missing) % {"missing": missing}
+    state = read_page(page).find("strong", data_progress_state=True)
+    assert state.text == expected
+    assert expected.startswith(f"{missing} {'ist' if missing == 1 else 'sind'} ")
