@@ -1,6 +1,8 @@
-/* Round pages, improved while typing (the pages work without this file):
-   - the −/+ buttons change the number in place instead of sending the form;
+/* Round pages, improved while tapping (the pages work without this file):
    - the C3 / C5 line ("tricks assigned", "cards accounted for") follows every tap;
+   - the one count nobody entered is filled in when the others imply it (C3, C5), marked
+     "implied" for the table to check, and refilled while the others change, until someone
+     taps it themselves (without this file, Check does the same on the server);
    - a card tapped for one seat is greyed out for the others (C1: each card is in one place);
    - in quick entry, only the chips of a seat's marked colour(s) are shown (C4). */
 (function () {
@@ -22,22 +24,96 @@
     return name.slice(name.indexOf("-") + 1);
   }
 
-  function numberOf(input) {
-    var value = parseInt(input.value, 10);
-    return isNaN(value) ? 0 : value;
+  var plural = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+
+  /* The count fields (rows of number chips), in the order the rules take them. */
+  function countFields() {
+    return Array.prototype.slice.call(form.querySelectorAll("fieldset[data-count-field]"));
   }
 
-  /* −/+ buttons: change the count here; the form is sent only by Check or Save. */
-  function step(button) {
-    var input = document.getElementById(button.dataset.for);
-    if (!input) {
+  /* The number a row of count chips holds, or null when none is tapped. */
+  function countOf(field) {
+    var checked = field.querySelector(".count-chip__input:checked");
+    if (!checked) {
+      return null;
+    }
+    var value = parseInt(checked.value, 10);
+    return isNaN(value) ? null : value;
+  }
+
+  function mostOf(field) {
+    var most = 0;
+    Array.prototype.forEach.call(field.querySelectorAll(".count-chip__input"), function (input) {
+      most = Math.max(most, parseInt(input.value, 10) || 0);
+    });
+    return most;
+  }
+
+  /* The counts that add up to the progress line's total: tricks (C3) or cards (C5). */
+  function totalledFields() {
+    return countFields().filter(function (field) {
+      return kind === "hat-quick" || field.dataset.count === "tricks";
+    });
+  }
+
+  function setImplied(field, on) {
+    field.classList.toggle("count-chips--implied", on);
+    if (on) {
+      field.dataset.implied = "true";
+    } else {
+      delete field.dataset.implied;
+    }
+    var note = field.querySelector("[data-implied-note]");
+    if (note) {
+      note.hidden = !on;
+    }
+  }
+
+  function choose(field, value) {
+    Array.prototype.forEach.call(field.querySelectorAll(".count-chip__input"), function (input) {
+      input.checked = value !== null && parseInt(input.value, 10) === value;
+    });
+  }
+
+  /* C3 / C5: with every count but one entered, the last follows from the total (the same
+     rule as companion/rules/implied.py, which Check applies without this file). */
+  function refreshImplied() {
+    var line = form.querySelector("[data-progress]");
+    if (!line || (kind !== "quick" && kind !== "hat-quick")) {
       return;
     }
-    var value = numberOf(input) + parseInt(button.dataset.step, 10);
-    var most = input.max === "" ? Infinity : parseInt(input.max, 10);
-    input.value = String(Math.max(0, Math.min(most, value)));
-    input.removeAttribute("aria-invalid");
-    refresh();
+    var fields = totalledFields();
+    var open = fields.filter(function (field) {
+      return field.dataset.implied === "true" || countOf(field) === null;
+    });
+    var value = null;
+    if (open.length === 1) {
+      var known = 0;
+      var inRange = true;
+      fields.forEach(function (field) {
+        if (field !== open[0]) {
+          var count = countOf(field);
+          inRange = inRange && count !== null && count >= 0 && count <= mostOf(field);
+          known += count || 0;
+        }
+      });
+      value = parseInt(line.dataset.expected, 10) - known;
+      if (!inRange || value < 0 || value > mostOf(open[0])) {
+        value = null;
+      }
+    }
+    open.forEach(function (field) {
+      var fill = open.length === 1 ? value : null;
+      if (fill !== null || field.dataset.implied === "true") {
+        choose(field, fill);
+      }
+      setImplied(field, fill !== null);
+    });
+  }
+
+  function pluralText(line, name, n) {
+    var one = plural ? plural.select(n) === "one" : n === 1;
+    return fill(line.dataset[name + (one ? "One" : "Other")], { n: n });
   }
 
   /* Cards counted toward C5 / C3 in the full forms: everything but the indicators. */
@@ -53,13 +129,9 @@
   }
 
   function placedTotal() {
-    var inputs = form.querySelectorAll("input[data-count]");
-    if (kind === "quick") {
-      inputs = form.querySelectorAll('input[data-count="tricks"]');
-    }
     if (kind === "quick" || kind === "hat-quick") {
-      return Array.prototype.reduce.call(inputs, function (sum, input) {
-        return sum + numberOf(input);
+      return totalledFields().reduce(function (sum, field) {
+        return sum + (countOf(field) || 0);
       }, 0);
     }
     return placedCards(form);
@@ -85,9 +157,9 @@
     });
     var state = line.querySelector("[data-progress-state]");
     if (missing > 0) {
-      state.textContent = fill(line.dataset.textMissing, { n: missing });
+      state.textContent = pluralText(line, "textMissing", missing);
     } else if (missing < 0) {
-      state.textContent = fill(line.dataset.textExtra, { n: -missing });
+      state.textContent = pluralText(line, "textExtra", -missing);
     } else {
       state.textContent = line.dataset.textDone + " ✓";
     }
@@ -179,6 +251,7 @@
   }
 
   function refresh() {
+    refreshImplied();
     refreshProgress();
     refreshSeatCounts();
     refreshTakenCards();
@@ -186,13 +259,21 @@
     refreshFolds();
   }
 
-  form.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-step]");
-    if (button) {
-      event.preventDefault();
-      step(button);
+  /* A count tapped by someone is theirs: never refilled. (Registered before refresh, so
+     it runs first; "input" comes before "change".) */
+  function ownCount(event) {
+    var field = event.target.closest && event.target.closest("fieldset[data-count-field]");
+    if (!field) {
+      return;
     }
-  });
+    setImplied(field, false);
+    Array.prototype.forEach.call(field.querySelectorAll("[aria-invalid]"), function (input) {
+      input.removeAttribute("aria-invalid");
+    });
+  }
+
+  form.addEventListener("input", ownCount);
+  form.addEventListener("change", ownCount);
   form.addEventListener("input", refresh);
   form.addEventListener("change", refresh);
   refresh();

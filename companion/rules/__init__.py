@@ -22,6 +22,13 @@ from companion.rules.hat_trick import (
     check_hat_trick_plays,
     resolve_hat_trick,
 )
+from companion.rules.implied import (
+    ImpliedCount,
+    hat_trick_count_limits,
+    implied_count,
+    implied_hat_trick_count,
+    implied_tricks,
+)
 from companion.rules.scoring import RoundScore, score_round
 from companion.rules.table import (
     DEFAULT_ROUNDS,
@@ -76,6 +83,7 @@ __all__ = [
     "HatTrickOutcome",
     "HatTrickQuickEntry",
     "HatTrickVariant",
+    "ImpliedCount",
     "Message",
     "PlainText",
     "Play",
@@ -90,6 +98,10 @@ __all__ = [
     "check_hat_trick_plays",
     "check_trick_cards",
     "deal",
+    "hat_trick_count_limits",
+    "implied_count",
+    "implied_hat_trick_count",
+    "implied_tricks",
     "in_box",
     "resolve_hat_trick",
     "round_dealer",

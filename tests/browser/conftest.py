@@ -163,8 +163,9 @@ def axe_source() -> str:
 
 @pytest.fixture(scope="session")
 def site(live_server: LiveServer, live_table: Table, browser: Any) -> Site:
-    """Three games: one in progress with two rounds scored ("main"), one finished, and one
-    in a live round with a trick played and the next trick begun on this phone ("live")."""
+    """Four games: one in progress with two rounds scored ("main"), one finished, one in a
+    live round with a trick played and the next trick begun on this phone ("live"), and a
+    Hat Trick game of four to record ("hat")."""
     from playwright.sync_api import expect
 
     from tests.browser.scenario import FIVE_ROUNDS, card
@@ -177,6 +178,7 @@ def site(live_server: LiveServer, live_table: Table, browser: Any) -> Site:
     record_rounds(live_table, finished_game, FIVE_ROUNDS[2:])
 
     live_game = live_table.new_game(["Anna-Lena", "Jean-Baptiste", "Gergely"], rounds=5)
+    hat_game = live_table.new_game(["Ann", "Ben", "Cleo", "Dan"], "hat-trick", rounds=5)
     main, main_key = main_game["id"], main_game["edit_key"]
     finished, finished_key = finished_game["id"], finished_game["edit_key"]
     live, live_key = live_game["id"], live_game["edit_key"]
@@ -197,7 +199,8 @@ def site(live_server: LiveServer, live_table: Table, browser: Any) -> Site:
 
     setup_phone = open_phone(browser, live_server.url)
     page = setup_phone.page
-    for code, key in ((main, main_key), (finished, finished_key), (live, live_key)):
+    hat, hat_key = hat_game["id"], hat_game["edit_key"]
+    for code, key in ((main, main_key), (finished, finished_key), (live, live_key), (hat, hat_key)):
         page.goto(f"/g/{code}/edit/{key}")
     # Seat 2 took trick 1 (blue 7 is the highest trump) and leads trick 2: one card of it is
     # entered on this phone, so the live page shows a trick under way.
@@ -206,4 +209,5 @@ def site(live_server: LiveServer, live_table: Table, browser: Any) -> Site:
     expect(page.locator(".live-turn")).to_have_text("Next to play: Anna-Lena.")
     stored = setup_phone.context.storage_state()
     setup_phone.context.close()
-    return Site(live_server.url, {"main": main, "finished": finished, "live": live}, stored)
+    codes = {"main": main, "finished": finished, "live": live, "hat": hat}
+    return Site(live_server.url, codes, stored)

@@ -111,7 +111,7 @@ class Site:
     """Games in several states, and a phone's cookies that may edit them all."""
 
     base_url: str
-    codes: dict[str, str]  # main, finished, live
+    codes: dict[str, str]  # main, finished, live, hat
     state: dict[str, Any]  # Playwright storage state: the session holding the edit keys
 
     def path(self, template: str) -> str:

@@ -52,10 +52,10 @@ def tap_chip(picker: Any, text: str, role: str) -> None:
 
 
 def enter_quick_seat(phone: Phone, seat: int, entry: QuickSeat) -> None:
-    """Tap a seat's indicator and marked-colour captures and type its tricks."""
+    """Tap a seat's indicator, its tricks and its marked-colour captures."""
     part = phone.page.locator(f"#seat-{seat}")
     tap_chip(part.locator(f'[data-field="s{seat}-marked"]'), entry.indicator, "radio")
-    part.get_by_role("spinbutton", name="Tricks won").fill(str(entry.tricks))
+    tap(part.locator(f'[data-count-field="s{seat}-tricks"]'), "radio", str(entry.tricks))
     captures = part.locator(f'[data-field="s{seat}-marked_captured"]')
     for text in entry.captured:
         tap_chip(captures, text, "checkbox")

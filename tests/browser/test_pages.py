@@ -34,7 +34,7 @@ class Page:
     an element that shows the page is in the state meant (a trick under way, a winner)."""
 
     name: str
-    path: str  # with {main}, {finished}, {live} for the games' codes
+    path: str  # with {main}, {finished}, {live}, {hat} for the games' codes
     shows: str = "main h1"
     status: int = 200
 
@@ -51,6 +51,7 @@ PAGES = [
     Page("share", "/g/{main}/share", ".qr--large"),
     Page("mark-colours", "/g/{main}/rounds/mark", "form.round-form[data-kind='mark']"),
     Page("record-round", "/g/{main}/rounds/record", "form.round-form[data-kind='quick']"),
+    Page("record-hat-trick", "/g/{hat}/rounds/record", "form.round-form[data-kind='hat-quick']"),
     Page("correct-round", "/g/{main}/rounds/1", ".round-form .chip-input:checked"),
     Page("live-start", "/g/{main}/rounds/live", "form.round-form[data-kind='mark']"),
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),

@@ -1,13 +1,15 @@
-"""The full entry's C3 line follows every tap: a seat's captured cards and the tricks they
-make, one card per player each (rounds.js reads the cards per trick from the page)."""
+"""The C3 line follows every tap: in full entry a seat's captured cards and the tricks they
+make, one card per player each (rounds.js reads the cards per trick from the page); in quick
+entry the trick counts, the last one filled in from the others, in the page's language."""
 
 from __future__ import annotations
 
+from babel.support import Translations
 from playwright.sync_api import expect
 
-from companion.rules import tricks_of_cards
+from companion.rules import implied_tricks, table_setup, tricks_of_cards, variant_named
 from tests.browser.support import Phone
-from tests.browser.test_journeys import NAMES, new_api_game, tap_chip
+from tests.browser.test_journeys import CATALOGS, NAMES, new_api_game, tap, tap_chip
 from tests.table import Table
 
 CAPTURED = ["yellow 3", "green 3", "blue 7", "red 8"]
@@ -25,4 +27,51 @@ def test_c3_the_tricks_of_a_seat_follow_its_captured_cards(phone: Phone, live_ta
         expect(seat.locator("[data-seat-tricks]")).to_have_text(
             "?" if tricks is None else str(tricks)
         )
+    assert not phone.foreign_requests()
+
+
+def progress_state(lang: str, missing: int) -> str:
+    """The progress line's "still to assign" as the catalog of ``lang`` says it for
+    ``missing`` (its plural rule picks the form)."""
+    catalog = Translations.load(str(CATALOGS), [lang])
+    text = "%(missing)s still to assign"
+    return catalog.ngettext(text, text, missing) % {"missing": missing}
+
+
+def test_c3_the_last_trick_count_is_filled_in_and_refilled_until_someone_taps_it(
+    phone: Phone, live_table: Table
+) -> None:
+    code = new_api_game(live_table, phone)
+    phone.goto("/lang/de")
+    phone.goto(f"/g/{code}/rounds/record")
+    page = phone.page
+    setup = table_setup(len(NAMES), variant_named("classic"))
+    last = page.locator('fieldset[data-count-field="s2-tricks"]')
+    note = last.locator("[data-implied-note]")
+    expect(note).to_be_hidden()
+
+    tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")
+    tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "4")
+    implied = implied_tricks([5, 4, None], setup)
+    assert implied is not None
+    expect(last.get_by_role("radio", name=str(implied.value), exact=True)).to_be_checked()
+    expect(last).to_have_attribute("data-implied", "true")
+    expect(note).to_be_visible()
+
+    tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "6")  # the others change
+    implied = implied_tricks([5, 6, None], setup)
+    assert implied is not None
+    expect(last.get_by_role("radio", name=str(implied.value), exact=True)).to_be_checked()
+
+    tap(last, "radio", str(implied.value - 1))  # the table's own count: no longer implied
+    expect(last).not_to_have_attribute("data-implied", "true")
+    expect(note).to_be_hidden()
+    tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "7")  # ... and never refilled
+    expect(last.get_by_role("radio", name=str(implied.value - 1), exact=True)).to_be_checked()
+    tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "4")
+    placed = 4 + 7 + implied.value - 1
+    assert setup.tricks_per_round - placed == 1  # the singular form, as German needs it
+    expect(page.locator("[data-progress-state]")).to_have_text(progress_state("de", 1))
+    tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "3")
+    expect(page.locator("[data-progress-state]")).to_have_text(progress_state("de", 2))
     assert not phone.foreign_requests()

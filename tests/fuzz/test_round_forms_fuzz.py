@@ -2,8 +2,8 @@
 counts and cards, Delayed captures with the colour choice), and correct a round.
 
 Each form is read from its page, filled in with a legal round (or left as the page shows it,
-for a correction: the round as it was entered), perhaps a button pressed (check, save, a −/+
-step), then mutated: chips tapped twice or for cards outside the deck, counts of garbage,
+for a correction: the round as it was entered), perhaps a button pressed (check or save),
+then mutated: chips tapped twice or for cards outside the deck, counts of garbage,
 seats that do not exist, a stale or missing version, no CSRF token, a phone without the edit
 key. A refused form changes nothing; an accepted one leaves every game consistent.
 """

@@ -4,13 +4,23 @@ the top), the table's input stays in the form, and the database is exactly as be
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.rules import Card, Colour, table_setup, variant_named
+import companion
+from companion.rules import (
+    Card,
+    Colour,
+    implied_hat_trick_count,
+    implied_tricks,
+    table_setup,
+    variant_named,
+)
 from companion.rules.checks import (
     check_cards_named_once,
     check_hat_trick_holdings,
@@ -21,6 +31,7 @@ from companion.rules.checks import (
     tricks_from_captures,
 )
 from companion.web.edit_rights import SESSION_KEYS
+from scripts.page_reader import read_page
 from tests.games.round_helpers import (
     CONFLICT,
     NAMES,
@@ -29,6 +40,7 @@ from tests.games.round_helpers import (
     database,
     form_fields,
     game_state,
+    messages_in,
     page_of,
     quick_round,
     refusal,
@@ -113,7 +125,9 @@ def test_a_trick_count_that_is_no_number_is_refused_next_to_the_field(
 ) -> None:
     url = f"/g/{classic}/rounds/record"
     page = refused(app, client, url, with_changes(GOOD_ROUND, s3={"tricks": "three"}))
-    assert 'value="three"' in seat_section(page, 3)
+    # No number chip holds "three", so none is shown tapped (nor the others' implied count).
+    assert "s3-tricks" not in form_fields(page)
+    assert form_fields(page)["s2-tricks"] == [str(GOOD_ROUND[2]["tricks"])]
     assert "round-errors--field" in seat_section(page, 3)
     assert "round-errors--field" not in seat_section(page, 0)
 
@@ -302,6 +316,57 @@ def test_hat_trick_totals_that_miss_cards_are_refused_at_the_top(
     assert form_fields(page)["s3-passed"] == ["0"]
 
 
+def test_hat_trick_a_forgotten_pass_is_caught_by_the_c5_totals(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """Passes start at 0; every colour count entered but a pass forgotten leaves the table
+    one card short, and C5 refuses the round."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 9, "blue": 2, "green": 4},  # this seat passed once: not entered
+        {"red": 3, "blue": 10, "green": 1},
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},
+        {"red": 3, "blue": 5, "green": 0},
+    ]
+    url = f"/g/{code}/rounds/record"
+    page = page_of(client, url)
+    assert form_fields(page)["s0-passed"] == ["0"]
+    response = send(client, url, page, [seat_fields(s, **v) for s, v in enumerate(seats)])
+    assert response.status_code == 422
+    holdings = [(15, 0), (14, 0), (16, 2), (8, 0)]
+    expected = refusal(app, lambda: check_hat_trick_holdings(holdings, 14, 4))
+    assert top_errors(response.get_data(as_text=True)) == [expected]
+
+
+def test_hat_trick_without_javascript_the_last_count_is_filled_in_from_c5(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 9, "blue": 2, "green": 4, "passed": 1},
+        {"red": 3, "blue": 10, "green": 1},
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},
+        {"red": 3, "blue": 5},
+    ]
+    url = f"/g/{code}/rounds/record"
+    before = database(app)
+    response = quick_round(client, url, seats, action="check")
+    assert response.status_code == 200
+    assert database(app) == before
+    page = response.get_data(as_text=True)
+    counts: list[int | None] = [
+        seat.get(name, 0 if name == "passed" else None)
+        for seat in seats
+        for name in ("red", "blue", "green", "passed")
+    ]
+    implied = implied_hat_trick_count(counts, table_setup(4, variant_named("hat-trick")))
+    assert implied is not None and implied.index == 14
+    assert form_fields(page)["s3-green"] == [str(implied.value)]
+    assert read_page(page).find("fieldset", data_count_field="s3-green").get("data-implied")
+    assert "Cards accounted for: 56 of 56 · all accounted for" in text_of(page)
+    assert_redirects_to_scoreboard(send(client, url, page, []), code)
+
+
 def test_hat_trick_passes_over_one_a_trick_are_refused(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
@@ -340,28 +405,58 @@ def test_hat_trick_full_entry_refuses_a_card_both_face_up_and_passed(
 # Counting without JavaScript, checking before saving
 
 
-def test_the_plus_button_without_javascript_counts_one_more_and_saves_nothing(
+def test_a_trick_count_is_one_chip_per_number_and_none_is_tapped_until_entered(
+    client: FlaskClient, classic: str
+) -> None:
+    page = read_page(page_of(client, f"/g/{classic}/rounds/record"))
+    for seat in range(len(NAMES)):
+        chips = page.find("fieldset", data_count_field=f"s{seat}-tricks")
+        radios = chips.find_all("input", type="radio")
+        tricks = table_setup(len(NAMES), variant_named("classic")).tricks_per_round
+        assert [radio.get("value") for radio in radios] == [str(n) for n in range(tricks + 1)]
+        assert not any("checked" in radio.attrs for radio in radios)  # not entered is not 0
+
+
+def test_without_javascript_check_fills_in_the_implied_trick_count_and_saves_nothing(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    """C3: with three seats' tricks entered, the fourth follows; the post shows it, marked
+    implied, and a save confirms it."""
+    url = f"/g/{classic}/rounds/record"
+    before = database(app)
+    seats = [dict(seat) for seat in GOOD_ROUND]
+    del seats[2]["tricks"]
+    response = quick_round(client, url, seats, action="save")  # a save that was not seen yet
+    assert response.status_code == 200
+    assert database(app) == before
+    page = response.get_data(as_text=True)
+    known = [seat["tricks"] for seat in seats if "tricks" in seat]
+    implied = implied_tricks([*known[:2], None, known[2]], table_setup(4, variant_named("classic")))
+    assert implied is not None and implied.value == GOOD_ROUND[2]["tricks"]
+    assert form_fields(page)["s2-tricks"] == [str(implied.value)]
+    field = read_page(page).find("fieldset", data_count_field="s2-tricks")
+    assert field.get("data-implied") == "true"
+    note = field.find("p", class_="count-chips__implied")
+    assert "hidden" not in note.attrs and note.text == "Implied by the other counts: please check."
+    assert (
+        read_page(page).find("fieldset", data_count_field="s1-tricks").get("data-implied") is None
+    )
+    assert "Tricks assigned: 14 of 14 · all assigned" in text_of(page)
+    assert_redirects_to_scoreboard(send(client, url, page, []), classic)
+
+
+def test_two_open_trick_counts_imply_nothing_and_are_refused_beside_their_fields(
     app: Flask, client: FlaskClient, classic: str
 ) -> None:
     url = f"/g/{classic}/rounds/record"
-    page = page_of(client, url)
-    assert 'name="step" value="s1-tricks:+1"' in page
-    before = database(app)
-    changes = [seat_fields(1, tricks=4, marked=["blue-1"])]
-    fields = form_fields(page)
-    for change in changes:
-        fields.update(change)
-    fields["step"] = ["s1-tricks:+1"]
-    response = client.post(url, data=fields)
-    assert response.status_code == 200
-    assert database(app) == before
-    stepped = response.get_data(as_text=True)
-    assert form_fields(stepped)["s1-tricks"] == ["5"]
-    assert form_fields(stepped)["s1-marked"] == ["blue-1"]
-    assert "Tricks assigned: 5 of 14 · 9 still to assign" in text_of(stepped)
-    fields = form_fields(stepped)
-    fields["step"] = ["s1-tricks:-1"]
-    assert form_fields(client.post(url, data=fields).get_data(as_text=True))["s1-tricks"] == ["4"]
+    seats = [dict(seat) for seat in GOOD_ROUND]
+    del seats[2]["tricks"], seats[3]["tricks"]
+    response = quick_round(client, url, seats, action="check")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "s2-tricks" not in form_fields(page) and "s3-tricks" not in form_fields(page)
+    for seat in (2, 3):
+        assert messages_in(seat_section(page, seat), "field") == ["Enter a number."]
 
 
 def test_checking_a_round_shows_each_score_and_saves_nothing(
@@ -480,3 +575,19 @@ def test_a_round_number_the_game_does_not_have_is_not_found(
 ) -> None:
     assert client.get(f"/g/{classic}/rounds/3").status_code == 404
     assert client.get("/g/nosuchgame/rounds/record").status_code == 404
+
+
+@pytest.mark.parametrize("missing", [1, 2])
+def test_the_progress_line_takes_the_singular_or_plural_of_the_page_language(
+    app: Flask, client: FlaskClient, classic: str, missing: int
+) -> None:
+    """German says "1 ist" but "2 sind": the line is an ngettext, not one text for all."""
+    client.get("/lang/de")
+    seats = with_changes(GOOD_ROUND, s3={"tricks": GOOD_ROUND[3]["tricks"] - missing})
+    page = refused(app, client, f"/g/{classic}/rounds/record", seats)
+    catalog = Translations.load(str(Path(companion.__file__).parent / "translations"), ["de"])
+    text = "%(missing)s still to assign"
+    expected = catalog.ngettext(text, text, missing) % {"missing": missing}
+    state = read_page(page).find("strong", data_progress_state=True)
+    assert state.text == expected
+    assert expected.startswith(f"{missing} {'ist' if missing == 1 else 'sind'} ")

@@ -132,11 +132,15 @@ class CardChipsField(SelectMultipleField):
 
 
 class CountField(IntegerField):
-    """A count with −/+ buttons; empty is refused next to the field."""
+    """A count tapped on a row of number chips; one nobody tapped is refused next to the
+    field (a count nobody entered is not 0), unless it starts at ``default``."""
 
-    def __init__(self, label: Any = None, **kwargs: Any) -> None:
+    def __init__(self, label: Any = None, default: int | None = None, **kwargs: Any) -> None:
         super().__init__(
-            label, validators=[InputRequired(message=_l("Enter a number."))], default=0, **kwargs
+            label,
+            validators=[InputRequired(message=_l("Enter a number."))],
+            default=default,
+            **kwargs,
         )
 
     def pre_validate(self, form: Form) -> None:
@@ -146,15 +150,23 @@ class CountField(IntegerField):
 
     @property
     def shown(self) -> str:
-        """What the input shows: the number, or the text typed if it was no number."""
+        """What the field holds: the number, or the text sent if it was no number."""
         if self.raw_data:
             return str(self.raw_data[0])
         return "" if self.data is None else str(self.data)
 
-    def step(self, by: int) -> None:
-        """The −/+ buttons without JavaScript: one more or one fewer, never below 0."""
-        self.data = max(0, min(MOST_COUNT, (self.data or 0) + by))
-        self.raw_data = [str(self.data)]
+    @property
+    def entered(self) -> int | None:
+        """The number the table entered; ``None`` if none (or no number) was sent."""
+        try:
+            return int(self.shown)
+        except ValueError:
+            return None
+
+    def fill(self, value: int) -> None:
+        """Enter ``value`` as if tapped (the count the others imply)."""
+        self.data = value
+        self.raw_data = [str(value)]
         self.errors = []
 
 
@@ -211,7 +223,7 @@ class HatTrickQuickSeatForm(Form):
     red = CountField(_l("Red cards"))
     blue = CountField(_l("Blue cards"))
     green = CountField(_l("Green cards"))
-    passed = CountField(_l("Pass cards"))
+    passed = CountField(_l("Pass cards"), default=0)  # C5's totals catch a forgotten pass
 
 
 class HatTrickFullSeatForm(Form):
@@ -230,8 +242,8 @@ SEAT_FORMS: dict[Kind, type[Form]] = {
     Kind.HAT_FULL: HatTrickFullSeatForm,
 }
 
-#: The fields that have −/+ buttons, by form.
-STEPPED_FIELDS = {Kind.QUICK: ("tricks",), Kind.HAT_QUICK: ("red", "blue", "green", "passed")}
+#: The counts of a seat, by form, in the order the rules take them (C3, C5).
+COUNT_FIELDS = {Kind.QUICK: ("tricks",), Kind.HAT_QUICK: ("red", "blue", "green", "passed")}
 
 
 class VersionForm(FlaskForm):
@@ -266,6 +278,7 @@ class RoundForm:
     setup: rules.TableSetup
     top: VersionForm
     seats: list[Form]
+    implied: str | None = None  # the count filled in from the others, for the table to confirm
 
     @classmethod
     def build(
@@ -310,18 +323,27 @@ class RoundForm:
         results = [self.top.validate()] + [seat.validate() for seat in self.seats]
         return all(results)
 
-    def step(self, target: str) -> bool:
-        """Apply a −/+ button sent without JavaScript (``s2-tricks:+1``); false if it names
-        no stepped field."""
-        name, _, by = target.partition(":")
-        prefix, _, field_name = name.partition("-")
-        if by not in ("+1", "-1") or field_name not in STEPPED_FIELDS.get(self.kind, ()):
-            return False
-        seat = self.seat_of_prefix(prefix)
-        if seat is None:
-            return False
-        self.seats[seat][field_name].step(int(by))
-        return True
+    def counts(self) -> list[CountField]:
+        """Every count of the form, seat after seat, in the order the rules take them."""
+        names = COUNT_FIELDS.get(self.kind, ())
+        return [seat[name] for seat in self.seats for name in names]
+
+    def fill_implied(self) -> str | None:
+        """Fill in the one count nobody entered when the others imply it (C3, C5); answers
+        the name of the field filled, or ``None``."""
+        counts = self.counts()
+        entered = [count.entered for count in counts]
+        if self.kind is Kind.QUICK:
+            implied = rules.implied_tricks(entered, self.setup)
+        elif self.kind is Kind.HAT_QUICK:
+            implied = rules.implied_hat_trick_count(entered, self.setup)
+        else:
+            return None
+        if implied is None or counts[implied.index].shown:
+            return None  # open only if nothing at all was sent (not a typing slip)
+        counts[implied.index].fill(implied.value)
+        self.implied = counts[implied.index].name
+        return self.implied
 
     def seat_of_prefix(self, prefix: str) -> int | None:
         """The seat whose fields start with ``prefix`` (``s2``)."""
@@ -387,9 +409,11 @@ def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, A
                 "marked_captured": json_tokens(entry.get("marked_captured")),
             }
         colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
+        # A round only marked so far has no tricks yet: nobody entered 0.
+        tricks = rules.tricks_of_cards(len(captured), players) if "captured" in entry else None
         return {
             "marked": marked,
-            "tricks": rules.tricks_of_cards(len(captured), players),
+            "tricks": tricks,
             "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
         }
     if kind is Kind.FULL:

@@ -1,4 +1,4 @@
-"""Sending a round form: step a counter, check the round, or save it. Nothing is saved
+"""Sending a round form: check the round, or save it. Nothing is saved
 unless the form is readable, the rules agree and the game is still at the version the page
 showed; every refusal rolls back and says where to show why."""
 
@@ -33,17 +33,15 @@ class Outcome:
 def handle_post(
     game: Game, form: RoundForm, save: Callable[[int, list[Entry]], Round]
 ) -> ResponseReturnValue | Outcome:
-    """Step a counter, check the round, or save it and go to the scoreboard (post/redirect/
-    get). Nothing is saved unless the rules and the version both agree."""
+    """Check the round, or save it and go to the scoreboard (post/redirect/get). Nothing is
+    saved unless the rules and the version both agree. A count the others imply (C3, C5) is
+    filled in and shown, never saved unseen: that post checks, and the next save confirms."""
     outcome = Outcome()
-    step = request.form.get("step")
-    if step is not None:
-        form.step(step)  # saves nothing, so it needs no token: the page just counts
-        return outcome
+    implied = form.fill_implied()
     if not readable(form, outcome):
         return outcome
     entries = form.entries()
-    checking = request.form.get("action") == "check"
+    checking = request.form.get("action") == "check" or implied is not None
 
     def score_and_save() -> None:
         outcome.scored = score_round(form.setup, entries)

@@ -1,4 +1,4 @@
-"""What the mark and record pages show: the card chips, counters and delayed choices of
+"""What the mark and record pages show: the card chips, count chips and delayed choices of
 each seat's part of the form, the C3/C5 progress line, and the refusals placed next to the
 seat they name. Built from a round form; nothing here reads a request or saves."""
 
@@ -12,7 +12,15 @@ from wtforms import Field, Form
 
 from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, render_message, signed_number
-from companion.rules import Colour, Refusal, RuleError, TableSetup, tricks_of_cards
+from companion.rules import (
+    Colour,
+    Refusal,
+    RuleError,
+    TableSetup,
+    hat_trick_count_limits,
+    tricks_of_cards,
+)
+from companion.rules.deck import HAT_TRICK_COLOURS
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
 from companion.web.games.round_forms import (
     CHOICE_SEPARATOR,
@@ -42,6 +50,7 @@ class CardPicker(SeatField):
     multiple: bool
     groups: tuple[ChipGroup, ...]
     tabbed: bool = False  # one colour at a time: short rows on a phone
+    compact: bool = False  # every colour at once, small chips: one tap whatever the colour
 
     @property
     def open_colour(self) -> str:
@@ -55,13 +64,27 @@ class CardPicker(SeatField):
 
 
 @dataclass(frozen=True)
-class Counter(SeatField):
-    """A number with −/+ buttons (tricks won, Hat Trick cards per colour, passes)."""
+class CountChip:
+    """One number of a row of count chips."""
 
-    shown: str
+    value: int
+    checked: bool
+
+
+@dataclass(frozen=True)
+class CountChips(SeatField):
+    """A count said aloud, tapped once: a row of number chips 0..the most possible (tricks
+    won, Hat Trick cards per colour, passes). ``implied``: filled in from the others."""
+
+    chips: tuple[CountChip, ...]
     colour: str | None = None
     symbol: str | None = None
-    most: int | None = None
+    implied: bool = False
+
+    @property
+    def count_name(self) -> str:
+        """The field's name within its seat (``tricks``, ``red``...), for the page's script."""
+        return self.name.split("-", 1)[1]
 
 
 @dataclass(frozen=True)
@@ -93,7 +116,7 @@ class SeatPart:
     indicators: CardPicker | None = None
     captures: CardPicker | None = None
     passes: CardPicker | None = None
-    counters: list[Counter] = field(default_factory=list)
+    counts: list[CountChips] = field(default_factory=list)
     choice: DelayedChoice | None = None
     problems: list[str] = field(default_factory=list)
     cards_entered: int | None = None  # full forms: cards named, for the C3/C5 line
@@ -188,6 +211,7 @@ def card_picker(
     *,
     multiple: bool = True,
     tabbed: bool = False,
+    compact: bool = False,
     shown_colours: Iterable[Colour] | None = None,
     taken: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> CardPicker:
@@ -198,20 +222,27 @@ def card_picker(
         multiple=multiple,
         groups=chip_groups(setup, chips_field.tokens, refused, shown_colours, taken),
         tabbed=tabbed,
+        compact=compact,
     )
 
 
-def counter(
-    form: Form, name: str, most: int | None = None, colour: Colour | None = None
-) -> Counter:
-    """The −/+ counter of the count field ``name`` of a seat's form."""
-    count = form[name]
-    return Counter(
+def count_chips(
+    form: RoundForm, seat_form: Form, name: str, most: int, colour: Colour | None = None
+) -> CountChips:
+    """The number chips of the count field ``name`` of a seat's form: 0..``most``, and the
+    number sent if it lies beyond (so a refused count still shows, next to its error)."""
+    count = seat_form[name]
+    entered = count.entered
+    values = list(range(most + 1))
+    if entered is not None and entered not in values:
+        values.append(entered)
+        values.sort()
+    return CountChips(
         **seat_field(count),
-        shown=count.shown,
+        chips=tuple(CountChip(value, value == entered) for value in values),
         colour=colour.value if colour else None,
         symbol=colour_symbol(colour) if colour else None,
-        most=most,
+        implied=count.name == form.implied,
     )
 
 
@@ -235,7 +266,7 @@ def seat_part(
             form.setup,
             refused,
             multiple=form.setup.cards_laid_out > 1,
-            tabbed=True,
+            compact=True,
         )
     if form.kind in SEAT_FILLERS:
         SEAT_FILLERS[form.kind](part, form, form.seats[seat], refused)
@@ -247,7 +278,7 @@ def _fill_quick(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[s
     seat's marked colours show; the others stay hidden until the indicators say otherwise."""
     setup = form.setup
     marked = {card.colour for card in seat_form["marked"].cards}
-    part.counters = [counter(seat_form, "tricks", setup.tricks_per_round)]
+    part.counts = [count_chips(form, seat_form, "tricks", setup.tricks_per_round)]
     part.captures = card_picker(
         seat_form,
         "marked_captured",
@@ -289,10 +320,12 @@ def _fill_hat_trick_quick(
 ) -> None:
     """Face-up cards per colour and passes, as counts (R22, C5)."""
     setup = form.setup
-    most = setup.cards_per_round  # C5: a seat holds at most every card of the round
-    part.counters = [
-        counter(seat_form, colour.value, most, colour) for colour in setup.deck.colours
-    ] + [counter(seat_form, "passed", setup.tricks_per_round)]
+    limits = hat_trick_count_limits(setup)  # every card of the colour; one pass a trick
+    colours = [
+        count_chips(form, seat_form, colour.value, most, colour)
+        for colour, most in zip(HAT_TRICK_COLOURS, limits, strict=False)
+    ]
+    part.counts = [*colours, count_chips(form, seat_form, "passed", limits[-1])]
 
 
 SEAT_FILLERS: dict[Kind, Callable[[SeatPart, RoundForm, Form, set[str]], None]] = {
@@ -342,14 +375,10 @@ def progress_of(form: RoundForm) -> Progress | None:
     if kind is Kind.MARK:
         return None
     if kind is Kind.QUICK:
-        placed = sum(seat["tricks"].data or 0 for seat in form.seats)
+        placed = sum(seat["tricks"].entered or 0 for seat in form.seats)
         return Progress("tricks", placed, setup.tricks_per_round)
     if kind is Kind.HAT_QUICK:
-        placed = sum(
-            seat[name].data or 0
-            for seat in form.seats
-            for name in ("red", "blue", "green", "passed")
-        )
+        placed = sum(count.entered or 0 for count in form.counts())
     else:
         fields = ("captured", "passed") if kind is Kind.HAT_FULL else ("captured",)
         placed = sum(len(seat[name].data or ()) for seat in form.seats for name in fields)
