@@ -316,7 +316,7 @@ def test_a_game_of_each_preset_starts_from_the_page(
     words = text_of(page_of(client, f"/g/{code}"))
     assert f"{label} · 0 of 4 rounds scored" in words
     # R3: the named seat leads round 1; the seat before it deals.
-    assert f"Round 1 of 4 {names[0]} deals; {names[1]} leads the first trick." in words
+    assert f"Round 1 of 4 deals {names[0]} leads {names[1]}" in words
     board = read_page(page_of(client, f"/g/{code}"))
     assert [seat.text for seat in board.find_all("span", class_="seat__name")] == names
     with app.app_context():
