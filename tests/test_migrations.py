@@ -166,3 +166,44 @@ def test_renamed_variant_columns_keep_every_value(app: Flask) -> None:
 
 def _rows(connection: sa.Connection, statement: str) -> list[tuple[object, ...]]:
     return [tuple(row) for row in connection.execute(sa.text(statement))]
+
+
+def test_the_next_game_column_starts_empty_and_empties_when_that_game_goes(app: Flask) -> None:
+    """0009: every game kept, with no next game; a next game deleted leaves the column empty
+    (ON DELETE SET NULL), and going back drops the column with every game still there."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0008")
+        with db.engine.begin() as connection:
+            for statement in (
+                "INSERT INTO players (id, name, key, created_at) VALUES "
+                "(1, 'Ann', 'ann', '2026-01-01'), (2, 'Ben', 'ben', '2026-01-01'), "
+                "(3, 'Cleo', 'cleo', '2026-01-01')",
+                "INSERT INTO games (id, code, edit_key_hash, family, scoring, colours_marked, "
+                "reveal, rounds_planned, first_leader, status, created_at, updated_at, version) "
+                "VALUES (1, 'done', 'h', 'classic', 'classic', 1, 'open', 5, 0, 'finished', "
+                "'2026-01-01', '2026-01-01', 7), (2, 'next', 'h', 'classic', 'classic', 1, "
+                "'open', 5, 1, 'in_progress', '2026-01-02', '2026-01-02', 1)",
+                "INSERT INTO seats (game_id, position, player_id) VALUES "
+                "(1, 0, 1), (1, 1, 2), (1, 2, 3), (2, 0, 1), (2, 1, 2), (2, 2, 3)",
+            ):
+                connection.execute(sa.text(statement))
+        games = "SELECT code, status, version FROM games ORDER BY id"
+        stored = [("done", "finished", 7), ("next", "in_progress", 1)]
+
+        upgrade(revision="0009")
+        with db.engine.begin() as connection:
+            assert _rows(connection, games) == stored
+            assert _rows(connection, "SELECT next_game_id FROM games") == [(None,), (None,)]
+            connection.execute(sa.text("UPDATE games SET next_game_id = 2 WHERE id = 1"))
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM seats WHERE game_id = 2"))
+            connection.execute(sa.text("DELETE FROM games WHERE id = 2"))
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT code, next_game_id FROM games") == [("done", None)]
+
+        downgrade(revision="0008")
+        with db.engine.connect() as connection:
+            assert _rows(connection, games) == stored[:1]
+        assert "next_game_id" not in {c["name"] for c in sa.inspect(db.engine).get_columns("games")}
+        drop_everything()

@@ -88,6 +88,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: so.Mapped[int] = so.mapped_column(default=1)
     #: A game played with a wrong rule stays in the history but out of the statistics.
     excluded: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    #: The game this table started after this one ("play again", migration 0009), if any.
+    next_game_id: so.Mapped[int | None] = so.mapped_column(
+        sa.ForeignKey("games.id", ondelete="SET NULL")
+    )
 
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"

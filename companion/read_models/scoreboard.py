@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import sqlalchemy as sa
+
 from companion.data import queries
-from companion.data.models import Game, Round
-from companion.data.states import RoundStatus
+from companion.data.models import Game, Round, db
+from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip
 from companion.read_models.messages import variant_label
 from companion.rules import Colour, round_dealer, round_leader
@@ -65,6 +67,23 @@ class NextRound:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """A seat in the players' list, with its rank once the game is finished."""
+
+    seat: int
+    rank: int | None = None
+
+
+def ranked_standings(totals: Sequence[int]) -> tuple[Standing, ...]:
+    """The seats by rank, highest total first (R11); equal totals share a rank and keep seat
+    order, and the next rank skips as many places as were shared ("1, 1, 3")."""
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    return tuple(
+        Standing(seat, 1 + sum(1 for total in totals if total > totals[seat])) for seat in order
+    )
+
+
+@dataclass(frozen=True)
 class Scoreboard:
     """Everything the scoreboard page shows of a game."""
 
@@ -83,6 +102,14 @@ class Scoreboard:
     next_round: NextRound | None
     #: Left out of the statistics (played with a wrong rule); still in the history.
     excluded: bool = False
+    #: The game this table started after this one ("play again"), once there is one.
+    next_game_code: str | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game takes no more rounds (finished or abandoned): it may be played
+        again."""
+        return self.status != GameStatus.IN_PROGRESS
 
     @property
     def scored_rounds(self) -> int:
@@ -93,6 +120,18 @@ class Scoreboard:
     def scored_totals(self) -> list[list[int]]:
         """Each seat's running total after every scored round, for the cumulative chart."""
         return [[cell.total or 0 for cell in row.cells] for row in self.rows if row.is_scored]
+
+    @property
+    def is_ranked(self) -> bool:
+        """Whether the players are listed by rank: once the game is finished."""
+        return self.status == GameStatus.FINISHED
+
+    @property
+    def standings(self) -> tuple[Standing, ...]:
+        """The players' list: by rank once finished, else in seat order."""
+        if self.is_ranked:
+            return ranked_standings(self.totals)
+        return tuple(Standing(seat) for seat in range(len(self.names)))
 
     @property
     def winner_names(self) -> list[str]:
@@ -232,4 +271,12 @@ def scoreboard_of(game: Game) -> Scoreboard:
         winners=tuple(totals.winners),
         next_round=next_round_of(game),
         excluded=game.excluded,
+        next_game_code=next_game_code(game),
     )
+
+
+def next_game_code(game: Game) -> str | None:
+    """The public id of the game started after ``game``; no query while there is none."""
+    if game.next_game_id is None:
+        return None
+    return db.session.scalar(sa.select(Game.code).where(Game.id == game.next_game_id))

@@ -20,6 +20,7 @@ from companion.services.games import (
     exclude_game,
     get_game,
     lock_game,
+    play_again,
     rotate_edit_key,
 )
 from companion.services.keys import key_opens
@@ -55,6 +56,7 @@ __all__ = [
     "key_opens",
     "live_round",
     "lock_game",
+    "play_again",
     "mark_colours",
     "open_live_round",
     "play_live_trick",

@@ -1,5 +1,6 @@
 """A game's life: created, found and locked, checked against the version a phone saw,
-finished, abandoned, left out of the statistics, deleted, or given a new edit key."""
+finished, abandoned, played again, left out of the statistics, deleted, or given a new edit
+key."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sqlalchemy as sa
 
 from companion.data.models import Game, Seat, db, utcnow
 from companion.data.states import GameStatus, RoundStatus
-from companion.rules import Variant
+from companion.rules import Variant, round_leader
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError, StaleVersion
@@ -101,10 +102,49 @@ def abandon_game(game: Game, version: int) -> None:
 
 
 def delete_game(game: Game, version: int) -> None:
-    """Remove a game and its rounds for good."""
+    """Remove a game and its rounds for good. A game it was the next game of forgets it
+    (the column empties by itself, ON DELETE SET NULL), and its version moves on, so that
+    its scoreboard offers to play again instead of a link to no game."""
     check_version(game, version)
+    previous = db.session.scalars(sa.select(Game).where(Game.next_game_id == game.id))
+    for earlier in previous:
+        earlier.next_game_id = None
+        earlier.updated_at = utcnow()
     db.session.delete(game)
     db.session.flush()
+
+
+def play_again(game: Game) -> tuple[Game, str | None]:
+    """The next game of the table that played ``game`` (finished or abandoned; the caller
+    holds its row lock): the same players in the same seats, the same variant and number
+    of rounds, and the deal passed on (R3): its first round is led by the seat after the
+    one that led the last round dealt, as a round after it would have been.
+
+    A table plays one next game: the first call starts it and answers it with its edit
+    key; every later call answers that game and ``None``, as long as it exists."""
+    if game.status == GameStatus.IN_PROGRESS:
+        raise ServiceError(N_("This game is still being played: finish or abandon it first."))
+    if game.next_game_id is not None:
+        started = db.session.get(Game, game.next_game_id)
+        if started is not None:
+            return started, None
+    key = new_edit_key()
+    players = len(game.seats)
+    following = Game(
+        code=new_code(),
+        edit_key_hash=hash_edit_key(key),
+        variant=game.variant,
+        rounds_planned=game.rounds_planned,
+        first_leader=round_leader(len(game.rounds) + 1, game.first_leader, players),
+        status=GameStatus.IN_PROGRESS,
+    )
+    following.seats = [Seat(position=seat.position, player=seat.player) for seat in game.seats]
+    db.session.add(following)
+    db.session.flush()
+    game.next_game_id = following.id
+    game.updated_at = utcnow()  # the games row changes, so its version moves on flush
+    db.session.flush()
+    return following, key
 
 
 def rotate_edit_key(game: Game, version: int) -> str:

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 import companion
-from companion.rules import running_totals
+from companion.rules import round_dealer, round_leader, running_totals
 from tests.browser.scenario import (
     CORRECTED_ROUND,
     CORRECTION,
@@ -28,7 +28,7 @@ from tests.browser.scenario import (
     verdict,
     winner_line,
 )
-from tests.browser.support import Phone
+from tests.browser.support import Phone, record_rounds
 from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
@@ -115,6 +115,33 @@ def test_start_a_game_record_five_rounds_correct_one_and_see_the_winner(phone: P
     expect_totals(phone, totals_of(corrected))
     expect(page.locator(".winners")).to_contain_text(winner_line(NAMES, totals_of(corrected)))
     assert winner_line(NAMES, totals_of(corrected)).startswith("Ann")
+    assert not phone.foreign_requests()
+
+
+def test_play_again_starts_the_next_game_on_its_mark_page(phone: Phone, live_table: Table) -> None:
+    """A finished game's one button starts the next: its mark page opens on this phone, and
+    its scoreboard seats the same players and passes the deal on (R3)."""
+    page = phone.page
+    game = live_table.new_game(NAMES, rounds=2, first_leader=1)
+    record_rounds(live_table, game, FIVE_ROUNDS[:2])
+    phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
+    expect(page.locator(".game-summary")).to_contain_text("Finished after 2 rounds")
+    page.get_by_role("button", name="Play again").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mark colours, round 1")
+    following = page.url.split("/g/")[1].split("/")[0]
+    assert following != game["id"]
+
+    phone.goto(f"/g/{following}")
+    expect(page.locator(".game-summary")).to_contain_text("0 of 2 rounds scored")
+    expect(page.locator(".seat__name")).to_have_text(NAMES)
+    leader = round_leader(3, 1, len(NAMES))  # two rounds were dealt: the third seat on
+    dealer = round_dealer(1, leader, len(NAMES))
+    expect(page.locator(".deal dd")).to_have_text([NAMES[dealer], NAMES[leader]])
+    expect(page.get_by_role("link", name="Mark colours")).to_be_visible()
+
+    phone.goto(f"/g/{game['id']}")  # the old game now leads to the new one, once
+    page.get_by_role("link", name="Go to the next game").tap()
+    expect(page).to_have_url(re.compile(f"/g/{following}$"))
     assert not phone.foreign_requests()
 
 

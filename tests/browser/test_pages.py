@@ -48,6 +48,7 @@ PAGES = [
     Page("new-game", "/games/new", "#new-game-form"),
     Page("scoreboard", "/g/{main}", ".current-round .actions .button"),  # with edit controls
     Page("view-finished", "/g/{finished}/view", ".winners"),
+    Page("finished", "/g/{finished}", ".play-again form"),  # by rank, with Play again
     Page("share", "/g/{main}/share", ".qr--large"),
     Page("mark-colours", "/g/{main}/rounds/mark", "form.round-form[data-kind='mark']"),
     Page("record-round", "/g/{main}/rounds/record", "form.round-form[data-kind='quick']"),

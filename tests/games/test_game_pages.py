@@ -316,7 +316,7 @@ def test_a_game_of_each_preset_starts_from_the_page(
     words = text_of(page_of(client, f"/g/{code}"))
     assert f"{label} · 0 of 4 rounds scored" in words
     # R3: the named seat leads round 1; the seat before it deals.
-    assert f"Round 1 of 4 {names[0]} deals; {names[1]} leads the first trick." in words
+    assert f"Round 1 of 4 deals {names[0]} leads {names[1]}" in words
     board = read_page(page_of(client, f"/g/{code}"))
     assert [seat.text for seat in board.find_all("span", class_="seat__name")] == names
     with app.app_context():
@@ -344,7 +344,7 @@ def test_empty_name_fields_are_skipped_and_the_first_leader_follows_its_row(
     page = client.get("/games/new").get_data(as_text=True)
     response = client.post("/games/new", data={"csrf_token": csrf_token(page), **data})
     code = response.headers["Location"].removeprefix("/g/")
-    assert "Ben deals; Cleo leads the first trick." in text_of(page_of(client, f"/g/{code}"))
+    assert "deals Ben leads Cleo" in text_of(page_of(client, f"/g/{code}"))
     with app.app_context():
         game = load(code)
         assert [seat.player.name for seat in game.seats] == ["Ann", "Ben", "Cleo"]
@@ -553,7 +553,7 @@ def test_the_read_only_view_shows_no_control_and_no_edit_key(
         seats = read_page(page).find_all(class_="seat__name")
         assert "Ann Ben Cleo Dan" in " ".join(seat.text for seat in seats)
         assert f'href="/g/{code}/share"' in page and "Share with other phones" in words
-        assert "Dan deals; Ann leads the first trick." in words
+        assert "deals Dan leads Ann" in words
 
 
 def test_a_phone_without_the_edit_key_sees_what_the_read_only_view_shows(
@@ -624,10 +624,10 @@ def test_dealer_and_leader_move_one_seat_each_round(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
     code = start_game(table, NAMES[:3], first_leader=2)
-    assert "Ben deals; Cleo leads the first trick." in text_of(page_of(client, f"/g/{code}"))
+    assert "deals Ben leads Cleo" in text_of(page_of(client, f"/g/{code}"))
     record(app, code, *ROUND_ONE)
     words = text_of(page_of(client, f"/g/{code}"))
-    assert "Round 2 of 5 Cleo deals; Ann leads the first trick." in words  # R3, around the table
+    assert "Round 2 of 5 deals Cleo leads Ann" in words  # R3, around the table
     page = page_of(client, f"/g/{code}")
     first_row = read_page(page).find("tr", class_="is-scored")
     assert len(first_row.find_all(class_="leads")) == 1
@@ -932,7 +932,7 @@ def test_a_game_made_by_the_api_opens_on_its_pages(client: FlaskClient) -> None:
     assert state["url"].endswith(f"/g/{state['id']}")
     words = text_of(page_of(client, state["share_url"].removeprefix("http://localhost")))
     assert "Mild · 0 of 5 rounds scored" in words
-    assert "Ben deals; Cleo leads the first trick." in words
+    assert "deals Ben leads Cleo" in words
 
 
 def test_the_scoreboard_links_the_games_table_tools(client: FlaskClient) -> None:

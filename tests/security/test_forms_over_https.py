@@ -237,9 +237,13 @@ def test_every_form_works_over_https_without_a_referer(deployment: Browser) -> N
     assert new_link != old_link
     assert phone.get(old_link).status_code == 403
 
-    # Abandon the second game, then delete it.
+    # Abandon the second game, play it again, then delete it.
     phone.follow(phone.send(f"/g/{other}/abandon"))
     assert phone.state(other)["status"] == "abandoned"
+    again = phone.send(f"/g/{other}", action=f"/g/{other}/again")
+    assert again.status_code == 302
+    following = urlsplit(again.headers["Location"]).path.split("/")[2]
+    assert phone.state(following)["players"] == phone.state(other)["players"]
     response = phone.send(f"/g/{other}/delete")
     assert response.status_code == 302
     assert phone.get(f"/api/v1/games/{other}").status_code == 404

@@ -1,4 +1,5 @@
-"""Pages of a whole game: new game, scoreboard, read-only view, edit link, abandon, delete.
+"""Pages of a whole game: new game, scoreboard, read-only view, edit link, play again,
+abandon, delete.
 
 Every change goes through ``companion.services`` and follows post/redirect/get. A page that
 changes a game needs this device to hold the game's edit key (``companion.web.edit_rights``)
@@ -19,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from companion import services
+from companion.data import queries
 from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
@@ -147,6 +149,31 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
     response = redirect(url_for("games.scoreboard", code=game.code))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+# --------------------------------------------------------------------------------------------
+# Play again
+
+
+@bp.post("/g/<code>/again")
+def play_again(code: str) -> ResponseReturnValue:
+    """Start the table's next game (same players, seats, variant and rounds; the deal passed
+    on, R3) and open it where the table goes on: marking the colours, or its scoreboard when
+    the variant lays out no indicator. The phone that starts it keeps the score. A later
+    press, here or on another phone, opens the game already started: a table plays one next
+    game, and a phone without its edit rights gets the read-only scoreboard."""
+    game = game_to_change(code)
+    if game.status == GameStatus.IN_PROGRESS:  # a page from another game's end: nothing to do
+        return redirect(url_for("games.scoreboard", code=game.code))
+    following, key = services.play_again(game)
+    db.session.commit()
+    if key is not None:
+        remember_edit_key(following, key)
+        if queries.setup_of(following).cards_laid_out > 0:
+            return redirect(url_for("games.mark_colours", code=following.code))
+        return redirect(url_for("games.scoreboard", code=following.code))
+    endpoint = "games.scoreboard" if can_edit(following) else "games.view"
+    return redirect(url_for(endpoint, code=following.code))
 
 
 # --------------------------------------------------------------------------------------------
