@@ -1,5 +1,6 @@
 """Why each player scored what they did in a round: the rules' terms, and one line in the
-reader's language ("+9 for 9 cards of other colours, −19 for red 4 (indicator), red 7, red 8").
+reader's language ("+9 for 9 cards of other colours; −19 for red 4 (indicator), red 7, red 8":
+a semicolon between terms, since a term's cards are listed with commas).
 
 The terms come from ``companion.rules.explain_round``, run again on the entries stored with
 the round, so the page, the API and the export explain a score exactly as the rules give it.
@@ -92,10 +93,10 @@ def _cards(items: Sequence[Mapping[str, Any]]) -> tuple[Card, ...]:
 
 def explanation_line(explanation: SeatExplanation) -> str:
     """The terms of a score, then (delayed rounds, R16) why those colours were scored."""
-    line = ", ".join(_term_words(term) for term in explanation.terms)
+    line = "; ".join(_term_words(term) for term in explanation.terms)
     if explanation.choice is not None:
         line = gettext(
-            "%(terms)s; %(choice)s", terms=line, choice=_choice_words(explanation.choice)
+            "%(terms)s. %(choice)s", terms=line, choice=_choice_words(explanation.choice)
         )
     return line
 
@@ -157,17 +158,17 @@ def _choice_words(choice: DelayedChoice) -> str:
     colours = _colours_words(choice.colours)
     if choice.by_table:
         return gettext(
-            "%(colours)s chosen by the table over the proposal, %(proposed)s, "
-            "which would have scored %(score)s",
+            "Chosen by the table: %(colours)s, over the proposal %(proposed)s, "
+            "which would have scored %(score)s.",
             colours=colours,
             proposed=_colours_words(choice.proposed.colours),
             score=signed_number(choice.proposed.score),
         )
     runner_up: Choice | None = choice.next_best
     if runner_up is None:
-        return gettext("%(colours)s chosen: the only choice", colours=colours)
+        return gettext("Chosen: %(colours)s, the only choice.", colours=colours)
     return gettext(
-        "%(colours)s chosen as the best choice (next best: %(other)s, %(score)s)",
+        "Chosen: %(colours)s, the best choice (next best: %(other)s, %(score)s).",
         colours=colours,
         other=_colours_words(runner_up.colours),
         score=signed_number(runner_up.score),

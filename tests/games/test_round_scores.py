@@ -68,7 +68,7 @@ def english_term(term) -> str:
 
 
 def english_line(explained: SeatExplanation) -> str:
-    line = ", ".join(english_term(term) for term in explained.terms)
+    line = "; ".join(english_term(term) for term in explained.terms)
     choice = explained.choice
     if choice is None:
         return line
@@ -76,18 +76,18 @@ def english_line(explained: SeatExplanation) -> str:
     if choice.by_table:
         proposed = " + ".join(colour.value for colour in choice.proposed.colours)
         why = (
-            f"{colours} chosen by the table over the proposal, {proposed}, "
-            f"which would have scored {signed(choice.proposed.score)}"
+            f"Chosen by the table: {colours}, over the proposal {proposed}, "
+            f"which would have scored {signed(choice.proposed.score)}."
         )
     elif choice.next_best is None:
-        why = f"{colours} chosen: the only choice"
+        why = f"Chosen: {colours}, the only choice."
     else:
         other = " + ".join(colour.value for colour in choice.next_best.colours)
         why = (
-            f"{colours} chosen as the best choice "
-            f"(next best: {other}, {signed(choice.next_best.score)})"
+            f"Chosen: {colours}, the best choice "
+            f"(next best: {other}, {signed(choice.next_best.score)})."
         )
-    return f"{line}; {why}"
+    return f"{line}. {why}"
 
 
 def page_lines(client: FlaskClient, code: str, number: int) -> list[tuple[str, str, str]]:
@@ -128,7 +128,7 @@ def test_a_classic_round_explains_the_r10_example(client: FlaskClient, table: Ta
     explained = assert_page_explains(client, game, setup, entries)
     assert explained[0].score == 3  # R10: 14 - (4 + 2 + 5)
     assert page_lines(client, game["id"], 1)[0][2] == (
-        f"+14 for 14 cards of other colours, {MINUS}11 for red 4 (indicator), red 2, red 5"
+        f"+14 for 14 cards of other colours; {MINUS}11 for red 4 (indicator), red 2, red 5"
     )
 
 
@@ -213,7 +213,7 @@ def test_the_rulebook_hat_trick_example_reads_9_minus_2_minus_4_minus_2(
     assert first == (
         "Ann",
         "+1",
-        f"+9 red, {MINUS}2 blue, {MINUS}4 green, {MINUS}2 for 1 pass card",
+        f"+9 red; {MINUS}2 blue; {MINUS}4 green; {MINUS}2 for 1 pass card",
     )
 
 
