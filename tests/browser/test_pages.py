@@ -51,6 +51,7 @@ PAGES = [
     Page("mark-colours", "/g/{main}/rounds/mark", "form.round-form[data-kind='mark']"),
     Page("record-round", "/g/{main}/rounds/record", "form.round-form[data-kind='quick']"),
     Page("correct-round", "/g/{main}/rounds/1", ".round-form .chip-input:checked"),
+    Page("round-scores", "/g/{main}/rounds/2/scores", ".round-reason__line[data-explanation]"),
     Page("live-start", "/g/{main}/rounds/live", "form.round-form[data-kind='mark']"),
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),
     Page("setup", "/setup", ".box-rows"),
