@@ -136,140 +136,86 @@
   }
 
   function explainScores(main) {
-    var BOX_ID = "why-line";
-    var pages = {};
-    var pagesOf = null;
-
-    function boardVersion() {
-      var current = main.querySelector(".board-updates[data-poll]");
-      return current ? current.dataset.version : "";
-    }
-
-    // A round's page, fetched once per version of the board (a correction changes it).
-    function roundPage(url) {
-      if (pagesOf !== boardVersion()) {
-        pages = {};
-        pagesOf = boardVersion();
-      }
-      if (!pages[url]) {
-        pages[url] = fetch(url, { credentials: "same-origin" })
-          .then(function (response) {
-            if (!response.ok) {
-              throw new Error(String(response.status));
-            }
-            return response.text();
-          })
-          .then(function (text) {
-            return new DOMParser().parseFromString(text, "text/html");
-          });
-        pages[url].then(null, function () {
-          delete pages[url];
-        });
-      }
-      return pages[url];
-    }
-
-    function box() {
-      var found = document.getElementById(BOX_ID);
-      var scroll = main.querySelector(".rounds .table-scroll");
-      if (found || !scroll) {
-        return found;
-      }
-      var made = document.createElement("div");
-      made.id = BOX_ID;
-      made.className = "why";
-      made.hidden = true;
-      made.setAttribute("aria-live", "polite");
-      scroll.parentNode.insertBefore(made, scroll.nextSibling);
-      return made;
-    }
+    var pages = {}; // a round page's parsed document, by URL, until the board changes
 
     function enhance() {
+      var scroll = main.querySelector(".rounds .table-scroll");
+      if (!scroll) {
+        return;
+      }
+      var box = document.createElement("div");
+      box.id = "why-line";
+      box.className = "why";
+      box.hidden = true;
+      box.setAttribute("aria-live", "polite");
+      scroll.after(box);
       main.querySelectorAll(".score-table tbody tr").forEach(function (row) {
-        var link = row.querySelector("th a[href]");
-        if (!link) {
-          return; // a round still being played has no page yet
-        }
-        Array.prototype.forEach.call(row.cells, function (cell, index) {
-          if (index === 0 || cell.querySelector(".why-button")) {
-            return;
+        var link = row.querySelector("th a"); // only a scored round has a page
+        Array.prototype.forEach.call(link ? row.cells : [], function (cell, index) {
+          if (index) {
+            var button = document.createElement("button");
+            button.type = "button";
+            button.className = "why-button";
+            button.id = "why-" + link.textContent + "-" + index;
+            button.value = index - 1; // the seat
+            button.setAttribute("aria-expanded", "false");
+            button.setAttribute("aria-controls", box.id);
+            button.append.apply(button, Array.from(cell.childNodes));
+            cell.append(button);
           }
-          var button = document.createElement("button");
-          button.type = "button";
-          button.className = "why-button";
-          button.id = "why-" + link.textContent.trim() + "-" + (index - 1);
-          button.dataset.url = link.getAttribute("href");
-          button.dataset.seat = String(index - 1);
-          button.setAttribute("aria-expanded", "false");
-          button.setAttribute("aria-controls", BOX_ID);
-          while (cell.firstChild) {
-            button.appendChild(cell.firstChild);
-          }
-          cell.appendChild(button);
         });
       });
-      box();
     }
 
-    function close(target) {
-      main.querySelectorAll('.why-button[aria-expanded="true"]').forEach(function (button) {
-        button.setAttribute("aria-expanded", "false");
-      });
-      if (target) {
-        target.hidden = true;
-        target.textContent = "";
-      }
-    }
-
-    function show(button, target, page) {
-      var line = page.querySelector('[data-explanation="' + button.dataset.seat + '"]');
-      var seat = line && line.closest("[data-seat]");
-      var heading = page.querySelector("h1");
+    function show(button, box, url, page) {
+      var seat = page.querySelector('[data-seat="' + button.value + '"]');
       if (!seat || button.getAttribute("aria-expanded") !== "true") {
         return;
       }
-      var name = seat.querySelector(".round-reason__name");
-      var score = seat.querySelector(".round-reason__score");
-      var text = document.createElement("p");
-      text.className = "why__line";
-      var who = document.createElement("b");
-      who.textContent = (name ? name.textContent : "") + " " + (score ? score.textContent : "");
-      text.appendChild(who);
-      text.appendChild(document.createTextNode(" " + line.textContent));
       var more = document.createElement("a");
-      more.href = button.dataset.url;
-      more.textContent = heading ? heading.textContent : button.dataset.url;
-      var next = document.createElement("p");
-      next.className = "why__more";
-      next.appendChild(more);
-      target.textContent = "";
-      target.appendChild(text);
-      target.appendChild(next);
-      target.hidden = false;
+      more.href = url;
+      more.textContent = page.querySelector("h1").textContent;
+      box.replaceChildren(
+        document.importNode(seat.querySelector(".round-reason__head"), true),
+        document.importNode(seat.querySelector("[data-explanation]"), true),
+        more
+      );
+      box.hidden = false;
     }
 
     main.addEventListener("click", function (event) {
-      var button = event.target.closest && event.target.closest(".why-button");
-      var target = box();
-      if (!button || !target) {
+      var button = event.target.closest(".why-button");
+      var box = document.getElementById("why-line");
+      if (!button || !box) {
         return;
       }
       var open = button.getAttribute("aria-expanded") === "true";
-      close(target);
+      main.querySelectorAll(".why-button").forEach(function (other) {
+        other.setAttribute("aria-expanded", "false");
+      });
+      box.hidden = true;
       if (open) {
         return;
       }
       button.setAttribute("aria-expanded", "true");
-      roundPage(button.dataset.url).then(
-        function (page) {
-          show(button, target, page);
-        },
-        function () {
-          window.location.assign(button.dataset.url); // the round's page says it all
+      var url = button.closest("tr").querySelector("th a").href;
+      pages[url] = pages[url] || fetch(url).then(function (response) {
+        if (!response.ok) {
+          throw new Error(response.status);
         }
-      );
+        return response.text().then(function (text) {
+          return new DOMParser().parseFromString(text, "text/html");
+        });
+      });
+      pages[url].then(show.bind(null, button, box, url), function () {
+        delete pages[url];
+        window.location.assign(url); // the round's page says it all
+      });
     });
-    main.addEventListener("scoreboard:swapped", enhance);
+    main.addEventListener("scoreboard:swapped", function () {
+      pages = {};
+      enhance();
+    });
     enhance();
   }
 
