@@ -2,10 +2,9 @@
 // seconds it sends the page's ETag; the server answers 304 while nothing changed, else the
 // new page, whose <main> replaces this one's (scroll kept, "Scores updated" announced). It
 // pauses while the tab is hidden.
-//
-// Each scored cell becomes a button: tapping it shows, under the table, why that player scored
-// what they did, in one line taken from the round's page (whose link is the row's number, the
-// way there without JavaScript). The scoreboard itself carries no explanation.
+// A scored cell is a button: the first tap loads score_reasons.js, which shows under the
+// table why the player scored so (the round's page, which the row's number links to, says it
+// without JavaScript).
 (function () {
   "use strict";
 
@@ -135,87 +134,43 @@
     }
   }
 
-  function explainScores(main) {
-    var pages = {}; // a round page's parsed document, by URL, until the board changes
-
+  function offerReasons(main) {
     function enhance() {
-      var scroll = main.querySelector(".rounds .table-scroll");
-      if (!scroll) {
-        return;
-      }
       var box = document.createElement("div");
       box.id = "why-line";
       box.className = "why";
       box.hidden = true;
       box.setAttribute("aria-live", "polite");
-      scroll.after(box);
-      main.querySelectorAll(".score-table tbody tr").forEach(function (row) {
-        var link = row.querySelector("th a"); // only a scored round has a page
-        Array.prototype.forEach.call(link ? row.cells : [], function (cell, index) {
-          if (index) {
-            var button = document.createElement("button");
-            button.type = "button";
-            button.className = "why-button";
-            button.id = "why-" + link.textContent + "-" + index;
-            button.value = index - 1; // the seat
-            button.setAttribute("aria-expanded", "false");
-            button.setAttribute("aria-controls", box.id);
-            button.append.apply(button, Array.from(cell.childNodes));
-            cell.append(button);
-          }
+      main.querySelector(".table-scroll").after(box);
+      main.querySelectorAll(".score-table th a").forEach(function (link) {
+        Array.prototype.slice.call(link.closest("tr").cells, 1).forEach(function (cell, seat) {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "why-button";
+          button.id = "why-" + link.textContent + "-" + seat; // keeps focus on updates
+          button.value = seat;
+          button.setAttribute("aria-expanded", false);
+          button.setAttribute("aria-controls", box.id);
+          button.append.apply(button, Array.from(cell.childNodes));
+          cell.append(button);
         });
       });
-    }
-
-    function show(button, box, url, page) {
-      var seat = page.querySelector('[data-seat="' + button.value + '"]');
-      if (!seat || button.getAttribute("aria-expanded") !== "true") {
-        return;
-      }
-      var more = document.createElement("a");
-      more.href = url;
-      more.textContent = page.querySelector("h1").textContent;
-      box.replaceChildren(
-        document.importNode(seat.querySelector(".round-reason__head"), true),
-        document.importNode(seat.querySelector("[data-explanation]"), true),
-        more
-      );
-      box.hidden = false;
     }
 
     main.addEventListener("click", function (event) {
       var button = event.target.closest(".why-button");
-      var box = document.getElementById("why-line");
-      if (!button || !box) {
-        return;
+      if (button && window.scoreReasons) {
+        window.scoreReasons(main, button);
+      } else if (button) {
+        var script = document.createElement("script");
+        script.src = main.querySelector("[data-reasons]").dataset.reasons;
+        script.onload = function () {
+          window.scoreReasons(main, button);
+        };
+        document.head.append(script);
       }
-      var open = button.getAttribute("aria-expanded") === "true";
-      main.querySelectorAll(".why-button").forEach(function (other) {
-        other.setAttribute("aria-expanded", "false");
-      });
-      box.hidden = true;
-      if (open) {
-        return;
-      }
-      button.setAttribute("aria-expanded", "true");
-      var url = button.closest("tr").querySelector("th a").href;
-      pages[url] = pages[url] || fetch(url).then(function (response) {
-        if (!response.ok) {
-          throw new Error(response.status);
-        }
-        return response.text().then(function (text) {
-          return new DOMParser().parseFromString(text, "text/html");
-        });
-      });
-      pages[url].then(show.bind(null, button, box, url), function () {
-        delete pages[url];
-        window.location.assign(url); // the round's page says it all
-      });
     });
-    main.addEventListener("scoreboard:swapped", function () {
-      pages = {};
-      enhance();
-    });
+    main.addEventListener("scoreboard:swapped", enhance);
     enhance();
   }
 
@@ -224,7 +179,7 @@
   if (main && main.querySelector(".board-updates[data-poll]") && canFetch) {
     followTheGame(main);
   }
-  if (main && main.querySelector(".score-table") && canFetch) {
-    explainScores(main);
+  if (main && main.querySelector(".rounds .table-scroll") && canFetch) {
+    offerReasons(main);
   }
 })();

@@ -2,7 +2,7 @@
 
 Public like the read-only scoreboard: anyone with the game's link may read it, edit rights
 or not. The scoreboard links each scored round's number here; with JavaScript it fetches this
-page and shows one player's line under the table (static/scoreboard.js), so the scoreboard
+page and shows one player's line under the table (static/score_reasons.js), so the scoreboard
 itself carries no explanation.
 """
 
