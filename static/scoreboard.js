@@ -136,12 +136,16 @@
 
   function offerReasons(main) {
     function enhance() {
+      var scroll = main.querySelector(".table-scroll");
       var box = document.createElement("div");
       box.id = "why-line";
       box.className = "why";
       box.hidden = true;
       box.setAttribute("aria-live", "polite");
-      main.querySelector(".table-scroll").after(box);
+      if (!scroll) {
+        return; // no round played yet
+      }
+      scroll.after(box);
       main.querySelectorAll(".score-table th a").forEach(function (link) {
         Array.prototype.slice.call(link.closest("tr").cells, 1).forEach(function (cell, seat) {
           var button = document.createElement("button");
@@ -179,7 +183,7 @@
   if (main && main.querySelector(".board-updates[data-poll]") && canFetch) {
     followTheGame(main);
   }
-  if (main && main.querySelector(".rounds .table-scroll") && canFetch) {
+  if (main && main.querySelector(".board-updates[data-reasons]") && canFetch) {
     offerReasons(main);
   }
 })();

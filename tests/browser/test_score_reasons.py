@@ -85,3 +85,19 @@ def test_without_javascript_the_round_number_leads_to_its_page(
     explained = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[0]])
     lines = phone.page.locator("[data-explanation]")
     expect(lines).to_have_text([english_line(mine) for mine in explained])
+
+
+def test_a_round_arriving_by_itself_brings_its_score_buttons(
+    phone: Phone, live_table: Table
+) -> None:
+    game = live_table.new_game(NAMES, rounds=5)
+    phone.goto(f"/g/{game['id']}/view")
+    buttons = phone.page.locator(".why-button")
+    expect(buttons).to_have_count(0)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])  # another phone scores round 1
+    expect(buttons).to_have_count(len(NAMES), timeout=20_000)
+    buttons.first.tap()
+    explained = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[0]])
+    expect(phone.page.locator("#why-line [data-explanation]")).to_have_text(
+        english_line(explained[0])
+    )
