@@ -2,6 +2,9 @@
 // seconds it sends the page's ETag; the server answers 304 while nothing changed, else the
 // new page, whose <main> replaces this one's (scroll kept, "Scores updated" announced). It
 // pauses while the tab is hidden.
+// A scored cell is a button: the first tap loads score_reasons.js, which shows under the
+// table why the player scored so (the round's page, which the row's number links to, says it
+// without JavaScript).
 (function () {
   "use strict";
 
@@ -49,6 +52,7 @@
         ? document.activeElement.id
         : "";
       main.innerHTML = fresh.innerHTML;
+      main.dispatchEvent(new CustomEvent("scoreboard:swapped"));
       main.querySelectorAll(".table-scroll").forEach(function (box, index) {
         if (index < sideways.length) {
           box.scrollLeft = sideways[index];
@@ -130,13 +134,56 @@
     }
   }
 
+  function offerReasons(main) {
+    function enhance() {
+      var scroll = main.querySelector(".table-scroll");
+      var box = document.createElement("div");
+      box.id = "why-line";
+      box.className = "why";
+      box.hidden = true;
+      box.setAttribute("aria-live", "polite");
+      if (!scroll) {
+        return; // no round played yet
+      }
+      scroll.after(box);
+      main.querySelectorAll(".score-table th a").forEach(function (link) {
+        Array.prototype.slice.call(link.closest("tr").cells, 1).forEach(function (cell, seat) {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "why-button";
+          button.id = "why-" + link.textContent + "-" + seat; // keeps focus on updates
+          button.value = seat;
+          button.setAttribute("aria-expanded", false);
+          button.setAttribute("aria-controls", box.id);
+          button.append.apply(button, Array.from(cell.childNodes));
+          cell.append(button);
+        });
+      });
+    }
+
+    main.addEventListener("click", function (event) {
+      var button = event.target.closest(".why-button");
+      if (button && window.scoreReasons) {
+        window.scoreReasons(main, button);
+      } else if (button) {
+        var script = document.createElement("script");
+        script.src = main.querySelector("[data-reasons]").dataset.reasons;
+        script.onload = function () {
+          window.scoreReasons(main, button);
+        };
+        document.head.append(script);
+      }
+    });
+    main.addEventListener("scoreboard:swapped", enhance);
+    enhance();
+  }
+
   var main = document.getElementById("content");
-  if (
-    main &&
-    main.querySelector(".board-updates[data-poll]") &&
-    window.fetch &&
-    window.DOMParser
-  ) {
+  var canFetch = window.fetch && window.DOMParser;
+  if (main && main.querySelector(".board-updates[data-poll]") && canFetch) {
     followTheGame(main);
+  }
+  if (main && main.querySelector(".board-updates[data-reasons]") && canFetch) {
+    offerReasons(main);
   }
 })();

@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.data.models import Game, Round
 from companion.data.queries import live_round_of, marked_of, totals_of
 from companion.data.states import RoundMode, RoundStatus
+from companion.read_models.explanations import round_explanations
 
 
 def _live_state(game: Game, round_: Round) -> dict[str, object]:
@@ -16,6 +17,14 @@ def _live_state(game: Game, round_: Round) -> dict[str, object]:
         if round_.status == RoundStatus.PLAYING
         else None,
     }
+
+
+def round_terms(game: Game, round_: Round) -> list[dict[str, object]] | None:
+    """Per seat, the terms that add up to its score in a scored round (R10, R12-R16, R22):
+    ``{"score", "terms": [{"kind", "points", "count", "colour"?, "cards"?}], "choice"?}``;
+    ``None`` for a round not scored."""
+    explained = round_explanations(game, round_)
+    return [seat.as_json() for seat in explained] if explained is not None else None
 
 
 def game_settings(game: Game) -> dict[str, object]:
@@ -45,6 +54,7 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
                 "scores": [r.score for r in round_.results]
                 if round_.status == RoundStatus.SCORED
                 else None,
+                "explanations": round_terms(game, round_),
                 **(_live_state(game, round_) if round_.mode == RoundMode.LIVE else {}),
             }
             for round_ in game.rounds

@@ -31,7 +31,14 @@ from companion.web.edit_rights import held_key
 #: deployment with other templates gets other ETags, so no phone keeps a page of the old ones.
 SCOREBOARD_TEMPLATE = "games/scoreboard.html"
 #: Static files a scoreboard links: their URLs may change with their content.
-SCOREBOARD_STATIC = ("style.css", "scoreboard.css", "app.js", "scoreboard.js", "wake_lock.js")
+SCOREBOARD_STATIC = (
+    "style.css",
+    "scoreboard.css",
+    "app.js",
+    "scoreboard.js",
+    "score_reasons.js",
+    "wake_lock.js",
+)
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()

@@ -37,6 +37,7 @@ ROUND_KEYS = {
     "entries",
     "tricks",
     "scores",
+    "explanations",
     "created_at",
     "updated_at",
 }
@@ -73,6 +74,8 @@ def test_the_api_exports_one_game_as_a_versioned_document(
         assert round_["number"] == number
         assert round_["leader"] == state["leader"]
         assert round_["scores"] == state["scores"]
+        assert round_["explanations"] == state["explanations"]  # the same terms as the API
+        assert [seat["score"] for seat in round_["explanations"]] == state["scores"]
         assert round_["created_at"].endswith("Z")
         assert len(round_["entries"]) == 4
     assert exported["rounds"][0]["tricks"] is None

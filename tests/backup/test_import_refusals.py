@@ -132,6 +132,11 @@ def tamper_unscored_scores(data: Document) -> None:
     data["games"][3]["rounds"][1]["scores"] = [0, 0, 0, 0]
 
 
+def tamper_explanation(data: Document) -> None:
+    terms = data["games"][0]["rounds"][0]["explanations"][0]["terms"]
+    terms[0]["points"] += 1
+
+
 def tamper_variant(data: Document) -> None:
     data["games"][0]["variant"] = "reverse"
 
@@ -154,6 +159,7 @@ def tamper_variant(data: Document) -> None:
         (tamper_hat_trick_counts, "Game 3 ({code2}), round 3:"),
         (tamper_unscored_scores, "Game 4 ({code3}), round 2: a round still being played"),
         (tamper_variant, "Game 1 ({code0}), round 1:"),
+        (tamper_explanation, "Game 1 ({code0}), round 1: explanations are not what the rules"),
     ],
 )
 def test_a_document_with_a_round_that_does_not_check_out_is_refused_whole(

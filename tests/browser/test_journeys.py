@@ -91,7 +91,8 @@ def test_start_a_game_record_five_rounds_correct_one_and_see_the_winner(phone: P
         expect(page.locator(".round-progress")).to_contain_text("all assigned")
         page.get_by_role("button", name="Save round").click()
         expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
-        row = page.locator(".score-table tbody tr").nth(number - 1).locator("td > b")
+        # the round's scores (with JavaScript each sits in its cell's "why" button)
+        row = page.locator(".score-table tbody tr").nth(number - 1).locator("td b")
         expect(row).to_have_text(signed(scores[number - 1]))
         expect_totals(phone, running_totals(scores)[number - 1])
 
@@ -110,7 +111,7 @@ def test_start_a_game_record_five_rounds_correct_one_and_see_the_winner(phone: P
     page.get_by_role("button", name="Save correction").click()
 
     corrected = [*FIVE_ROUNDS[: CORRECTED_ROUND - 1], CORRECTION, *FIVE_ROUNDS[CORRECTED_ROUND:]]
-    row = page.locator(".score-table tbody tr").nth(CORRECTED_ROUND - 1).locator("td > b")
+    row = page.locator(".score-table tbody tr").nth(CORRECTED_ROUND - 1).locator("td b")
     expect(row).to_have_text(signed(round_scores(corrected)[CORRECTED_ROUND - 1]))
     expect_totals(phone, totals_of(corrected))
     expect(page.locator(".winners")).to_contain_text(winner_line(NAMES, totals_of(corrected)))

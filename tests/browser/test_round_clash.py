@@ -60,7 +60,7 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_corrected_wi
     expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
     rows = page.locator(".score-table tbody tr")
     expect(rows).to_have_count(1)
-    expect(rows.nth(0).locator("td > b")).to_have_text(signed(mine))
+    expect(rows.nth(0).locator("td b")).to_have_text(signed(mine))
     assert not phone.foreign_requests()
 
 

@@ -14,7 +14,7 @@ import sqlalchemy.orm as so
 
 from companion.data.models import Game, Round, db
 from companion.data.states import RoundMode, RoundStatus
-from companion.formats.game_json import game_settings
+from companion.formats.game_json import game_settings, round_terms
 from companion.rules.text import N_
 from companion.services.errors import NotFound
 
@@ -54,15 +54,16 @@ def game_document(game: Game, public: bool = False) -> dict[str, Any]:
         "created_at": iso_time(game.created_at),
         "updated_at": iso_time(game.updated_at),
         "rounds": [
-            round_document(round_)
+            round_document(game, round_)
             for round_ in game.rounds
             if not (hidden and round_.status != RoundStatus.SCORED)
         ],
     }
 
 
-def round_document(round_: Round) -> dict[str, Any]:
-    """One round: what was entered (or played, trick by trick) and the scores it gave."""
+def round_document(game: Game, round_: Round) -> dict[str, Any]:
+    """One round: what was entered (or played, trick by trick), the scores it gave and the
+    terms that add up to each score (R10, R12-R16, R22)."""
     scored = round_.status == RoundStatus.SCORED
     return {
         "number": round_.number,
@@ -72,6 +73,7 @@ def round_document(round_: Round) -> dict[str, Any]:
         "entries": round_.entries,
         "tricks": round_.tricks if round_.mode == RoundMode.LIVE else None,
         "scores": [result.score for result in round_.results] if scored else None,
+        "explanations": round_terms(game, round_),
         "created_at": iso_time(round_.created_at),
         "updated_at": iso_time(round_.updated_at),
     }
@@ -112,7 +114,9 @@ def all_games() -> Iterator[Game]:
 
 #: A card as ``json.dumps(indent=2)`` spreads it over four lines (JSON strings hold no raw
 #: newline or unescaped quote, so this never matches inside a name).
-SPREAD_CARD = re.compile(r'\{\s*"colour": ("[a-z]+"),\s*"value": (-?\d+)(,\s*"pass": true)?\s*\}')
+SPREAD_CARD = re.compile(
+    r'\{\s*"colour": ("[a-z]+"),\s*"value": (-?\d+)(,\s*"(?:pass|indicator)": true)?\s*\}'
+)
 
 
 def dumps(data: object) -> str:
@@ -122,8 +126,8 @@ def dumps(data: object) -> str:
 
 
 def _one_line_card(match: re.Match[str]) -> str:
-    passed = ', "pass": true' if match[3] else ""
-    return f'{{"colour": {match[1]}, "value": {match[2]}{passed}}}'
+    flag = ", " + " ".join(match[3].removeprefix(",").split()) if match[3] else ""
+    return f'{{"colour": {match[1]}, "value": {match[2]}{flag}}}'
 
 
 def write_history(file: TextIO) -> int:

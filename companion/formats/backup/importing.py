@@ -76,7 +76,7 @@ def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [
         Round(
-            **_columns(round_, leave_out=("scored",)),
+            **_columns(round_, leave_out=("scored", "explanations")),
             results=[
                 RoundResult(
                     seat=seat,

@@ -33,6 +33,8 @@ class RoundPlan:
     scored: list[tuple[int, int | None, str]]  # (score, tricks, colours) per seat
     created_at: datetime
     updated_at: datetime
+    #: The terms of each seat's score, as the rules give them (``None`` until scored).
+    explanations: list[Any] | None = None
 
     def as_document(self) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class RoundPlan:
             "entries": self.entries,
             "tricks": self.tricks,
             "scores": [score for score, _, _ in self.scored] if self.scored else None,
+            "explanations": self.explanations,
             "created_at": iso_time(self.created_at),
             "updated_at": iso_time(self.updated_at),
         }

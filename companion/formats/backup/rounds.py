@@ -16,6 +16,7 @@ from companion.rules import (
     MAX_ROUNDS,
     Entry,
     TableSetup,
+    explain_round,
     round_leader,
     score_round,
 )
@@ -44,6 +45,10 @@ ROUND_FIELDS = (
 )
 
 
+#: Exports since the scores explain themselves carry each seat's terms; older ones do not.
+OPTIONAL_ROUND_FIELDS = ("explanations",)
+
+
 def parse_time(value: object, where: str) -> datetime:
     """An ISO 8601 time; one without a zone is taken as UTC."""
     text = parse.string(value, where)
@@ -60,7 +65,7 @@ def read_round(
     item: object, number: int, game: GamePlan, setup: TableSetup, last: bool
 ) -> RoundPlan:
     """Check one round: its place, its entries or tricks, and its scores (C1-C6)."""
-    obj = parse.fields(item, "The round", ROUND_FIELDS)
+    obj = parse.fields(item, "The round", ROUND_FIELDS, OPTIONAL_ROUND_FIELDS)
     if parse.integer(obj["number"], "number", 1, MAX_ROUNDS) != number:
         raise ApiError(f"number must be {number}: rounds are numbered in order from 1.")
     leader = round_leader(number, game.first_leader, setup.players)
@@ -111,9 +116,26 @@ def read_round(
             (seat.score, seat.tricks, ",".join(colour.value for colour in seat.colours))
             for seat in result.seats
         ]
+        plan.explanations = _checked_explanations(obj.get("explanations"), setup, entries)
     elif obj["scores"] is not None:
         raise ApiError("a round still being played has no scores; give null.")
+    elif obj.get("explanations") is not None:
+        raise ApiError("a round still being played has no explanations; give null.")
     return plan
+
+
+def _checked_explanations(
+    given: object, setup: TableSetup, entries: list[Entry]
+) -> list[dict[str, object]]:
+    """The terms of each seat's score as the rules give them; terms in the file, if any,
+    must be those (an export without them is read as well)."""
+    explained = [seat.as_json() for seat in explain_round(setup, entries)]
+    if given is not None and given != explained:
+        raise ApiError(
+            "explanations are not what the rules give for this round: leave them out, or "
+            "give the terms the rules give."
+        )
+    return explained
 
 
 def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[dict[str, Any]]:

@@ -9,5 +9,6 @@ from companion.web.games import (  # noqa: E402, F401  (routes register on bp)
     game_pages,
     live_pages,
     round_pages,
+    round_scores,
     share_pages,
 )
