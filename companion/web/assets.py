@@ -19,6 +19,8 @@ they are; a ``url_defaults`` hook rewrites the name and the static view accepts 
   modification times) and answers 304 to a matching ``If-None-Match``. Text files of at least
   ``compression.MIN_SIZE`` bytes are sent gzipped to clients that accept it, compressed once
   per content (ETag ``"<tag>-gzip"``); the plain variant supports byte ranges.
+- Stylesheets and scripts are served without comments and indentation
+  (``companion.web.minify``); the fingerprint and the ETag still come from the file itself.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from werkzeug.utils import send_file
 from werkzeug.wrappers import Response
 
 from companion.web import compression
+from companion.web.minify import minify
 
 #: Hex digits of the content hash in a file name.
 FINGERPRINT_LENGTH = 8
@@ -68,7 +71,9 @@ class Asset:
     size: int
     digest: str  #: SHA-256 of the content, hex
     mimetype: str
-    data: bytes | None  #: the content, or None for a file over ``MEMORY_LIMIT``
+    #: the content as served (``companion.web.minify``), or None for a file over
+    #: ``MEMORY_LIMIT``; ``digest`` is the file's own, so a fingerprint names the source
+    data: bytes | None
 
     @property
     def fingerprint(self) -> str:
@@ -77,6 +82,10 @@ class Asset:
     @property
     def etag(self) -> str:
         return self.digest[:ETAG_LENGTH]
+
+    @property
+    def served_size(self) -> int:
+        return self.size if self.data is None else len(self.data)
 
     def unchanged(self, stat: os.stat_result) -> bool:
         return stat.st_mtime_ns == self.mtime_ns and stat.st_size == self.size
@@ -92,7 +101,9 @@ def read_asset(path: str, stat: os.stat_result) -> Asset:
             if stat.st_size <= MEMORY_LIMIT:
                 chunks.append(chunk)
     mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"
-    data = b"".join(chunks) if stat.st_size <= MEMORY_LIMIT else None
+    data = None
+    if stat.st_size <= MEMORY_LIMIT:  # stylesheets and scripts go out minified
+        data = minify(b"".join(chunks), posixpath.splitext(path)[1])
     return Asset(path, stat.st_mtime_ns, stat.st_size, digest.hexdigest(), mimetype, data)
 
 
@@ -228,7 +239,7 @@ def serve_static(filename: str) -> ResponseReturnValue:
     asset, wanted = resolve(filename)
     gzipped = (
         asset.data is not None
-        and asset.size >= compression.MIN_SIZE
+        and asset.served_size >= compression.MIN_SIZE
         and compression.compressible(asset.mimetype)
         and compression.accepts_gzip(request)
     )
@@ -255,7 +266,9 @@ def serve_static(filename: str) -> ResponseReturnValue:
     else:
         response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(
-        request, accept_ranges=not gzipped, complete_length=None if gzipped else asset.size
+        request,
+        accept_ranges=not gzipped,
+        complete_length=None if gzipped else asset.served_size,
     )
 
 

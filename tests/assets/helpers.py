@@ -6,6 +6,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from companion.web.minify import minify
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 #: A static URL, fingerprinted or not: the plain name's stem, the fingerprint, the extension.
@@ -28,3 +30,10 @@ def plain_name(url: str) -> str:
     match = STATIC_URL.match(url)
     assert match, url
     return f"{match['stem']}{match['ext']}"
+
+
+def served(name: str, folder: Path = STATIC) -> bytes:
+    """The bytes a phone gets for the static file ``name``: stylesheets and scripts minified
+    (tests/assets/test_minify.py holds what that means), anything else as it is."""
+    path = folder / name
+    return minify(path.read_bytes(), path.suffix)

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from companion.web.assets import IMMUTABLE, fingerprinted, split_fingerprint
 from scripts.page_reader import addresses
-from tests.assets.helpers import STATIC, fingerprint_of, plain_name, static_url
+from tests.assets.helpers import STATIC, fingerprint_of, plain_name, served, static_url
 
 IDENTITY = {"Accept-Encoding": "identity"}
 
@@ -107,7 +107,7 @@ def test_a_fingerprinted_file_is_kept_for_a_year_and_never_revalidated(
     assert answer.status_code == 200
     assert answer.headers["Cache-Control"] == IMMUTABLE == "public, max-age=31536000, immutable"
     assert answer.mimetype == "text/css"
-    assert answer.data == (STATIC / "style.css").read_bytes()
+    assert answer.data == served("style.css")
 
 
 def test_the_plain_name_still_answers_but_is_revalidated_every_time(client: FlaskClient) -> None:
@@ -115,7 +115,7 @@ def test_the_plain_name_still_answers_but_is_revalidated_every_time(client: Flas
     assert answer.status_code == 200
     assert answer.headers["Cache-Control"] == "no-cache"
     assert answer.headers["ETag"].strip('"').startswith(fingerprint_of(STATIC / "style.css"))
-    assert answer.data == (STATIC / "style.css").read_bytes()
+    assert answer.data == served("style.css")
 
 
 def test_an_outdated_fingerprint_gets_the_current_file_but_not_for_keeps(
@@ -124,7 +124,7 @@ def test_an_outdated_fingerprint_gets_the_current_file_but_not_for_keeps(
     answer = get(client, "/static/style.00000000.css")
     assert answer.status_code == 200
     assert answer.headers["Cache-Control"] == "no-cache"
-    assert answer.data == (STATIC / "style.css").read_bytes()
+    assert answer.data == served("style.css")
 
 
 @pytest.mark.parametrize(
@@ -221,12 +221,12 @@ def test_the_same_content_has_the_same_etag_whatever_its_modification_time(
 def test_a_byte_range_of_a_static_file_is_served(client: FlaskClient) -> None:
     answer = get(client, "/static/style.css", Range="bytes=0-9")
     assert answer.status_code == 206
-    assert answer.data == (STATIC / "style.css").read_bytes()[:10]
+    assert answer.data == served("style.css")[:10]
 
 
 def test_a_head_request_answers_the_headers_without_the_file(client: FlaskClient) -> None:
     answer = client.head(static_url("app.js"), headers=IDENTITY)
     assert answer.status_code == 200
     assert answer.data == b""
-    assert answer.headers["Content-Length"] == str((STATIC / "app.js").stat().st_size)
+    assert answer.headers["Content-Length"] == str(len(served("app.js")))
     assert answer.headers["Cache-Control"] == IMMUTABLE
