@@ -117,8 +117,8 @@ def delete_game(game: Game, version: int) -> None:
 def play_again(game: Game) -> tuple[Game, str | None]:
     """The next game of the table that played ``game`` (finished or abandoned; the caller
     holds its row lock): the same players in the same seats, the same variant and number
-    of rounds, and the deal passed on (R3): its first round is led by the seat after the
-    one that led the last round dealt, as a round after it would have been.
+    of rounds, and the first leader one seat on: the seat after ``game``'s first leader
+    leads the new game's first trick, as R3 passes the first lead from round to round.
 
     A table plays one next game: the first call starts it and answers it with its edit
     key; every later call answers that game and ``None``, as long as it exists."""
@@ -135,7 +135,7 @@ def play_again(game: Game) -> tuple[Game, str | None]:
         edit_key_hash=hash_edit_key(key),
         variant=game.variant,
         rounds_planned=game.rounds_planned,
-        first_leader=round_leader(len(game.rounds) + 1, game.first_leader, players),
+        first_leader=round_leader(2, game.first_leader, players),  # one seat on (R3)
         status=GameStatus.IN_PROGRESS,
     )
     following.seats = [Seat(position=seat.position, player=seat.player) for seat in game.seats]

@@ -121,7 +121,7 @@ def test_start_a_game_record_five_rounds_correct_one_and_see_the_winner(phone: P
 
 def test_play_again_starts_the_next_game_on_its_mark_page(phone: Phone, live_table: Table) -> None:
     """A finished game's one button starts the next: its mark page opens on this phone, and
-    its scoreboard seats the same players and passes the deal on (R3)."""
+    its scoreboard seats the same players, the first lead one seat on (R3)."""
     page = phone.page
     game = live_table.new_game(NAMES, rounds=2, first_leader=1)
     record_rounds(live_table, game, FIVE_ROUNDS[:2])
@@ -135,7 +135,7 @@ def test_play_again_starts_the_next_game_on_its_mark_page(phone: Phone, live_tab
     phone.goto(f"/g/{following}")
     expect(page.locator(".game-summary")).to_contain_text("0 of 2 rounds scored")
     expect(page.locator(".seat__name")).to_have_text(NAMES)
-    leader = round_leader(3, 1, len(NAMES))  # two rounds were dealt: the third seat on
+    leader = round_leader(2, 1, len(NAMES))  # the old game's first leader was seat 1
     dealer = round_dealer(1, leader, len(NAMES))
     expect(page.locator(".deal dd")).to_have_text([NAMES[dealer], NAMES[leader]])
     expect(page.get_by_role("link", name="Mark colours")).to_be_visible()

@@ -1,9 +1,10 @@
 """Play again (issue 16): a finished or abandoned game starts the table's next game, once.
 
 The next game seats the same players (the same identities) in the same seats, with the same
-variant and rounds, and the deal passed on (R3: rules.round_leader of the round after the
-last one dealt); it opens on its mark page, or its scoreboard when the variant lays out no
-indicator, on the phone that pressed, which keeps its score. Every later press opens it.
+variant and rounds, and the first leader one seat on (R3: rules.round_leader of the old
+game's second round, however many rounds were dealt); it opens on its mark page, or its
+scoreboard when the variant lays out no indicator, on the phone that pressed, which keeps its
+score. Every later press opens it.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ def seating(app: Flask, code: str) -> list[tuple[int, int]]:
 # The service
 
 
-def test_the_next_game_keeps_players_seats_variant_and_rounds_and_passes_the_deal(
+def test_the_next_game_keeps_players_seats_variant_and_rounds_and_moves_the_first_lead_on(
     app: Flask, table: Table
 ) -> None:
     code = finished_game(app, table, first_leader=1)
@@ -111,8 +112,8 @@ def test_the_next_game_keeps_players_seats_variant_and_rounds_and_passes_the_dea
         ]
         assert following.variant == game.variant
         assert following.rounds_planned == game.rounds_planned == 2
-        # R3: two rounds were dealt (led by seats 1 and 2); the deal passes on to round 3's
-        assert following.first_leader == round_leader(3, 1, 3) == 0
+        # the old game's first leader was seat 1: the next game's is one seat on (R3)
+        assert following.first_leader == round_leader(2, 1, 3) == 2
         assert following.status == "in_progress" and following.rounds == []
         assert game.next_game_id == following.id
 
@@ -166,10 +167,10 @@ def test_play_again_opens_the_mark_page_of_the_next_game_with_its_edit_rights(
     words = text_of(page_of(client, where))
     assert "Ann" in words  # the mark page of the phone that keeps the score opens
     board = read_page(page_of(client, f"/g/{following}"))
-    # the editing scoreboard: its round box has the controls, the first leader is seat 0
+    # the editing scoreboard: its round box has the controls, the first leader is seat 2
     assert board.find_all("a", href=f"/g/{following}/rounds/record")
     leads = board.find("dl", class_="deal").find_all("dd")[1].own_text
-    assert leads == NAMES[round_leader(3, 1, 3)]
+    assert leads == NAMES[round_leader(2, 1, 3)] == NAMES[2]
     with app.app_context():
         game = load(following)
         assert (game.variant, game.rounds_planned) == (variant_named("classic"), 2)
@@ -192,8 +193,8 @@ def test_a_variant_without_indicators_opens_the_next_scoreboard(
     with app.app_context():
         game = load(following)
         assert game.variant == variant_named(variant) and game.rounds_planned == 3
-        # no round was dealt: the table starts where it was, with seat 2 leading (R3)
-        assert game.first_leader == round_leader(1, 2, len(names)) == 2
+        # abandoned before any round: the first lead still moves one seat on (R3)
+        assert game.first_leader == round_leader(2, 2, len(names)) == 3 % len(names)
     board = read_page(page_of(client, where))
     assert board.find_all("a", href=f"/g/{following}/rounds/record")
 
