@@ -129,7 +129,7 @@ def record_hat_trick(counter: TapCounter, entries: list[dict[str, Any]], order: 
 def expect_round_scores(page: Any, number: int, played: PlayedRound) -> None:
     """The scoreboard's row of the round holds the scores the rules gave it."""
     scores = [score for score, _tricks, _colours in played.results]
-    row = page.locator(".score-table tbody tr").nth(number - 1).locator("td > b")
+    row = page.locator(".score-table tbody tr").nth(number - 1).locator("td b")
     expect(row).to_have_text(signed(scores))
 
 
