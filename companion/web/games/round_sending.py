@@ -13,11 +13,22 @@ from flask_babel import gettext
 
 from companion import services
 from companion.data.models import Game, Round, db
-from companion.rules import Entry, RoundScore, score_round
+from companion.rules import Entry, RoundScore, RuleError, round_problems, score_round
+from companion.rules.errors import Refusal
 from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
+
+
+class RoundRefused(Refusal):
+    """Every refusal of a round at once (C1-C5), so the page shows each beside its seat and
+    the table fixes the whole round before the next send."""
+
+    def __init__(self, problems: tuple[RuleError, ...]) -> None:
+        first = problems[0]
+        super().__init__(first.message, field=first.field, seat=first.seat)
+        self.problems = problems
 
 
 @dataclass
@@ -44,6 +55,9 @@ def handle_post(
     checking = request.form.get("action") == "check" or implied is not None
 
     def score_and_save() -> None:
+        problems = round_problems(form.setup, entries)
+        if problems:
+            raise RoundRefused(problems)
         outcome.scored = score_round(form.setup, entries)
         if not checking:
             save(form.version, entries)
@@ -97,6 +111,9 @@ def saved(game: Game, form: RoundForm, outcome: Outcome, attempt: Callable[[], o
     if refused.stale:
         form.move_to_version(refused.current or game.version)
         outcome.conflict = True
+    elif isinstance(refused.refusal, RoundRefused):
+        for problem in refused.refusal.problems:
+            outcome.problems.add(problem, names_of(game))
     elif refused.refusal is not None:
         outcome.problems.add(refused.refusal, names_of(game))
     return not refused
