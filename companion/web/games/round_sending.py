@@ -19,6 +19,7 @@ from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
+from companion.web.round_saved import remember_saved
 
 
 class RoundRefused(Refusal):
@@ -42,17 +43,23 @@ class Outcome:
 
 
 def handle_post(
-    game: Game, form: RoundForm, save: Callable[[int, list[Entry]], Round]
+    game: Game,
+    form: RoundForm,
+    save: Callable[[int, list[Entry]], Round],
+    *,
+    corrected: bool = False,
 ) -> ResponseReturnValue | Outcome:
-    """Check the round, or save it and go to the scoreboard (post/redirect/get). Nothing is
-    saved unless the rules and the version both agree. A count the others imply (C3, C5) is
-    filled in and shown, never saved unseen: that post checks, and the next save confirms."""
+    """Check the round, or save it and go to the scoreboard (post/redirect/get), which
+    confirms the save. Nothing is saved unless the rules and the version both agree. A count
+    the others imply (C3, C5) is filled in and shown, never saved unseen: that post checks,
+    and the next save confirms."""
     outcome = Outcome()
     implied = form.fill_implied()
     if not readable(form, outcome):
         return outcome
     entries = form.entries()
     checking = request.form.get("action") == "check" or implied is not None
+    saved_round: list[int] = []
 
     def score_and_save() -> None:
         problems = round_problems(form.setup, entries)
@@ -60,13 +67,14 @@ def handle_post(
             raise RoundRefused(problems)
         outcome.scored = score_round(form.setup, entries)
         if not checking:
-            save(form.version, entries)
+            saved_round.append(save(form.version, entries).number)
 
     if not saved(game, form, outcome, score_and_save):
         outcome.scored = None
         return outcome
     if checking:
         return outcome
+    remember_saved(game.code, saved_round[0], corrected=corrected)
     return redirect(url_for("games.scoreboard", code=game.code))
 
 
