@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
 
 from scripts.page_reader import Element, read_page
 from tests.games.round_helpers import NAMES, assert_redirects_to_scoreboard, quick_round
@@ -127,3 +128,15 @@ def test_checking_a_round_confirms_nothing(client: FlaskClient, table: Table) ->
     response = quick_round(client, f"/g/{code}/rounds/record", ROUND, action="check")
     assert response.status_code == 200
     assert notices(client.get(f"/g/{code}").get_data(as_text=True)) == []
+
+
+def test_the_confirmation_speaks_the_page_language(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code = new_game(table)
+    client.get("/lang/de")
+    record(client, code)
+    with app.test_request_context(), force_locale("de"):
+        expected = gettext("Round %(number)s saved.", number=1)
+    assert expected == "Runde 1 gespeichert."
+    assert notices(client.get(f"/g/{code}").get_data(as_text=True)) == [expected]
