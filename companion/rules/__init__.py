@@ -39,7 +39,7 @@ from companion.rules.implied import (
     implied_hat_trick_count,
     implied_tricks,
 )
-from companion.rules.scoring import RoundScore, score_round
+from companion.rules.scoring import RoundScore, round_problems, score_round
 from companion.rules.table import (
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
@@ -125,6 +125,7 @@ __all__ = [
     "round_dealer",
     "round_leader",
     "running_totals",
+    "round_problems",
     "score_round",
     "seat_order",
     "table_setup",

@@ -8,8 +8,9 @@ the same, because both reduce to the marked-colour cards held and the count of t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 from companion.rules.cards import Card, Colour
 from companion.rules.checks import (
@@ -35,6 +36,9 @@ from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat
 from companion.rules.table import TableSetup
 from companion.rules.text import N_, ngettext
 from companion.rules.variants import ClassicVariant, HatTrickVariant, Reveal, Scoring
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -115,16 +119,64 @@ class RoundScore:
 
 
 def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
-    """Check (C1-C5) and score a complete round, one entry per seat in seat order."""
+    """Check (C1-C5) and score a complete round, one entry per seat in seat order; the first
+    refusal is raised."""
+    found = Findings()
+    scored = _checked_round(setup, entries, found)
+    if found.problems:
+        raise found.problems[0]
+    assert scored is not None
+    return scored
+
+
+def round_problems(setup: TableSetup, entries: Sequence[Entry]) -> tuple[RuleError, ...]:
+    """Every refusal of a round at once (C1-C5, R16), in the order :func:`score_round` meets
+    them, so the table can fix the whole round in one go. Each check runs where the checks
+    it needs have passed (C4 needs the seat's marked colours and tricks); empty when the
+    round scores."""
+    found = Findings()
+    _checked_round(setup, entries, found)
+    return tuple(found.problems)
+
+
+class Findings:
+    """The refusals met while checking one round; each check is run through it so a
+    refusal is noted and the next check still runs."""
+
+    def __init__(self) -> None:
+        self.problems: list[RuleError] = []
+
+    def value(self, check: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T | None:
+        """What ``check`` answers, or ``None`` (and the refusal noted) when it refuses."""
+        try:
+            return check(*args, **kwargs)
+        except RuleError as error:
+            self.problems.append(error)
+            return None
+
+    def passes(self, check: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> bool:
+        """Whether ``check`` passes; a refusal is noted."""
+        before = len(self.problems)
+        self.value(check, *args, **kwargs)
+        return len(self.problems) == before
+
+
+def _checked_round(
+    setup: TableSetup, entries: Sequence[Entry], found: Findings
+) -> RoundScore | None:
+    """The round's score, or ``None`` with every refusal noted in ``found``."""
     if len(entries) != setup.players:
-        raise RuleError.saying(
-            N_("A round needs one entry per player: %(players)s, not %(count)s."),
-            players=setup.players,
-            count=len(entries),
+        found.problems.append(
+            RuleError.saying(
+                N_("A round needs one entry per player: %(players)s, not %(count)s."),
+                players=setup.players,
+                count=len(entries),
+            )
         )
+        return None
     if isinstance(setup.variant, HatTrickVariant):
-        return _score_hat_trick(setup, entries)
-    return _score_classic(setup, setup.variant, entries)
+        return _score_hat_trick(setup, entries, found)
+    return _score_classic(setup, setup.variant, entries, found)
 
 
 def _entry_kind_error(seat: int, expected: str) -> RuleError:
@@ -134,31 +186,44 @@ def _entry_kind_error(seat: int, expected: str) -> RuleError:
 
 
 def _score_classic(
-    setup: TableSetup, variant: ClassicVariant, entries: Sequence[Entry]
-) -> RoundScore:
+    setup: TableSetup, variant: ClassicVariant, entries: Sequence[Entry], found: Findings
+) -> RoundScore | None:
     delayed = variant.reveal is Reveal.DELAYED
     for seat, entry in enumerate(entries):
         if delayed and not isinstance(entry, DelayedEntry):
-            raise _entry_kind_error(seat, N_("a delayed entry of captured cards (R16)"))
+            found.problems.append(
+                _entry_kind_error(seat, N_("a delayed entry of captured cards (R16)"))
+            )
         if not delayed and not isinstance(entry, FullEntry | QuickEntry):
-            raise _entry_kind_error(seat, N_("a full or quick entry with indicator cards"))
-    check_cards_named_once(_named_cards(entries), setup.deck)
+            found.problems.append(
+                _entry_kind_error(seat, N_("a full or quick entry with indicator cards"))
+            )
+    if found.problems:
+        return None
+    found.passes(check_cards_named_once, _named_cards(entries), setup.deck)
     marked = [
-        check_indicators(seat, entry.marked, variant.colours)
+        found.value(check_indicators, seat, entry.marked, variant.colours)
         if isinstance(entry, FullEntry | QuickEntry)
         else ()
         for seat, entry in enumerate(entries)
     ]
-    tricks = [_seat_tricks(seat, entry, setup) for seat, entry in enumerate(entries)]
-    check_trick_total(tricks, setup.tricks_per_round)
+    tricks = [found.value(_seat_tricks, seat, entry, setup) for seat, entry in enumerate(entries)]
+    counted = [count for count in tricks if count is not None]
+    if len(counted) == len(tricks):
+        found.passes(check_trick_total, counted, setup.tricks_per_round)
     seats = []
     for seat, entry in enumerate(entries):
-        if isinstance(entry, QuickEntry):
-            check_marked_captures(
-                seat, marked[seat], entry.marked_captured, entry.tricks, setup.players
-            )
-        seats.append(_seat_score(seat, entry, marked[seat], tricks[seat], setup, variant))
-    return RoundScore(tuple(seats))
+        colours, won = marked[seat], tricks[seat]
+        if colours is None or won is None:
+            continue
+        if isinstance(entry, QuickEntry) and not found.passes(
+            check_marked_captures, seat, colours, entry.marked_captured, entry.tricks, setup.players
+        ):
+            continue
+        score = found.value(_seat_score, seat, entry, colours, won, setup, variant)
+        if score is not None:
+            seats.append(score)
+    return None if found.problems else RoundScore(tuple(seats))
 
 
 def _named_cards(entries: Sequence[Entry]) -> list[tuple[int, Card]]:
@@ -283,19 +348,29 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
     return tuple(choice)
 
 
-def _score_hat_trick(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+def _score_hat_trick(
+    setup: TableSetup, entries: Sequence[Entry], found: Findings
+) -> RoundScore | None:
     """R22 with the checks C1 and C5."""
     for seat, entry in enumerate(entries):
         if not isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry):
-            raise _entry_kind_error(seat, N_("a Hat Trick entry"))
-    check_cards_named_once(_named_cards(entries), setup.deck)
-    holdings = [_hat_trick_holding(seat, entry) for seat, entry in enumerate(entries)]
-    _check_colour_totals(holdings, setup)
-    check_hat_trick_holdings(
+            found.problems.append(_entry_kind_error(seat, N_("a Hat Trick entry")))
+    if found.problems:
+        return None
+    found.passes(check_cards_named_once, _named_cards(entries), setup.deck)
+    counted = [found.value(_hat_trick_holding, seat, entry) for seat, entry in enumerate(entries)]
+    holdings = [holding for holding in counted if holding is not None]
+    if len(holdings) != len(counted):
+        return None
+    found.passes(_check_colour_totals, holdings, setup)
+    found.passes(
+        check_hat_trick_holdings,
         [(sum(h.counts.values()), h.passed) for h in holdings],
         setup.tricks_per_round,
         setup.players,
     )
+    if found.problems:
+        return None
     return RoundScore(
         tuple(
             HatTrickSeatScore(

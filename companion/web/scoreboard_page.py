@@ -23,6 +23,7 @@ from companion.read_models.charts import cumulative_chart
 from companion.read_models.messages import signed_number
 from companion.read_models.scoreboard import Scoreboard, scoreboard_of
 from companion.web.edit_rights import device_edit_key, edit_rights_lost
+from companion.web.round_saved import SavedRound
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
 
 
@@ -97,10 +98,12 @@ def render_scoreboard(
     status: int = 200,
     view: bool = False,
     etag: str | None = None,
+    saved: SavedRound | None = None,
 ) -> ResponseReturnValue:
     """The scoreboard page (``view``: the read-only one at the share link). It holds no
     secret (the edit link is on the share page), so browsers may keep it and revalidate it
-    with its ETag; a refusal's page (``status`` other than 200) is never kept."""
+    with its ETag; a refusal's page (``status`` other than 200) is never kept, nor one that
+    confirms a save (``saved``: shown once, on the phone that saved)."""
     editable = editable and device_edit_key(game) is not None
     board = scoreboard_of(game)
     playing = queries.playing_round(game)
@@ -118,8 +121,9 @@ def render_scoreboard(
         poll_url=url_for("games.view" if view else "games.scoreboard", code=game.code),
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
+        saved=saved,
     )
-    if status == 200 and etag and not conflict:
+    if status == 200 and etag and not conflict and saved is None:
         keep_rendered(etag, page)
         return scoreboard_response(page, etag, view)
     response = make_response(page, status)

@@ -257,6 +257,42 @@ def test_more_marked_captures_than_tricks_bring_are_refused(
     assert "Ann" in expected and "(C4)" in expected
 
 
+def test_a_wrong_trick_total_and_a_wrong_capture_are_shown_together_in_one_answer(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    """C3 and C4 in one round: both refusals come in the first answer, the total (no seat)
+    at the top and the capture beside Ann's seat, and nothing is saved."""
+    url = f"/g/{classic}/rounds/record"
+    seats = with_changes(GOOD_ROUND, s0={"marked_captured": ["red-2", "blue-3"]}, s2={"tricks": 1})
+    page = refused(app, client, url, seats)
+    listed = (Card(Colour.RED, 2), Card(Colour.BLUE, 3))
+    capture = refusal(app, lambda: check_marked_captures(0, (Colour.RED,), listed, 4, 4))
+    total = refusal(app, lambda: check_trick_total([4, 4, 1, 3], 14))
+    assert top_errors(page) == [total]
+    assert seat_errors(page, 0) == [capture]
+    assert seats_with_errors(page) == [0]
+
+
+def test_problems_of_two_players_are_each_shown_beside_their_seat(
+    app: Flask, client: FlaskClient, classic: str
+) -> None:
+    """C2 (Dan lays out no indicator) and C4 (Ann lists a card of another colour): each
+    beside its own seat, in one answer, on the record page and on the correct page."""
+    url = f"/g/{classic}/rounds/record"
+    seats = with_changes(GOOD_ROUND, s0={"marked_captured": ["red-2", "blue-3"]}, s3={"marked": []})
+    listed = (Card(Colour.RED, 2), Card(Colour.BLUE, 3))
+    capture = refusal(app, lambda: check_marked_captures(0, (Colour.RED,), listed, 4, 4))
+    indicator = refusal(app, lambda: check_indicators(3, (), 1))
+    page = refused(app, client, url, seats)
+    assert seat_errors(page, 0) == [capture]
+    assert seat_errors(page, 3) == [indicator]
+    assert seats_with_errors(page) == [0, 3]
+    assert_redirects_to_scoreboard(quick_round(client, url, GOOD_ROUND), classic)
+    page = refused(app, client, f"/g/{classic}/rounds/1", seats)
+    assert seat_errors(page, 0) == [capture]
+    assert seat_errors(page, 3) == [indicator]
+
+
 def test_full_entry_captures_that_are_no_whole_tricks_are_refused(
     app: Flask, client: FlaskClient, classic: str
 ) -> None:

@@ -37,6 +37,7 @@ from companion.web.errors import (
 )
 from companion.web.games import bp, share_pages
 from companion.web.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
+from companion.web.round_saved import saved_pending, take_saved
 from companion.web.scoreboard_cache import (
     not_modified,
     rendered_page,
@@ -122,7 +123,11 @@ def view(code: str) -> ResponseReturnValue:
 
 def scoreboard_answer(code: str, *, view: bool) -> ResponseReturnValue:
     """A scoreboard (``view``: the read-only one): ``304`` when the phone's copy is current,
-    else the page as last rendered, else the page rendered now."""
+    else the page as last rendered, else the page rendered now. A save this phone just made
+    is confirmed on a page rendered for it alone (neither cached nor shared)."""
+    if not view and saved_pending(code):
+        game = services.get_game(code)
+        return render_scoreboard(game, editable=can_edit(game), saved=take_saved(code))
     tag = scoreboard_etag(code, view=view)
     if tag is not None and request.if_none_match.contains_weak(tag):
         return not_modified(tag, view=view)

@@ -209,6 +209,7 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
             game,
             form,
             lambda version, entries: services.correct_round(game, number, version, entries),
+            corrected=True,
         )
         if not isinstance(result, Outcome):
             return result

@@ -13,11 +13,23 @@ from flask_babel import gettext
 
 from companion import services
 from companion.data.models import Game, Round, db
-from companion.rules import Entry, RoundScore, score_round
+from companion.rules import Entry, RoundScore, RuleError, round_problems, score_round
+from companion.rules.errors import Refusal
 from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
+from companion.web.round_saved import remember_saved
+
+
+class RoundRefused(Refusal):
+    """Every refusal of a round at once (C1-C5), so the page shows each beside its seat and
+    the table fixes the whole round before the next send."""
+
+    def __init__(self, problems: tuple[RuleError, ...]) -> None:
+        first = problems[0]
+        super().__init__(first.message, field=first.field, seat=first.seat)
+        self.problems = problems
 
 
 @dataclass
@@ -31,28 +43,38 @@ class Outcome:
 
 
 def handle_post(
-    game: Game, form: RoundForm, save: Callable[[int, list[Entry]], Round]
+    game: Game,
+    form: RoundForm,
+    save: Callable[[int, list[Entry]], Round],
+    *,
+    corrected: bool = False,
 ) -> ResponseReturnValue | Outcome:
-    """Check the round, or save it and go to the scoreboard (post/redirect/get). Nothing is
-    saved unless the rules and the version both agree. A count the others imply (C3, C5) is
-    filled in and shown, never saved unseen: that post checks, and the next save confirms."""
+    """Check the round, or save it and go to the scoreboard (post/redirect/get), which
+    confirms the save. Nothing is saved unless the rules and the version both agree. A count
+    the others imply (C3, C5) is filled in and shown, never saved unseen: that post checks,
+    and the next save confirms."""
     outcome = Outcome()
     implied = form.fill_implied()
     if not readable(form, outcome):
         return outcome
     entries = form.entries()
     checking = request.form.get("action") == "check" or implied is not None
+    saved_round: list[int] = []
 
     def score_and_save() -> None:
+        problems = round_problems(form.setup, entries)
+        if problems:
+            raise RoundRefused(problems)
         outcome.scored = score_round(form.setup, entries)
         if not checking:
-            save(form.version, entries)
+            saved_round.append(save(form.version, entries).number)
 
     if not saved(game, form, outcome, score_and_save):
         outcome.scored = None
         return outcome
     if checking:
         return outcome
+    remember_saved(game.code, saved_round[0], corrected=corrected)
     return redirect(url_for("games.scoreboard", code=game.code))
 
 
@@ -97,6 +119,9 @@ def saved(game: Game, form: RoundForm, outcome: Outcome, attempt: Callable[[], o
     if refused.stale:
         form.move_to_version(refused.current or game.version)
         outcome.conflict = True
+    elif isinstance(refused.refusal, RoundRefused):
+        for problem in refused.refusal.problems:
+            outcome.problems.add(problem, names_of(game))
     elif refused.refusal is not None:
         outcome.problems.add(refused.refusal, names_of(game))
     return not refused
