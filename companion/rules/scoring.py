@@ -357,7 +357,8 @@ def _score_hat_trick(
             found.problems.append(_entry_kind_error(seat, N_("a Hat Trick entry")))
     if found.problems:
         return None
-    found.passes(check_cards_named_once, _named_cards(entries), setup.deck)
+    if not found.passes(check_cards_named_once, _named_cards(entries), setup.deck):
+        return None  # a card not in the deck (C1) cannot be counted by colour
     counted = [found.value(_hat_trick_holding, seat, entry) for seat, entry in enumerate(entries)]
     holdings = [holding for holding in counted if holding is not None]
     if len(holdings) != len(counted):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.checks import check_indicators, check_marked_captures, check_trick_total
-from companion.rules.entries import HatTrickQuickEntry, QuickEntry
+from companion.rules.entries import HatTrickFullEntry, HatTrickQuickEntry, QuickEntry
 from companion.rules.errors import (
     HatTrickError,
     IndicatorError,
@@ -110,3 +110,21 @@ def test_hat_trick_counts_of_two_seats_are_both_refused() -> None:
         (HatTrickError, 0),
         (HatTrickError, 2),
     ]
+
+
+def test_a_hat_trick_card_outside_the_deck_is_one_refusal_and_nothing_is_counted() -> None:
+    """C1 before C5: a yellow card in a Hat Trick capture pile (R17 plays red, blue and green
+    only) is refused as the card it is; the counts per colour are not tried."""
+    setup = table_setup(4, variant_named("hat-trick"))
+    entries = [
+        HatTrickFullEntry(cs("yellow 5, red 10"), ()),
+        HatTrickFullEntry(cs("red 3"), ()),
+        HatTrickFullEntry(cs("blue 3"), ()),
+        HatTrickFullEntry(cs("green 3"), ()),
+    ]
+    problems = round_problems(setup, entries)
+    assert len(problems) == 1
+    with pytest.raises(RuleError) as raised:
+        score_round(setup, entries)
+    assert problems[0].message == raised.value.message
+    assert cs("yellow 5")[0] in problems[0].message.params.values()
