@@ -92,6 +92,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     next_game_id: so.Mapped[int | None] = so.mapped_column(
         sa.ForeignKey("games.id", ondelete="SET NULL")
     )
+    #: That game itself: a backup names it by its code, and an import links the games it
+    #: adds by object, so that each row is inserted once, with its link.
+    next_game: so.Mapped[Game | None] = so.relationship(
+        remote_side="Game.id", foreign_keys=[next_game_id]
+    )
 
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"

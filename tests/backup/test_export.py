@@ -25,6 +25,7 @@ GAME_KEYS = {
     "first_leader",
     "status",
     "excluded",
+    "next_game",
     "created_at",
     "updated_at",
     "rounds",

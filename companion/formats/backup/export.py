@@ -51,6 +51,7 @@ def game_document(game: Game, public: bool = False) -> dict[str, Any]:
         "code": game.code,
         **game_settings(game),
         "excluded": bool(game.excluded),
+        "next_game": game.next_game.code if game.next_game else None,
         "created_at": iso_time(game.created_at),
         "updated_at": iso_time(game.updated_at),
         "rounds": [
@@ -90,9 +91,11 @@ def document(games: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def with_everything(query: sa.Select[tuple[Game]]) -> sa.Select[tuple[Game]]:
-    """Seats (with their players), rounds and results in one query each, not one per game."""
+    """Seats (with their players), rounds, results and the next game's code in one query
+    each, not one per game."""
     return query.options(
         so.selectinload(Game.seats),
+        so.selectinload(Game.next_game).load_only(Game.code),
         so.selectinload(Game.rounds).selectinload(Round.results),
     )
 

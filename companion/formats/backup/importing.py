@@ -28,8 +28,12 @@ class ImportReport:
 
 
 def _comparable(game: dict[str, Any]) -> dict[str, Any]:
-    """A game document as compared with another: names matched case-insensitively."""
-    return {**game, "players": [name_key(name) for name in game["players"]]}
+    """A game document as compared with another: names matched case-insensitively, and
+    without the link to the next game, which says where the table went on, not what was
+    played (a file written before the link existed still matches)."""
+    compared = {**game, "players": [name_key(name) for name in game["players"]]}
+    compared.pop("next_game", None)
+    return compared
 
 
 def import_document(data: object) -> ImportReport:
@@ -60,19 +64,41 @@ def import_document(data: object) -> ImportReport:
     players = find_or_add_players([name for plan in new for name in plan.names])
     db.session.flush()
     offset = 0
+    added: dict[str, Game] = {}
     for plan in new:
         seated = players[offset : offset + len(plan.names)]
         offset += len(plan.names)
         key = new_edit_key()
-        db.session.add(_game_of(plan, seated, hash_edit_key(key)))
+        added[plan.code] = _game_of(plan, seated, hash_edit_key(key))
+        db.session.add(added[plan.code])
         report.imported.append((plan.code, key))
+    _link_next_games(new, added)
     db.session.flush()
     return report
 
 
+def _link_next_games(new: Sequence[GamePlan], added: dict[str, Game]) -> None:
+    """Each added game remembers the game its table played next, when that game is added
+    with it or is in the database already; a link to a game that is in neither is left
+    out, as a one-game export names a next game it does not hold. (The document holds no
+    circle of links: ``read_document`` refuses one.)"""
+    wanted = {plan.next_game for plan in new if plan.next_game}
+    elsewhere = wanted - set(added)
+    targets = dict(added)
+    if elsewhere:
+        with db.session.no_autoflush:  # the added games go in with one flush, links and all
+            found = db.session.scalars(sa.select(Game).where(Game.code.in_(elsewhere)))
+            targets |= {game.code: game for game in found}
+    for plan in new:
+        if plan.next_game in targets:
+            added[plan.code].next_game = targets[plan.next_game]
+
+
 def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
     """The rows of a checked game, added in one go (no update bumps its version or times)."""
-    game = Game(edit_key_hash=key_hash, **_columns(plan, leave_out=("names", "rounds")))
+    game = Game(
+        edit_key_hash=key_hash, **_columns(plan, leave_out=("names", "rounds", "next_game"))
+    )
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [
         Round(

@@ -65,6 +65,8 @@ class GamePlan:
     created_at: datetime
     updated_at: datetime
     rounds: list[RoundPlan] = field(default_factory=list)
+    #: The code of the game this table played next ("play again"), if any.
+    next_game: str | None = None
 
     def as_document(self) -> dict[str, Any]:
         """The document this game would export as once imported (``game_document``)."""
@@ -76,6 +78,7 @@ class GamePlan:
             "first_leader": self.first_leader,
             "status": self.status,
             "excluded": self.excluded,
+            "next_game": self.next_game,
             "created_at": iso_time(self.created_at),
             "updated_at": iso_time(self.updated_at),
             "rounds": [round_.as_document() for round_ in self.rounds],

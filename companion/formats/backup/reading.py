@@ -72,7 +72,25 @@ def read_document(data: object) -> list[GamePlan]:
             raise BackupError(f"Game {index + 1}: the code {plan.code} appears twice.")
         seen.add(plan.code)
         plans.append(plan)
+    _refuse_circles(plans)
     return plans
+
+
+def _refuse_circles(plans: list[GamePlan]) -> None:
+    """A table's next game is started after it, so following the next games never comes
+    back to a game: a file whose links go round is refused."""
+    following = {plan.code: plan.next_game for plan in plans if plan.next_game}
+    for index, plan in enumerate(plans):
+        seen = {plan.code}
+        code = following.get(plan.code)
+        while code is not None:
+            if code in seen:
+                raise BackupError(
+                    f"Game {index + 1} ({plan.code}): its next games lead back to a game "
+                    "before them."
+                )
+            seen.add(code)
+            code = following.get(code)
 
 
 def _read_game_reporting(item: object, index: int) -> GamePlan:
@@ -96,9 +114,22 @@ class _Context:
     round: int | None = None
 
 
+def _next_game(value: object, code: str) -> str | None:
+    """The code of the game played next, checked as a code (files written before the field
+    existed have none)."""
+    if value is None:
+        return None
+    next_code = parse.string(value, "next_game")
+    if not CODE_PATTERN.fullmatch(next_code):
+        raise ApiError("next_game must be 1 to 16 letters, digits, '-' or '_', or null.")
+    if next_code == code:
+        raise ApiError("next_game must be another game than the game itself.")
+    return next_code
+
+
 def read_game(item: object, context: _Context) -> GamePlan:
     """Check one game and every round of it against the rules."""
-    obj = parse.fields(item, "The game", GAME_FIELDS)
+    obj = parse.fields(item, "The game", GAME_FIELDS, ("next_game",))
     code = parse.string(obj["code"], "code")
     if not CODE_PATTERN.fullmatch(code):
         raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
@@ -124,6 +155,7 @@ def read_game(item: object, context: _Context) -> GamePlan:
         excluded=parse.boolean(obj["excluded"], "excluded"),
         created_at=parse_time(obj["created_at"], "created_at"),
         updated_at=parse_time(obj["updated_at"], "updated_at"),
+        next_game=_next_game(obj.get("next_game"), code),
     )
     setup = table_setup(len(names), variant)
     rounds = parse.listing(obj["rounds"], "rounds", rounds_planned)
