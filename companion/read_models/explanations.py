@@ -21,22 +21,18 @@ from companion.data.queries import setup_of
 from companion.data.states import RoundStatus
 from companion.read_models.messages import colour_name, signed_number
 from companion.rules import (
-    Card,
     Choice,
     Colour,
     CountedCard,
     DelayedChoice,
-    DelayedEntry,
     Entry,
-    FullEntry,
-    HatTrickFullEntry,
-    HatTrickQuickEntry,
-    QuickEntry,
+    MalformedEntry,
     RuleError,
     SeatExplanation,
     TableSetup,
     Term,
     TermKind,
+    entry_from_json,
     explain_round,
 )
 
@@ -52,7 +48,7 @@ def round_explanations(game: Game, round_: Round) -> tuple[SeatExplanation, ...]
     setup = setup_of(game)
     try:
         explained = explain_round(setup, stored_entries(setup, round_.entries))
-    except (RuleError, KeyError, TypeError, ValueError):
+    except (RuleError, MalformedEntry):
         return None
     stored = [result.score for result in round_.results]
     if [seat.score for seat in explained] != stored:
@@ -62,29 +58,8 @@ def round_explanations(game: Game, round_: Round) -> tuple[SeatExplanation, ...]
 
 def stored_entries(setup: TableSetup, entries: Sequence[Mapping[str, Any]]) -> list[Entry]:
     """The rules' entries back from a scored round's stored JSON (the shapes of
-    ``Entry.as_json``); the shape tells the kind, as the API's does."""
-    return [_stored_entry(setup, entry) for entry in entries]
-
-
-def _stored_entry(setup: TableSetup, data: Mapping[str, Any]) -> Entry:
-    if setup.variant.has_passes:
-        if "counts" in data:
-            counts = {Colour(name): int(count) for name, count in data["counts"].items()}
-            return HatTrickQuickEntry(counts, int(data["passed"]))
-        return HatTrickFullEntry(_cards(data["captured"]), _cards(data["passed"]))
-    if not setup.cards_laid_out:
-        choose = data.get("choose")
-        chosen = tuple(Colour(name) for name in choose) if choose is not None else None
-        return DelayedEntry(_cards(data["captured"]), chosen)
-    if "tricks" in data:
-        return QuickEntry(
-            _cards(data["marked"]), int(data["tricks"]), _cards(data["marked_captured"])
-        )
-    return FullEntry(_cards(data["marked"]), _cards(data["captured"]))
-
-
-def _cards(items: Sequence[Mapping[str, Any]]) -> tuple[Card, ...]:
-    return tuple(Card(Colour(item["colour"]), int(item["value"])) for item in items)
+    ``Entry.as_json``), read as the API reads them (``rules.entry_from_json``)."""
+    return [entry_from_json(setup, entry) for entry in entries]
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ from companion.rules.entries import (
     FullEntry,
     HatTrickFullEntry,
     HatTrickQuickEntry,
+    MalformedEntry,
     QuickEntry,
+    entry_from_json,
 )
 from companion.rules.errors import Refusal, RuleError
 from companion.rules.explain import (
@@ -97,6 +99,7 @@ __all__ = [
     "HatTrickQuickEntry",
     "HatTrickVariant",
     "ImpliedCount",
+    "MalformedEntry",
     "Message",
     "PlainText",
     "Play",
@@ -114,6 +117,7 @@ __all__ = [
     "check_hat_trick_plays",
     "check_trick_cards",
     "deal",
+    "entry_from_json",
     "explain_round",
     "explain_seat",
     "hat_trick_count_limits",

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
+import flask_babel
 from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, format_decimal, get_locale
 from jinja2 import pass_context
 from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 LANGUAGE_COOKIE = "lang"
@@ -133,6 +138,67 @@ def counts_written_locally(ngettext: Any) -> Any:
     return localized
 
 
+# --------------------------------------------------------------------------------------------
+# A preposition before a name, as the reader's language writes it
+
+#: Italian's "a" before a name: the rulebook writes "ad" before a vowel ("ad ogni", "ad
+#: eccezione"), so "Tocca ad Anna", "Tocca ad Eve", but "Tocca a Bernd".
+ITALIAN_A = re.compile(r"(?<![\w’'])([Aa]) (%\((\w+)\)s)")
+#: The languages whose prepositions change before a name that opens with a vowel.
+ELIDING = frozenset({"it"})
+
+
+def opens_with_vowel(word: str) -> bool:
+    """Whether ``word`` is heard opening with a vowel (an accent or a capital aside)."""
+    text = Markup(word).striptags() if isinstance(word, Markup) else word.strip()
+    first = unicodedata.normalize("NFD", text[:1]).lower()[:1]
+    return first in ("a", "e", "i", "o", "u")
+
+
+def before_names(text: str, variables: Mapping[str, Any], language: str) -> str:
+    """A translation, before its variables are filled in, with each "a" before a name
+    written as ``language`` writes it before that name; a number keeps its "a"."""
+    if language not in ELIDING:
+        return text
+
+    def preposition(match: re.Match[str]) -> str:
+        name = variables.get(match.group(3))
+        if isinstance(name, str) and opens_with_vowel(name):
+            return f"{match.group(1)}d {match.group(2)}"
+        return match.group(0)
+
+    return ITALIAN_A.sub(preposition, text)
+
+
+def reader_language() -> str:
+    """The language of the page being made (English outside a request)."""
+    locale = get_locale()
+    return locale.language if locale is not None else "en"
+
+
+def gettext_with_names(string: str, /, **variables: Any) -> str:
+    """``gettext`` for a message naming a player after a preposition ("Tocca ad Anna")."""
+    text = before_names(flask_babel.gettext(string), variables, reader_language())
+    return text % variables if variables else text
+
+
+def names_written_locally(gettext: Any) -> Any:
+    """The templates' ``gettext`` with a preposition before a name written as the reader's
+    language writes it (``before_names``); escaping stays as Jinja's own gettext does it."""
+
+    @pass_context
+    def localized(context: Context, string: str, /, **variables: Any) -> str:
+        language = reader_language()
+        if not variables or language not in ELIDING:
+            text: str = gettext(context, string, **variables)
+            return text
+        found = before_names(flask_babel.gettext(string), variables, language)
+        shown = Markup(found) if context.eval_ctx.autoescape else found
+        return shown % variables
+
+    return localized
+
+
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel and the template globals (``create_app`` registers ``bp``, the
     language switch route, with the other blueprints)."""
@@ -140,5 +206,6 @@ def init_app(app: Flask) -> None:
     keep_languages_with_catalogs(app)
     globals_ = app.jinja_env.globals
     globals_["ngettext"] = counts_written_locally(globals_["ngettext"])
+    globals_["gettext"] = names_written_locally(globals_["gettext"])
     app.after_request(add_vary_headers)
     app.context_processor(template_globals)

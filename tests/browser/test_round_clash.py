@@ -58,10 +58,55 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_corrected_wi
 
     page.get_by_role("button", name="Correct round 1 with mine").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
+    expect(page.get_by_role("status").filter(has_text="Round 1 corrected.")).to_be_visible()
+    expect(page.locator(".score-table tbody tr.is-saved")).to_have_count(1)
     rows = page.locator(".score-table tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.nth(0).locator("td b")).to_have_text(signed(mine))
     assert not phone.foreign_requests()
+
+
+def test_two_phones_save_the_same_round_and_the_one_keeping_theirs_sees_it_settled(
+    new_phone: PhoneFactory, live_table: Table, axe_source: str
+) -> None:
+    """Both phones fill in round 1; the first saves it, the second meets the conflict view,
+    keeps the first one's round and is told so on the scoreboard, its row tinted."""
+    game = live_table.new_game(NAMES, rounds=5)
+    code, key = game["id"], game["edit_key"]
+    first, second = new_phone(), new_phone()
+    for phone, entries in ((first, THEIRS), (second, MINE)):
+        phone.goto(f"/g/{code}/edit/{key}")
+        phone.goto(f"/g/{code}/rounds/record")
+        for seat, entry in enumerate(entries):
+            enter_quick_seat(phone, seat, entry)
+    first.page.get_by_role("button", name="Save round").click()
+    expect(first.page.locator(".notice--saved")).to_have_text("Round 1 saved.")
+    page = second.page
+    page.get_by_role("button", name="Save round").click()
+
+    expect(page.locator(".round-conflict h2")).to_have_text(
+        "Round 1 was recorded on another phone."
+    )
+    where = "the conflict view of the second phone"
+    problems = overflow_problems(second, where) + spilled_text_problems(second, where)
+    problems += describe_violations(axe_violations(second, axe_source), where)
+    assert not problems, "\n".join(problems)
+
+    page.get_by_role("link", name="Keep theirs").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
+    expect(page.locator(".notice--saved")).to_have_text("Round 1 kept as saved on the other phone.")
+    rows = page.locator(".score-table tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_have_class("is-scored is-saved")
+    theirs = round_scores([THEIRS])[0]
+    expect(rows.nth(0).locator("td b")).to_have_text(signed(theirs))
+    where = "the scoreboard confirming the kept round"
+    problems = overflow_problems(second, where)
+    problems += describe_violations(axe_violations(second, axe_source), where)
+    assert not problems, "\n".join(problems)
+    if shots := os.environ.get("SCREENSHOTS"):
+        page.screenshot(path=str(Path(shots) / "round-kept-390.png"), full_page=True)
+    assert not first.foreign_requests() and not second.foreign_requests()
 
 
 @pytest.mark.parametrize("lang", ["de", "fr", "hu", "it"])

@@ -156,7 +156,7 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_never_filed_
         "Indicator: red 4 Tricks won: 5 Marked-colour cards captured: red 2 Points: +13",
     )
     assert sides(conflict, 3)[1].endswith("Points: +12")
-    assert keep_link(conflict) == (f"/g/{code}", "Keep theirs")
+    assert keep_link(conflict) == (f"/g/{code}/rounds/1/keep-theirs", "Keep theirs")
     mine = use_mine_form(conflict)
     assert mine is not None and mine.action == f"/g/{code}/rounds/1?mode=quick"
     assert mine.fields["s0-tricks"] == ["5"] and mine.fields["number"] == ["1"]
@@ -278,7 +278,7 @@ def test_colours_marked_on_another_phone_are_shown_beside_mine_and_mine_can_repl
     assert "The colours of round 1 were marked on another phone." in text_of(conflict)
     assert sides(conflict, 0) == ("Indicator: red 4", "Indicator: red 9")
     assert sides(conflict, 3) == ("Indicator: yellow 0", "Indicator: brown 2")
-    assert keep_link(conflict) == (f"/g/{code}", "Keep theirs")
+    assert keep_link(conflict) == (f"/g/{code}/rounds/1/keep-theirs", "Keep theirs")
     assert len(game_state(client, code)["rounds"]) == 1  # no round 2 was opened
 
     assert_redirects_to_scoreboard(send_mine(client, conflict), code)

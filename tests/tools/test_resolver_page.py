@@ -13,10 +13,11 @@ from urllib.parse import parse_qs, urlencode
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale
 
 from companion.read_models.chips import card_of_token
 from companion.rules import Card, round_leader, seat_order, trick_winner, variant_named
+from companion.web.i18n import gettext_with_names
 from scripts.page_reader import Element, read_page
 from tests.table import Table, auth
 from tests.tools.tool_helpers import (
@@ -542,9 +543,9 @@ def card_json(token: str) -> dict[str, object]:
 
 
 def in_language(app: Flask, lang: str, text: str, **values: object) -> str:
-    """``text`` as the app says it in ``lang``."""
+    """``text`` as the app says it in ``lang`` (a preposition before a name included)."""
     with app.test_request_context(), force_locale(lang):
-        return str(gettext(text, **values))
+        return gettext_with_names(text, **values)
 
 
 @pytest.mark.parametrize("lang", ["it", "de"])

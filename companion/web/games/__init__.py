@@ -5,6 +5,7 @@ from flask import Blueprint
 bp = Blueprint("games", __name__)
 
 from companion.web.games import (  # noqa: E402, F401  (routes register on bp)
+    clash_pages,
     export_pages,
     game_pages,
     live_pages,

@@ -235,7 +235,7 @@ def clash_for(
     )
     keep_label, keep_url = keep or (
         gettext("Keep theirs"),
-        url_for("games.scoreboard", code=game.code),
+        url_for("games.keep_theirs", code=game.code, number=round_.number),
     )
     return Clash(
         number=round_.number,

@@ -45,6 +45,7 @@ from companion.web.games.round_state import (
     round_gone,
     why_no_round_to_record,
 )
+from companion.web.round_saved import remember_marked
 from companion.web.security import csrf
 
 # --------------------------------------------------------------------------------------------
@@ -102,6 +103,7 @@ def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnVal
         outcome,
         lambda: services.replace_marks(game, form.version, number, form.marked()),
     ):
+        remember_marked(game)
         return redirect(url_for("games.scoreboard", code=game.code))
     if outcome.conflict:
         return marked_elsewhere(game, form, number)

@@ -19,7 +19,7 @@ from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
-from companion.web.round_saved import remember_saved
+from companion.web.round_saved import remember_marked, remember_saved
 
 
 class RoundRefused(Refusal):
@@ -87,6 +87,7 @@ def handle_mark_post(game: Game, form: RoundForm) -> ResponseReturnValue | Outco
         game, form, outcome, lambda: services.mark_colours(game, form.version, form.marked())
     ):
         return outcome
+    remember_marked(game)
     return redirect(url_for("games.scoreboard", code=game.code))
 
 

@@ -62,6 +62,7 @@ from companion.web.history.player_names import (
     may_touch_games,
 )
 from companion.web.history_filters import PERIODS, read_filters, read_page
+from companion.web.i18n import gettext_with_names
 from companion.web.scoreboard_page import game_template_helpers
 
 # --------------------------------------------------------------------------------------------
@@ -300,7 +301,7 @@ def refuse_name_change(player: stats.PlayerRef, target: stats.PlayerRef | None =
             name=player.name,
         )
     else:
-        reason = gettext(
+        reason = gettext_with_names(
             "Merging %(name)s into %(target)s changes every game either of them played, so "
             "only a phone that keeps the score of every one of those games may do it.",
             name=player.name,
