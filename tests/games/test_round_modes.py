@@ -19,8 +19,8 @@ from tests.games.round_helpers import (
     form_fields,
     page_of,
     seat_fields,
-    send,
     seats_with_errors,
+    send,
     top_errors,
 )
 from tests.table import Table

@@ -38,7 +38,6 @@ from companion.web.games.round_sending import (
     readable,
     saved,
 )
-from companion.web.games.round_switch import is_switch, switched
 from companion.web.games.round_state import (
     editable_game,
     names_of,
@@ -47,6 +46,7 @@ from companion.web.games.round_state import (
     round_gone,
     why_no_round_to_record,
 )
+from companion.web.games.round_switch import is_switch, switched
 from companion.web.security import csrf
 
 # --------------------------------------------------------------------------------------------
