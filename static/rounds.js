@@ -299,7 +299,8 @@
           return !colours[input.dataset.colour];
         }).length;
         if (others) {
-          lost[captured.length % cardsPerTrick === 0 ? "to-quick" : "no-whole-tricks"] = true;
+          lost["to-quick"] = true;
+          lost["no-whole-tricks"] = lost["no-whole-tricks"] || captured.length % cardsPerTrick !== 0;
         }
       } else if (kind === "hat-quick") {
         Array.prototype.forEach.call(seat.querySelectorAll("fieldset[data-count-field]"), function (field) {

@@ -205,4 +205,7 @@ def losses(form: RoundForm) -> set[str]:
     if target is None:
         return set()
     carry = CARRY[(form.kind, target)]
-    return {loss for seat in form.seats for loss in carry(seat, form.setup.cards_per_trick)[1]}
+    found = {loss for seat in form.seats for loss in carry(seat, form.setup.cards_per_trick)[1]}
+    if NO_WHOLE_TRICKS in found:
+        found.add(TO_QUICK)  # what quick entry keeps, then where it keeps less
+    return found
