@@ -108,6 +108,14 @@ def test_without_javascript_continue_opens_the_seats_with_an_indicator(
     expect(page.locator('[data-count-field="s1-tricks"]')).to_be_hidden()
     expect(page.locator('[id="s0-marked-red-4"]')).to_be_checked()
 
+    # Enter on a chip presses the form's first button: Continue, not the switch of modes.
+    page.locator('[id="s1-marked-blue-1"]').focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-count-field="s1-tricks"]')).to_be_visible()
+    assert urlsplit(page.url).query == ""
+    expect(page.locator("form.round-form")).to_have_attribute("data-kind", "quick")
+
 
 def test_switching_modes_keeps_the_entries_and_says_what_it_drops(
     new_phone: PhoneFactory, live_table: Table, axe_source: str
