@@ -73,7 +73,7 @@ def test_before_marking_five_seats_show_their_indicators_only_and_open_one_by_on
 
     opened = page.evaluate(
         """() => {
-            document.querySelectorAll("[data-seat-rest]").forEach((rest) => { rest.hidden = false; });
+            for (const rest of document.querySelectorAll("[data-seat-rest]")) rest.hidden = false;
             return document.scrollingElement.scrollHeight;
         }"""
     )
