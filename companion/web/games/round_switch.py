@@ -39,6 +39,8 @@ TO_QUICK = "to-quick"  # cards of other colours, kept only as a trick count
 NO_WHOLE_TRICKS = "no-whole-tricks"  # cards of other colours making no whole tricks
 HAT_TO_FULL = "hat-to-full"  # counts, which have no cards
 HAT_TO_QUICK = "hat-to-quick"  # cards, kept only as counts
+#: The order the notice after a switch tells them in.
+LOSSES = (TO_FULL, TO_QUICK, NO_WHOLE_TRICKS, HAT_TO_QUICK, HAT_TO_FULL)
 
 
 @dataclass
@@ -53,7 +55,7 @@ class Switch:
     def notice(self, names: Sequence[str]) -> list[str]:
         """What the page says after the switch: what was kept, then what was not."""
         lines = [kept_sentence(self.form.kind)]
-        for loss, seats in self.dropped.items():
+        for loss, seats in sorted(self.dropped.items(), key=lambda item: LOSSES.index(item[0])):
             listed = ", ".join(f"{names[seat]} ({count})" for seat, count in seats)
             lines.append(dropped_sentence(loss, listed))
         return lines
