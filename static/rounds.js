@@ -4,7 +4,10 @@
      "implied" for the table to check, and refilled while the others change, until someone
      taps it themselves (without this file, Check does the same on the server);
    - a card tapped for one seat is greyed out for the others (C1: each card is in one place);
-   - in quick entry, only the chips of a seat's marked colour(s) are shown (C4). */
+   - in quick entry, only the chips of a seat's marked colour(s) are shown (C4), and a seat's
+     tricks and cards open as soon as its indicator is chosen (without this file, Continue);
+   - the warning next to the switch of entry modes shows while a switch would drop something
+     typed (round_switch.py says the same on the server). */
 (function () {
   "use strict";
 
@@ -250,6 +253,81 @@
     });
   }
 
+  /* The chips tapped in a seat's field (``marked``, ``captured``...). */
+  function tappedIn(seat, field) {
+    var picker = seat.querySelector('.card-picker[data-field$="-' + field + '"]');
+    return picker ? chipInputs(picker).filter(function (input) {
+      return input.checked;
+    }) : [];
+  }
+
+  /* Quick entry before marking: a seat shows its indicator picker only, and the rest once
+     the indicator is chosen (or anything else of the seat holds an entry). */
+  function refreshWaiting() {
+    Array.prototype.forEach.call(form.querySelectorAll("fieldset.round-seat"), function (seat) {
+      var rest = seat.querySelector("[data-seat-rest]");
+      var note = seat.querySelector("[data-seat-waiting]");
+      if (!rest || !note) {
+        return;
+      }
+      var typed = Array.prototype.some.call(rest.querySelectorAll("fieldset[data-count-field]"), function (field) {
+        return field.dataset.implied !== "true" && countOf(field) !== null;
+      });
+      var open = tappedIn(seat, "marked").length > 0 || typed || tappedIn(seat, "marked_captured").length > 0;
+      rest.hidden = !open;
+      note.hidden = open;
+    });
+  }
+
+  /* What a switch to the other mode would drop now (the same as round_switch.py). */
+  function switchLosses() {
+    var lost = {};
+    Array.prototype.forEach.call(form.querySelectorAll("fieldset.round-seat"), function (seat) {
+      if (kind === "quick") {
+        var tricks = seat.querySelector("fieldset[data-count='tricks']");
+        var won = tricks ? countOf(tricks) : null;
+        if (won && won * cardsPerTrick > tappedIn(seat, "marked_captured").length) {
+          lost["to-full"] = true;
+        }
+      } else if (kind === "full") {
+        var colours = {};
+        tappedIn(seat, "marked").forEach(function (input) {
+          colours[input.dataset.colour] = true;
+        });
+        var captured = tappedIn(seat, "captured");
+        var others = captured.filter(function (input) {
+          return !colours[input.dataset.colour];
+        }).length;
+        if (others) {
+          lost["to-quick"] = true;
+          lost["no-whole-tricks"] = lost["no-whole-tricks"] || captured.length % cardsPerTrick !== 0;
+        }
+      } else if (kind === "hat-quick") {
+        Array.prototype.forEach.call(seat.querySelectorAll("fieldset[data-count-field]"), function (field) {
+          if (countOf(field)) {
+            lost["hat-to-full"] = true;
+          }
+        });
+      } else if (kind === "hat-full") {
+        if (tappedIn(seat, "captured").length || tappedIn(seat, "passed").length) {
+          lost["hat-to-quick"] = true;
+        }
+      }
+    });
+    return lost;
+  }
+
+  function refreshWarnings() {
+    var warnings = document.querySelectorAll("[data-warn]");
+    if (!warnings.length) {
+      return;
+    }
+    var lost = switchLosses();
+    Array.prototype.forEach.call(warnings, function (warning) {
+      warning.hidden = !lost[warning.dataset.warn];
+    });
+  }
+
   function refresh() {
     refreshImplied();
     refreshProgress();
@@ -257,6 +335,8 @@
     refreshTakenCards();
     refreshMarkedColours();
     refreshFolds();
+    refreshWaiting();
+    refreshWarnings();
   }
 
   /* A count tapped by someone is theirs: never refilled. (Registered before refresh, so
@@ -270,6 +350,13 @@
     Array.prototype.forEach.call(field.querySelectorAll("[aria-invalid]"), function (input) {
       input.removeAttribute("aria-invalid");
     });
+  }
+
+  /* With this file a seat opens as its indicator is chosen: no Continue step. */
+  var steps = form.querySelector('[data-step="indicators"]');
+  if (steps) {
+    steps.hidden = true;
+    form.querySelector('[data-step="round"]').hidden = false;
   }
 
   form.addEventListener("input", ownCount);

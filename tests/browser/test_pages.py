@@ -51,7 +51,10 @@ PAGES = [
     Page("finished", "/g/{finished}", ".play-again form"),  # by rank, with Play again
     Page("share", "/g/{main}/share", ".qr--large"),
     Page("mark-colours", "/g/{main}/rounds/mark", "form.round-form[data-kind='mark']"),
-    Page("record-round", "/g/{main}/rounds/record", "form.round-form[data-kind='quick']"),
+    # Before marking: each seat's indicator only, the rest opens once it is chosen.
+    Page("record-round", "/g/{main}/rounds/record", "[data-seat-rest][hidden]"),
+    Page("record-every-card", "/g/{main}/rounds/record?mode=full",
+         "form.round-form[data-kind='full']"),
     Page("record-hat-trick", "/g/{hat}/rounds/record", "form.round-form[data-kind='hat-quick']"),
     Page("correct-round", "/g/{main}/rounds/1", ".round-form .chip-input:checked"),
     Page("round-scores", "/g/{main}/rounds/2/scores", ".round-reason__line[data-explanation]"),

@@ -13,6 +13,7 @@ from tests.browser.test_journeys import CATALOGS, NAMES, new_api_game, tap, tap_
 from tests.table import Table
 
 CAPTURED = ["yellow 3", "green 3", "blue 7", "red 8"]
+INDICATORS = ["red-4", "blue-1", "green-7"]
 
 
 def test_c3_the_tricks_of_a_seat_follow_its_captured_cards(phone: Phone, live_table: Table) -> None:
@@ -49,6 +50,10 @@ def test_c3_the_last_trick_count_is_filled_in_and_refilled_until_someone_taps_it
     last = page.locator('fieldset[data-count-field="s2-tricks"]')
     note = last.locator("[data-implied-note]")
     expect(note).to_be_hidden()
+    # Before marking, a seat's tricks open once its indicator is chosen.
+    for seat, indicator in enumerate(INDICATORS):
+        page.locator(f'label[for="s{seat}-marked-{indicator}"]').tap()
+        expect(page.locator(f'fieldset[data-count-field="s{seat}-tricks"]')).to_be_visible()
 
     tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")
     tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "4")

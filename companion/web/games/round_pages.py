@@ -30,7 +30,7 @@ from companion.web.games.round_clash import (
     what_happened,
 )
 from companion.web.games.round_forms import Kind, RoundForm, kind_for
-from companion.web.games.round_rendering import mode_links, render_round_page
+from companion.web.games.round_rendering import CONTINUE, mode_links, render_round_page
 from companion.web.games.round_sending import (
     Outcome,
     handle_mark_post,
@@ -40,11 +40,13 @@ from companion.web.games.round_sending import (
 )
 from companion.web.games.round_state import (
     editable_game,
+    names_of,
     notice_page,
     number_to_record,
     round_gone,
     why_no_round_to_record,
 )
+from companion.web.games.round_switch import is_switch, switched
 from companion.web.round_saved import remember_marked
 from companion.web.security import csrf
 
@@ -131,15 +133,21 @@ def record_round(code: str) -> ResponseReturnValue:
         and not request.args.get("reveal")
     ):
         return render_hazy_gate(game, playing.number, mode)
-    form = RoundForm.build(
-        kind_for(setup, mode),
-        setup,
-        game.version,
-        playing.entries if playing else None,
-        number=number_to_record(game),
+    kind = kind_for(setup, mode)
+    switch = switched(kind, setup) if is_switch() else None
+    form = (
+        switch.form
+        if switch
+        else RoundForm.build(
+            kind,
+            setup,
+            game.version,
+            playing.entries if playing else None,
+            number=number_to_record(game),
+        )
     )
     outcome = Outcome()
-    if request.method == "POST":
+    if is_entering():
         result = handle_post(
             game, form, lambda version, entries: services.record_round(game, version, entries)
         )
@@ -156,6 +164,7 @@ def record_round(code: str) -> ResponseReturnValue:
         form,
         outcome,
         correcting=False,
+        switched=switch.notice(names_of(game)) if switch else None,
         modes=mode_links(
             setup,
             form.kind,
@@ -164,6 +173,12 @@ def record_round(code: str) -> ResponseReturnValue:
             reveal=request.args.get("reveal"),
         ),
     )
+
+
+def is_entering() -> bool:
+    """Whether the post checks or saves the round: not a switch of modes, and not the
+    Continue of the indicators step (both only show the entries again, in full)."""
+    return request.method == "POST" and not is_switch() and request.form.get("action") != CONTINUE
 
 
 def render_hazy_gate(game: Game, number: int, mode: str | None) -> ResponseReturnValue:
@@ -193,17 +208,23 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
             gettext("This game was abandoned, so its rounds can no longer be changed."),
         )
     setup = queries.setup_of(game)
-    form = RoundForm.build(
-        kind_for(setup, request.args.get("mode"), round_.entries),
-        setup,
-        game.version,
-        round_.entries,
-        number=number,
-        seen=round_digest(round_),
+    kind = kind_for(setup, request.args.get("mode"), round_.entries)
+    switch = switched(kind, setup) if is_switch() else None
+    form = (
+        switch.form
+        if switch
+        else RoundForm.build(
+            kind,
+            setup,
+            game.version,
+            round_.entries,
+            number=number,
+            seen=round_digest(round_),
+        )
     )
     title = gettext("Correct round %(number)s", number=number)
     outcome = Outcome()
-    if request.method == "POST":
+    if is_entering():
         clash = correction_clash(game, form, round_, title)
         if clash is not None:
             return clash_page(game, clash)
@@ -226,6 +247,7 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         outcome,
         number,
         correcting=True,
+        switched=switch.notice(names_of(game)) if switch else None,
         modes=mode_links(setup, form.kind, "games.correct_round", code=game.code, number=number),
     )
 

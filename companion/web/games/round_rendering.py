@@ -18,7 +18,11 @@ from companion.rules import TableSetup, round_leader, seat_order
 from companion.web.games.round_forms import Kind, RoundForm, kinds_for
 from companion.web.games.round_sending import Outcome
 from companion.web.games.round_state import names_of, number_to_record
+from companion.web.games.round_switch import SWITCH, losses
 from companion.web.games.round_views import progress_of, seat_part
+
+#: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
+CONTINUE = "continue"
 
 # --------------------------------------------------------------------------------------------
 # The current state, shown after a conflict
@@ -91,6 +95,10 @@ def render_round_page(
         conflict=conflict,
         seats_to_fix=[part.seat for part in parts if part.problems or form.seats[part.seat].errors],
         checked=outcome.scored is not None and not problems,
+        indicators_first=any(part.waiting for part in parts),
+        switch_losses=losses(form),
+        switch_action=SWITCH,
+        continue_action=CONTINUE,
         number=number,
         leader_name=names[leader],
         hazy=form.setup.variant.hides_marks,

@@ -122,6 +122,7 @@ class SeatPart:
     cards_entered: int | None = None  # full forms: cards named, for the C3/C5 line
     tricks_entered: int | None = None  # the tricks those cards make, if whole (C3)
     preview: str | None = None  # the score a check found
+    waiting: bool = False  # quick entry before marking: only the indicator is asked yet
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,21 @@ def seat_part(
         )
     if form.kind in SEAT_FILLERS:
         SEAT_FILLERS[form.kind](part, form, form.seats[seat], refused)
+    part.waiting = form.kind is Kind.QUICK and waits_for_indicator(form.seats[seat])
     return part
+
+
+def waits_for_indicator(seat_form: Form) -> bool:
+    """Quick entry asks a seat's indicator first: its captures are of the marked colour(s)
+    (C4), so until the indicator is known every colour's chips would show. A seat with
+    anything else entered, or refused, shows it all."""
+    rest = (seat_form["tricks"], seat_form["marked_captured"])
+    return not (
+        seat_form["marked"].tokens
+        or seat_form["tricks"].shown
+        or seat_form["marked_captured"].tokens
+        or any(field.errors for field in rest)
+    )
 
 
 def _fill_quick(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]) -> None:
