@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.data.models import Game, Round
-from companion.data.models import db
+from companion.data.models import Game, Round, db
 from companion.data.queries import IN_TRICK, live_round_of, play_of, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import score_round
