@@ -69,9 +69,7 @@ def seat_tallies(board: str) -> dict[str, str]:
     """The players' list: name → what they have taken this round."""
     seats = read_page(board).find("ol", class_="seat-list").find_all("li", class_="seat")
     return {
-        seat.find("span", class_="seat__name").own_text.strip(): seat.find(
-            "small", class_="seat__taken"
-        ).text
+        seat.find("span", class_="seat__name").own_text.strip(): seat.find("small").text
         for seat in seats
     }
 
