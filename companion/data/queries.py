@@ -109,12 +109,14 @@ def laid_out_entries(round_: Round) -> list[dict[str, Any]]:
 
 def unfinished_plays(round_: Round, live: LiveRound) -> tuple[Play, ...]:
     """The plays of a live round's unfinished trick as last published, in order from its
-    leader (R9, R21); empty when there are none or they no longer fit the round (C6)."""
+    leader (R9, R21); empty when there are none, or they were published for an earlier trick
+    or no longer fit the round (C6)."""
     entries = round_.entries or []
+    number = len(live.tricks) + 1
     plays = []
     for seat in live.seat_order():
         stored = entries[seat].get(IN_TRICK) if seat < len(entries) else None
-        if not isinstance(stored, dict):
+        if not isinstance(stored, dict) or stored.get("trick") != number:
             break
         try:
             plays.append(play_of(stored))

@@ -97,10 +97,12 @@ def _entries_with_trick(
     round_: Round, order: Sequence[int], plays: Sequence[Play]
 ) -> list[dict[str, Any]]:
     """The round's indicators, and each seat's card in the unfinished trick (``plays`` in
-    ``order`` from the leader)."""
+    ``order`` from the leader), with the trick's number: a card published for a trick that
+    another phone has saved meanwhile is then no card of the next one."""
     entries = _marked_entries(round_)
+    number = len(round_.tricks or []) + 1
     for seat, play in zip(order, plays, strict=False):
-        entries[seat][IN_TRICK] = play.as_json()
+        entries[seat][IN_TRICK] = {**play.as_json(), "trick": number}
     return entries
 
 

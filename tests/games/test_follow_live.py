@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.data import queries
+from companion.data.models import Game, db
 from companion.rules import PRESETS, Card, Play, resolve_hat_trick, table_setup, trick_winner
 from scripts.page_reader import Element, read_page
 from tests.games.test_live_pages import (
@@ -268,3 +271,27 @@ def test_an_export_in_the_middle_of_a_trick_keeps_only_saved_tricks(
     assert round_["entries"] == [
         {"marked": [card.as_json()]} for card in cs("red 0, blue 0, green 0, yellow 0")
     ]
+
+
+def test_cards_published_for_a_trick_saved_since_are_no_cards_of_the_next_one(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    code, _, live = open_classic(table)
+    play_cards(client, live, "red 5, red 9")
+    with app.app_context():
+        game = db.session.scalar(sa.select(Game).where(Game.code == code))
+        assert game is not None
+        round_ = game.rounds[0]
+        published = [dict(entry) for entry in round_.entries]
+        assert queries.unfinished_plays(round_, queries.live_round_of(game, round_)) == (
+            Play(c("red 5")),
+            Play(c("red 9")),
+        )
+        # A phone that read the round before another phone saved trick 1 publishes late: its
+        # cards carry trick 1's number, and trick 2 is the one being played (C6, R9).
+        saved = cs("green 9, green 4, green 2, green 1")  # Ann takes it and leads (R8, R9)
+        round_.tricks = [{"leader": 0, "plays": [card.as_json() for card in saved]}]
+        assert queries.live_round_of(game, round_).seat_order()[:2] == [0, 1]
+        round_.entries = published
+        assert queries.unfinished_plays(round_, queries.live_round_of(game, round_)) == ()
+        db.session.rollback()
