@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
-from companion.rules import TableSetup, table_setup, winners
+from companion.rules import RuleError, TableSetup, table_setup, winners
 from companion.rules.cards import Card, Colour
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
@@ -90,3 +90,42 @@ def live_round_of(game: Game, round_: Round) -> LiveRound:
         live.follow_recorded_lead(int(trick.get("leader", live.leader)))
         live.play_trick([play_of(play) for play in trick["plays"]])
     return live
+
+
+#: The key of a seat's stored entry that holds its card in a live round's unfinished trick:
+#: the phone entering the trick publishes it, so that the phones following the round see it
+#: card by card (a trick is stored in ``Round.tricks`` only once complete, C6).
+IN_TRICK = "in_trick"
+
+
+def laid_out_entries(round_: Round) -> list[dict[str, Any]]:
+    """A round's stored entries without the cards of its unfinished trick (what an export
+    keeps: the trick is saved once complete)."""
+    return [
+        {key: value for key, value in entry.items() if key != IN_TRICK}
+        for entry in round_.entries or []
+    ]
+
+
+def unfinished_plays(round_: Round, live: LiveRound) -> tuple[Play, ...]:
+    """The plays of a live round's unfinished trick as last published, in order from its
+    leader (R9, R21); empty when there are none, or they were published for an earlier trick
+    or no longer fit the round (C6)."""
+    entries = round_.entries or []
+    number = len(live.tricks) + 1
+    plays = []
+    for seat in live.seat_order():
+        stored = entries[seat].get(IN_TRICK) if seat < len(entries) else None
+        if not isinstance(stored, dict) or stored.get("trick") != number:
+            break
+        try:
+            plays.append(play_of(stored))
+        except (KeyError, TypeError, ValueError):
+            return ()
+    if not plays:
+        return ()
+    try:
+        live.check_partial_trick(plays)
+    except RuleError:
+        return ()
+    return tuple(plays)

@@ -16,6 +16,7 @@ from companion.data import queries
 from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip
+from companion.read_models.following import FollowedRound, followed_round
 from companion.read_models.messages import variant_label
 from companion.rules import Colour, round_dealer, round_leader
 
@@ -104,6 +105,16 @@ class Scoreboard:
     excluded: bool = False
     #: The game this table started after this one ("play again"), once there is one.
     next_game_code: str | None = None
+    #: The round being played live, trick by trick, as the table follows it.
+    following: FollowedRound | None = None
+
+    @property
+    def leader_now(self) -> int | None:
+        """Who leads now: the round's first leader (R3), or in a live round the leader of
+        the trick being played (R9, R21)."""
+        if self.following is not None:
+            return self.following.leader
+        return self.next_round.leader if self.next_round is not None else None
 
     @property
     def is_over(self) -> bool:
@@ -272,6 +283,7 @@ def scoreboard_of(game: Game) -> Scoreboard:
         next_round=next_round_of(game),
         excluded=game.excluded,
         next_game_code=next_game_code(game),
+        following=followed_round(game, queries.playing_round(game), names),
     )
 
 

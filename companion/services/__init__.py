@@ -29,6 +29,7 @@ from companion.services.live import (
     live_round,
     open_live_round,
     play_live_trick,
+    show_unfinished_trick,
     take_back_last_card,
     undo_live_trick,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "mark_colours",
     "open_live_round",
     "play_live_trick",
+    "show_unfinished_trick",
     "record_round",
     "replace_marks",
     "rotate_edit_key",

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.data.models import Game, Round
-from companion.data.queries import live_round_of, play_of, playing_round, setup_of
+from companion.data.models import Game, Round, db
+from companion.data.queries import IN_TRICK, live_round_of, play_of, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import score_round
 from companion.rules.cards import Card
@@ -78,7 +78,9 @@ def play_live_trick(
         *(round_.tricks or []),
         {"leader": trick.leader, "plays": [play.as_json() for play in plays]},
     ]
-    if live.is_complete:
+    if not live.is_complete:
+        round_.entries = _marked_entries(round_)  # the trick is saved: none is unfinished
+    else:
         entries = live.entries()
         round_.status = RoundStatus.SCORED
         store_score(game, round_, entries, score_round(setup_of(game), entries))
@@ -89,6 +91,37 @@ def play_live_trick(
 def _marked_entries(round_: Round) -> list[dict[str, Any]]:
     """The indicator part of a round's stored entries (what was laid out)."""
     return [{"marked": entry["marked"]} if "marked" in entry else {} for entry in round_.entries]
+
+
+def _entries_with_trick(
+    round_: Round, order: Sequence[int], plays: Sequence[Play]
+) -> list[dict[str, Any]]:
+    """The round's indicators, and each seat's card in the unfinished trick (``plays`` in
+    ``order`` from the leader), with the trick's number: a card published for a trick that
+    another phone has saved meanwhile is then no card of the next one."""
+    entries = _marked_entries(round_)
+    number = len(round_.tricks or []) + 1
+    for seat, play in zip(order, plays, strict=False):
+        entries[seat][IN_TRICK] = {**play.as_json(), "trick": number}
+    return entries
+
+
+def show_unfinished_trick(game: Game, number: int, plays: Sequence[Play]) -> None:
+    """Publish the unfinished trick entered on a phone (C6, R19), so that every phone
+    following the round sees it card by card. The game's version stays: no trick is saved,
+    and the phone entering the trick keeps it for itself (another phone may go on with its
+    own); the scoreboards' ETag covers the round's row."""
+    check_open(game)
+    round_ = live_round(game, number)
+    if round_.status == RoundStatus.SCORED:
+        raise ServiceError(
+            N_("Round %(number)s is over: all its tricks are played."), number=number
+        )
+    live = live_round_of(game, round_)
+    if plays:
+        live.check_partial_trick(plays)
+    round_.entries = _entries_with_trick(round_, live.seat_order(), plays)
+    db.session.flush()
 
 
 def undo_live_trick(game: Game, number: int, version: int) -> Round:
@@ -121,6 +154,7 @@ def take_back_last_card(game: Game, number: int, version: int) -> ReopenedTrick:
     leader = int(trick.get("leader", reopened.leader))
     plays = [play_of(play) for play in trick["plays"]]
     kept, taken_back = reopened.reopen(leader, plays)
+    round_.entries = _entries_with_trick(round_, reopened.seat_order(), kept)
     after_change(game)
     seat = (leader + len(kept)) % setup_of(game).players
     return ReopenedTrick(round_, leader, kept, taken_back, seat)
@@ -139,6 +173,7 @@ def _take_back_trick(game: Game, number: int, version: int) -> tuple[Round, dict
         raise ServiceError(N_("Only the last round's last trick can be taken back."))
     *kept, taken_back = round_.tricks
     round_.tricks = kept
+    round_.entries = _marked_entries(round_)  # no trick is unfinished after it
     if round_.status == RoundStatus.SCORED:
         round_.status = RoundStatus.PLAYING
         round_.entries = _marked_entries(round_)

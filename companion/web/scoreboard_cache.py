@@ -22,7 +22,8 @@ from flask_wtf.csrf import generate_csrf
 from jinja2 import meta
 
 from companion.data.database import read_once
-from companion.data.models import Game, Player, Seat
+from companion.data.models import Game, Player, Round, Seat
+from companion.data.states import RoundMode, RoundStatus
 from companion.services.keys import hash_edit_key
 from companion.web.assets import linked_name
 from companion.web.edit_rights import held_key
@@ -43,10 +44,20 @@ SCOREBOARD_STATIC = (
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
 #: What a scoreboard's ETag depends on in the database: built once, as every poll reads it.
+#: A live round's unfinished trick changes its round's row, not the game's version: the time
+#: that row last changed stands for it (at most one round is being played).
 SCOREBOARD_STATE = (
-    sa.select(Game.version, Game.edit_key_hash, Player.name)
+    sa.select(Game.version, Game.edit_key_hash, Player.name, Round.updated_at.label("live"))
     .outerjoin(Seat, Seat.game_id == Game.id)
     .outerjoin(Player, Player.id == Seat.player_id)
+    .outerjoin(
+        Round,
+        sa.and_(
+            Round.game_id == Game.id,
+            Round.mode == RoundMode.LIVE,
+            Round.status == RoundStatus.PLAYING,
+        ),
+    )
     .where(Game.code == sa.bindparam("code"))
     .order_by(Seat.position)
 )
@@ -57,7 +68,8 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     ``None`` when there is no such game; one query, no rendering.
 
     The page shows the game (its version moves on with every change of the games row:
-    rounds, tricks, status, exclusion, a new edit key) and the players' names (a rename or a
+    rounds, tricks, status, exclusion, a new edit key), the cards of a live round's
+    unfinished trick (its round's row) and the players' names (a rename or a
     merge changes no game), in this request's language, as the read-only view or as this
     device's scoreboard, with or without edit controls, under this request's scheme, host
     and script root (the links' beginning: a page made for another must never be shared).
@@ -77,6 +89,7 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
         request.host_url,  # every link starts with the script root (URL_PREFIX)
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
+        rows[0].live.isoformat() if rows[0].live is not None else None,
         [row.name for row in rows],
         str(get_locale()),
         request.query_string.decode("latin-1"),  # the language switcher links back to it

@@ -60,6 +60,8 @@ PAGES = [
     Page("round-scores", "/g/{main}/rounds/2/scores", ".round-reason__line[data-explanation]"),
     Page("live-start", "/g/{main}/rounds/live", "form.round-form[data-kind='mark']"),
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),
+    # Another phone follows that trick on the read-only view: the card entered, its taker.
+    Page("view-live", "/g/{live}/view", ".follow .trick-cards .takes"),
     Page("setup", "/setup", ".box-rows"),
     Page("game-setup", "/g/{main}/setup", ".table-seats"),
     Page("resolver", "/resolve", ".trick-empty"),

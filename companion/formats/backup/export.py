@@ -13,6 +13,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from companion.data.models import Game, Round, db
+from companion.data.queries import laid_out_entries
 from companion.data.states import RoundMode, RoundStatus
 from companion.formats.game_json import game_settings, round_terms
 from companion.rules.text import N_
@@ -71,7 +72,7 @@ def round_document(game: Game, round_: Round) -> dict[str, Any]:
         "leader": round_.leader,
         "mode": round_.mode,
         "status": round_.status,
-        "entries": round_.entries,
+        "entries": laid_out_entries(round_),  # an unfinished trick is not kept
         "tricks": round_.tricks if round_.mode == RoundMode.LIVE else None,
         "scores": [result.score for result in round_.results] if scored else None,
         "explanations": round_terms(game, round_),

@@ -296,8 +296,7 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
         )
     plays.append(play)
     if len(plays) < setup.players:
-        store_partial(game, round_, plays)
-        return redirect(live_url(game, round_))
+        return keep_unfinished(game, round_, plays)
     with refusals() as refused:
         services.play_live_trick(game, number, game.version, plays)
         db.session.commit()
@@ -322,15 +321,27 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
         message = gettext("This trick has no card yet, so there is no card to take back.")
         return render_live(game, round_, plays=[], refusal=message, set_aside=set_aside, status=422)
     removed = plays.pop()
-    store_partial(game, round_, plays)
-    flash(
-        gettext(
-            "Taken back: %(card)s (%(player)s).",
-            card=Chip.of(removed.card).label,
-            player=names_of(game)[queries.live_round_of(game, round_).seat_order()[len(plays)]],
-        ),
-        FLASH_CATEGORY,
+    note = gettext(
+        "Taken back: %(card)s (%(player)s).",
+        card=Chip.of(removed.card).label,
+        player=names_of(game)[queries.live_round_of(game, round_).seat_order()[len(plays)]],
     )
+    return keep_unfinished(game, round_, plays, note)
+
+
+def keep_unfinished(
+    game: Game, round_: Round, plays: Sequence[Play], note: str | None = None
+) -> ResponseReturnValue:
+    """Keep the unfinished trick on this phone and show it to the phones following the
+    round (their scoreboards), then go back to the live page (with ``note`` once kept)."""
+    with refusals() as refused:
+        services.show_unfinished_trick(game, round_.number, plays)
+        db.session.commit()
+    if refused:
+        return refused_change_page(game, round_, refused, plays)
+    store_partial(game, round_, plays)
+    if note:
+        flash(note, FLASH_CATEGORY)
     return redirect(live_url(game, round_))
 
 
