@@ -479,7 +479,7 @@ def test_a_card_entered_stays_through_a_reload_until_the_trick_is_complete(
     assert state(client, code)["rounds"][0]["tricks_played"] == 0
 
 
-def test_another_phone_with_the_edit_link_carries_on_from_the_saved_tricks(
+def test_another_phone_with_the_edit_link_carries_on_from_the_cards_entered_so_far(
     client: FlaskClient,
     table: Table,
 ) -> None:
@@ -488,12 +488,41 @@ def test_another_phone_with_the_edit_link_carries_on_from_the_saved_tricks(
     phone = other_phone(client, code, key)
     there = page(phone, f"/g/{code}/rounds/1/live")
     words = text_of(there)
-    assert "1 of 14 tricks played" in words and "Cleo leads: tap the card they play." in words
-    assert "Cleo takes the trick with blue 7." in section(there, "live-last")
-    assert "The cards of an unfinished trick stay on the phone that entered them." in words
-    assert chips(there)["blue-7"] is True and chips(there)["green-5"] is False
-    # The first phone still has its unfinished trick.
-    assert slots(page(client, f"/g/{code}/rounds/1/live"))[0] == ("Cleo", "green-5")
+    assert "1 of 14 tricks played" in words and "Next to play: Dan." in words
+    assert "another phone with the edit link carries on from the cards entered so far" in words
+    # One trick for the table: Cleo's green 5, entered on the first phone, is in it here.
+    assert slots(there)[:2] == [("Cleo", "green-5"), ("Dan", None)]
+    assert chips(there)["blue-7"] is True and chips(there)["green-5"] is True
+    there = play_cards(phone, there, "green 2")
+    # ... and the card Dan plays here is in it on the first phone.
+    assert slots(page(client, f"/g/{code}/rounds/1/live"))[:2] == [
+        ("Cleo", "green-5"),
+        ("Dan", "green-2"),
+    ]
+
+
+def test_a_tap_from_a_page_that_missed_a_card_of_another_phone_changes_nothing(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """The trick's cards do not move the game's version: the form says how many cards its
+    page showed, so a tap never lands in the wrong place of the trick."""
+    code, key, live = open_classic(table)
+    live = play_cards(client, live, "red 5")
+    phone = other_phone(client, code, key)
+    play_cards(phone, page(phone, f"/g/{code}/rounds/1/live"), "red 6")  # Ben's, over there
+    before = database(app)
+    for response in (
+        tap(client, live, c("red 7")),  # meant for Ben, from a page without his card
+        press(client, live, "/live/undo-card"),  # would take back Ben's card, unseen here
+    ):
+        assert response.status_code == 409
+        shown = response.get_data(as_text=True)
+        assert "Another phone changed this trick meanwhile" in refusal_of(shown)
+        assert slots(shown)[:3] == [("Ann", "red-5"), ("Ben", "red-6"), ("Cleo", None)]
+        assert database(app) == before
+    # From the page as it is now, the next tap is Cleo's.
+    live = tap_and_follow(client, shown, c("red 7"))
+    assert slots(live)[:3] == [("Ann", "red-5"), ("Ben", "red-6"), ("Cleo", "red-7")]
 
 
 # --------------------------------------------------------------------------------------------
@@ -605,9 +634,10 @@ def test_undo_last_card_on_an_empty_trick_says_there_is_none(
 ) -> None:
     _, _, live = open_classic(table)
     live = play_cards(client, live, "red 5")
-    stale_page = live
-    press(client, live, "/live/undo-card")
-    response = press(client, stale_page, "/live/undo-card")
+    form = form_ending(live, "/live/undo-card")
+    assert client.post(form.action, data=form.fields).status_code == 302
+    # A page that showed the trick empty (the button is not offered there) takes nothing back.
+    response = client.post(form.action, data={**form.fields, "cards": "0"})
     assert response.status_code == 422
     assert "there is no card to take back" in refusal_of(response.get_data(as_text=True))
 
@@ -772,36 +802,23 @@ def test_a_stale_page_changes_nothing_and_shows_the_round_as_it_is_now(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
     code, key, live = open_classic(table)
-    live = play_cards(client, live, "red 5, red 6")  # this phone's unfinished trick
+    live = play_cards(client, live, "red 5, red 6")  # the unfinished trick, shown here
     phone = other_phone(client, code, key)
-    there = start_page = page(phone, f"/g/{code}/rounds/1/live")
-    there = play_cards(phone, start_page, "red 8, red 9, red 10, red 11")  # saved: version moves
-    assert "Ann takes the trick with red 11." not in there  # Dan's red 11 wins
+    there = page(phone, f"/g/{code}/rounds/1/live")
+    assert slots(there)[:2] == [("Ann", "red-5"), ("Ben", "red-6")]
+    there = play_cards(phone, there, "red 8, red 9")  # the trick saved there: version moves
     before = database(app)
     response = tap(client, live, c("blue 7"))  # Cleo's card, from the old page
     assert response.status_code == 409
     refused = response.get_data(as_text=True)
     words = text_of(refused)
     assert CONFLICT in words and "Nothing was saved from this phone." in words
-    assert "The 2 cards this phone had entered for the unfinished trick were set aside" in words
     assert "1 of 14 tricks played" in words and "Dan leads: tap the card they play." in words
+    assert "Dan takes the trick with red 9." in section(refused, "live-last")
     assert database(app) == before
     # The round as it is now: the next tap works on the current version.
     live = tap_and_follow(client, refused, c("yellow 3"))
     assert slots(live)[0] == ("Dan", "yellow-3")
-
-
-def test_a_page_reopened_after_another_phone_saved_sets_the_unfinished_trick_aside(
-    client: FlaskClient,
-    table: Table,
-) -> None:
-    code, key, live = open_classic(table)
-    play_cards(client, live, "red 5")
-    phone = other_phone(client, code, key)
-    play_cards(phone, page(phone, f"/g/{code}/rounds/1/live"), "red 8, red 9, red 10, red 11")
-    again = text_of(page(client, f"/g/{code}/rounds/1/live"))
-    assert "so it was set aside: enter it again." in again
-    assert "Dan leads: tap the card they play." in again
 
 
 def test_a_form_without_a_valid_csrf_token_saves_nothing_and_says_so(

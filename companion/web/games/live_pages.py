@@ -1,10 +1,10 @@
 """The live round's pages: a round entered card by card as it is played (C6, R9, R19-R22).
 
 A trick is saved when its last card is entered (``services.play_live_trick``), and the round
-is scored by itself after the last trick. The cards of the unfinished trick are kept in this
-phone's session (``unfinished_trick``) until then; what the page shows is built in
-``live_views``. Every card is checked by the rules as it is entered, so a wrong card is
-refused at once, naming the player and the card.
+is scored by itself after the last trick. The cards of the unfinished trick are stored on
+the round as they are entered, one trick for every phone (``unfinished_trick``); what the
+page shows is built in ``live_views``. Every card is checked by the rules as it is entered,
+so a wrong card is refused at once, naming the player and the card.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from companion.web.games.round_clash import (
 from companion.web.games.round_forms import (
     Kind,
     LiveCardForm,
+    LiveTrickForm,
     RoundForm,
     VersionForm,
 )
@@ -50,12 +51,7 @@ from companion.web.games.round_state import (
     number_to_record,
     why_no_round_to_record,
 )
-from companion.web.games.unfinished_trick import (
-    check_next_play,
-    clear_partial,
-    load_partial,
-    store_partial,
-)
+from companion.web.games.unfinished_trick import check_next_play, missed_cards, trick_so_far
 from companion.web.security import csrf
 
 # --------------------------------------------------------------------------------------------
@@ -122,9 +118,20 @@ def refused_change_page(
 
 def conflict_page(game: Game, round_: Round) -> ResponseReturnValue:
     """Another phone changed the game: nothing from this phone was saved; the round is
-    shown as it is now (an unfinished trick entered on an older state is set aside)."""
+    shown as it is now."""
     db.session.rollback()
     return render_live(game, round_, conflict=True, status=409)
+
+
+def missed_page(game: Game, round_: Round) -> ResponseReturnValue:
+    """The page tapped on had missed a card entered (or taken back) on another phone since:
+    nothing is changed, and the trick is shown as it is now, to tap again if still needed."""
+    db.session.rollback()
+    message = gettext(
+        "Another phone changed this trick meanwhile, so your tap was not used. The trick is "
+        "shown as it is now: tap again if your card is still missing."
+    )
+    return render_live(game, round_, refusal=message, status=409)
 
 
 # --------------------------------------------------------------------------------------------
@@ -273,13 +280,13 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
     if refused is not None:
         return refused
     setup = queries.setup_of(game)
-    plays, set_aside = load_partial(game, round_)
+    plays = trick_so_far(game, round_)
+    if missed_cards(form.cards.data, plays):
+        return missed_page(game, round_)
     card = card_of_token(form.card.data or "")
     if card is None:
         message = gettext("“%(value)s” is not a card.", value=(form.card.data or "")[:20])
-        return render_live(
-            game, round_, plays=plays, refusal=message, set_aside=set_aside, status=422
-        )
+        return render_live(game, round_, plays=plays, refusal=message, status=422)
     play = Play(card, passed=setup.variant.has_passes and bool(form.pass_next.data))
     live = queries.live_round_of(game, round_)
     try:
@@ -291,7 +298,6 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
             plays=plays,
             refusal=render_message(error.message, names_of(game)),
             refused=card_token(card),
-            set_aside=set_aside,
             status=422,
         )
     plays.append(play)
@@ -302,7 +308,6 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
         db.session.commit()
     if refused:
         return refused_change_page(game, round_, refused, plays[:-1])
-    clear_partial(game, round_)
     return redirect(live_url(game, round_))
 
 
@@ -311,15 +316,18 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
     """Take back the last card entered: one of the unfinished trick (nothing is saved yet),
     or else the card that completed the last trick, which opens that trick again with its
     other cards (and a round it had scored)."""
-    game, round_, refused = posted_live(code, number, VersionForm(), allow_scored=True)
+    form = LiveTrickForm()
+    game, round_, refused = posted_live(code, number, form, allow_scored=True)
     if refused is not None:
         return refused
-    plays, set_aside = load_partial(game, round_)
+    plays = trick_so_far(game, round_)
+    if missed_cards(form.cards.data, plays):
+        return missed_page(game, round_)
     if not plays and round_.tricks:
         return reopen_last_trick(game, round_)
     if not plays:
         message = gettext("This trick has no card yet, so there is no card to take back.")
-        return render_live(game, round_, plays=[], refusal=message, set_aside=set_aside, status=422)
+        return render_live(game, round_, plays=[], refusal=message, status=422)
     removed = plays.pop()
     note = gettext(
         "Taken back: %(card)s (%(player)s).",
@@ -332,14 +340,13 @@ def undo_live_card(code: str, number: int) -> ResponseReturnValue:
 def keep_unfinished(
     game: Game, round_: Round, plays: Sequence[Play], note: str | None = None
 ) -> ResponseReturnValue:
-    """Keep the unfinished trick on this phone and show it to the phones following the
-    round (their scoreboards), then go back to the live page (with ``note`` once kept)."""
+    """Store the unfinished trick on its round, for every phone at the table (the live
+    pages and the scoreboards), then go back to the live page (with ``note`` once kept)."""
     with refusals() as refused:
         services.show_unfinished_trick(game, round_.number, plays)
         db.session.commit()
     if refused:
         return refused_change_page(game, round_, refused, plays)
-    store_partial(game, round_, plays)
     if note:
         flash(note, FLASH_CATEGORY)
     return redirect(live_url(game, round_))
@@ -347,14 +354,13 @@ def keep_unfinished(
 
 def reopen_last_trick(game: Game, round_: Round) -> ResponseReturnValue:
     """Take back the card that completed the last trick, in one version-checked change: the
-    trick is open again on this phone with its other cards, waiting for its last one."""
+    trick is open again, for every phone, with its other cards, waiting for its last one."""
     scored = round_.status == RoundStatus.SCORED
     with refusals() as refused:
         reopened = services.take_back_last_card(game, round_.number, game.version)
         db.session.commit()
     if refused:
         return refused_change_page(game, round_, refused)
-    store_partial(game, round_, reopened.kept)
     note = gettext(
         "Taken back: %(card)s (%(player)s). Trick %(number)s is open again: enter its last card.",
         card=Chip.of(reopened.taken_back.card).label,
@@ -369,18 +375,20 @@ def reopen_last_trick(game: Game, round_: Round) -> ResponseReturnValue:
 
 @bp.post("/g/<code>/rounds/<int:number>/live/undo-trick", endpoint="undo_live_trick")
 def undo_live_trick(code: str, number: int) -> ResponseReturnValue:
-    """Take back the last saved trick (and any card of the next one entered here); a round
+    """Take back the last saved trick (offered while the next trick has no card yet); a round
     it had finished is open again."""
-    game, round_, refused = posted_live(code, number, VersionForm(), allow_scored=True)
+    form = LiveTrickForm()
+    game, round_, refused = posted_live(code, number, form, allow_scored=True)
     if refused is not None:
         return refused
+    if missed_cards(form.cards.data, trick_so_far(game, round_)):
+        return missed_page(game, round_)
     taken_back = len(round_.tricks or [])
     with refusals() as refused:
         services.undo_live_trick(game, number, game.version)
         db.session.commit()
     if refused:
         return refused_change_page(game, round_, refused)
-    clear_partial(game, round_)
     flash(
         gettext(
             "Trick %(number)s taken back: enter its cards again.",

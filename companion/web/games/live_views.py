@@ -22,7 +22,7 @@ from companion.rules import TableSetup, can_pass, seat_order
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.web.games.round_state import names_of
-from companion.web.games.unfinished_trick import load_partial
+from companion.web.games.unfinished_trick import trick_so_far
 
 #: The flashed notes of the live page (a card or a trick taken back).
 FLASH_CATEGORY = "live"
@@ -186,7 +186,6 @@ def render_live(
     refusal: str | None = None,
     refused: str | None = None,
     conflict: bool = False,
-    set_aside: int = 0,
     expired: bool = False,
     status: int = 200,
 ) -> ResponseReturnValue:
@@ -196,8 +195,7 @@ def render_live(
     setup = queries.setup_of(game)
     live = queries.live_round_of(game, round_)
     if plays is None:
-        plays, dropped = load_partial(game, round_)
-        set_aside += dropped
+        plays = trick_so_far(game, round_)
     hazy = setup.variant.hides_marks
     complete = round_.status == RoundStatus.SCORED
     played = len(live.tricks)
@@ -224,7 +222,7 @@ def render_live(
         last_trick_of_round=played == setup.tricks_per_round - 1,
         refusal=refusal,
         conflict=conflict,
-        set_aside=set_aside,
+        trick_cards=len(plays),
         expired=expired,
         notes=get_flashed_messages(category_filter=[FLASH_CATEGORY]),
         can_undo_trick=bool(live.tricks) and (not complete or round_ is game.rounds[-1]),

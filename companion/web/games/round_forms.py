@@ -262,9 +262,16 @@ class VersionForm(FlaskForm):
         return data if isinstance(data, int) else None
 
 
-class LiveCardForm(VersionForm):
-    """A tapped chip on the live page: the card, whether it is a Hat Trick pass (R19), and the
-    version."""
+class LiveTrickForm(VersionForm):
+    """A live form that changes the unfinished trick: it also says how many of the trick's
+    cards its page showed, since those cards do not move the game's version."""
+
+    cards = IntegerField(widget=HiddenInput(), validators=[Optional()])
+
+
+class LiveCardForm(LiveTrickForm):
+    """A tapped chip on the live page: the card, whether it is a Hat Trick pass (R19), the
+    version and the cards of the trick its page showed."""
 
     card = StringField()
     pass_next = BooleanField()

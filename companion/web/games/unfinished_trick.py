@@ -1,68 +1,35 @@
-"""The unfinished trick of a live round, kept in this phone's session (C6, R19).
+"""The unfinished trick of a live round, one for the whole table (C6, R19).
 
-Its cards are keyed by game and round and tied to the game's version they were entered on:
-if another phone changes the game meanwhile, they are set aside rather than added to a trick
-that has moved on."""
+Its cards are stored on the round as they are entered (``services.show_unfinished_trick``),
+so every phone shows the same trick: the scoreboards that follow the round, and the live page
+of any phone with the edit link, which carries on from the cards entered so far. A trick's
+cards do not move the game's version (only a saved trick does); instead every live form says
+how many cards of the trick its page showed, and a tap from a page that missed a card of
+another phone is refused, so no card is ever added in the wrong place or lost.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask import session
-
+from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import RoundStatus
-from companion.read_models.chips import card_of_token, card_token
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
 
-#: Where the session keeps the unfinished tricks entered on this phone.
-PARTIAL_TRICKS = "live_partial_tricks"
+
+def trick_so_far(game: Game, round_: Round) -> list[Play]:
+    """The cards of the round's unfinished trick, in play order from its leader (R9)."""
+    if round_.status != RoundStatus.PLAYING:
+        return []
+    return list(queries.unfinished_plays(round_, queries.live_round_of(game, round_)))
 
 
-#: A phone follows one live round at a time; a few more are kept, the oldest dropped first.
-MAX_PARTIAL_TRICKS = 4
-
-
-def _partial_id(game: Game, round_: Round) -> str:
-    return f"{game.code}/{round_.number}"
-
-
-def load_partial(game: Game, round_: Round) -> tuple[list[Play], int]:
-    """The plays of the unfinished trick entered on this phone, and how many plays were set
-    aside because the game changed since they were entered (another phone saved a trick)."""
-    stored = session.get(PARTIAL_TRICKS, {}).get(_partial_id(game, round_))
-    if not isinstance(stored, dict):
-        return [], 0
-    plays = []
-    for item in stored.get("plays", []):
-        card = card_of_token(str(item[0])) if isinstance(item, list) and item else None
-        if card is not None:
-            plays.append(Play(card, bool(item[1]) if len(item) > 1 else False))
-    if stored.get("version") == game.version and round_.status == RoundStatus.PLAYING:
-        return plays, 0
-    clear_partial(game, round_)
-    return [], len(plays)
-
-
-def store_partial(game: Game, round_: Round, plays: Sequence[Play]) -> None:
-    """Keep the unfinished trick for the next page, tied to the game's current version."""
-    partials = dict(session.get(PARTIAL_TRICKS, {}))
-    partials.pop(_partial_id(game, round_), None)
-    partials[_partial_id(game, round_)] = {
-        "version": game.version,
-        "plays": [[card_token(play.card), play.passed] for play in plays],
-    }
-    while len(partials) > MAX_PARTIAL_TRICKS:
-        partials.pop(next(iter(partials)))
-    session[PARTIAL_TRICKS] = partials
-
-
-def clear_partial(game: Game, round_: Round) -> None:
-    """Forget the unfinished trick (it was saved, taken back or overtaken)."""
-    partials = dict(session.get(PARTIAL_TRICKS, {}))
-    if partials.pop(_partial_id(game, round_), None) is not None:
-        session[PARTIAL_TRICKS] = partials
+def missed_cards(shown: int | None, plays: Sequence[Play]) -> bool:
+    """Whether a page that showed ``shown`` cards of the trick missed a change made on
+    another phone since (a page from before this check says nothing, and is not refused)."""
+    return shown is not None and shown != len(plays)
 
 
 def check_next_play(live: LiveRound, plays: Sequence[Play]) -> None:
