@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from companion.data.models import Game, Round, db
+import sqlalchemy as sa
+from sqlalchemy.engine import CursorResult
+
+from companion.data.models import Game, Round, db, utcnow
 from companion.data.queries import IN_TRICK, live_round_of, play_of, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import score_round
@@ -14,7 +17,7 @@ from companion.rules.cards import Card
 from companion.rules.hat_trick import Play
 from companion.rules.live import PlayedTrick
 from companion.rules.text import N_
-from companion.services.errors import ServiceError
+from companion.services.errors import ServiceError, StaleVersion
 from companion.services.games import after_change, check_open, check_version
 from companion.services.rounds import open_marked_round, open_next_round, round_of, store_score
 
@@ -107,10 +110,12 @@ def _entries_with_trick(
 
 
 def show_unfinished_trick(game: Game, number: int, plays: Sequence[Play]) -> None:
-    """Publish the unfinished trick entered on a phone (C6, R19), so that every phone
-    following the round sees it card by card. The game's version stays: no trick is saved,
-    and the phone entering the trick keeps it for itself (another phone may go on with its
-    own); the scoreboards' ETag covers the round's row."""
+    """Store the unfinished trick on its round (C6, R19): one trick for the table, which
+    every live page carries on from and every scoreboard follows. The game's version stays
+    (no trick is saved; the scoreboards' ETag covers the round's row), so the row is changed
+    only as it was read: when another phone stored a card of the trick in between (two taps
+    at the same moment), nothing is stored and the change is refused as stale, so no card
+    is lost or put in another's place."""
     check_open(game)
     round_ = live_round(game, number)
     if round_.status == RoundStatus.SCORED:
@@ -120,8 +125,14 @@ def show_unfinished_trick(game: Game, number: int, plays: Sequence[Play]) -> Non
     live = live_round_of(game, round_)
     if plays:
         live.check_partial_trick(plays)
-    round_.entries = _entries_with_trick(round_, live.seat_order(), plays)
-    db.session.flush()
+    stored = db.session.execute(
+        sa.update(Round)
+        .where(Round.id == round_.id, Round.updated_at == round_.updated_at)
+        .values(entries=_entries_with_trick(round_, live.seat_order(), plays), updated_at=utcnow())
+        .execution_options(synchronize_session="fetch")
+    )
+    if cast(CursorResult[Any], stored).rowcount != 1:
+        raise StaleVersion(game.version)
 
 
 def undo_live_trick(game: Game, number: int, version: int) -> Round:

@@ -113,3 +113,50 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
     ]
     player = http.get(f"/api/v1/players/{newcomer.replace(' ', '%20')}").json()
     assert player["games"] == PHONES
+
+
+def test_of_phones_tapping_the_first_card_of_a_trick_at_once_one_card_is_in_it(
+    http: Client,
+) -> None:
+    """A trick's cards do not move the game's version, so the round's row is changed only as
+    it was read: of phones that all saw the trick empty, one card goes in, every other phone
+    is told the trick changed (409), and no card is lost or put in another's place."""
+    table = new_table(http, "card race")
+    marked = [[{"colour": colour, "value": 0}] for colour in ("red", "blue", "green", "yellow")]
+    opened = http.request(
+        "POST",
+        f"/api/v1/games/{table.code}/rounds/live",
+        {"version": table.version, "marked": marked},
+        loadkit.bearer(table.key),
+    )
+    assert opened.status == 201, opened.text[:300]
+    granted = http.get(f"/g/{table.code}/edit/{table.key}")
+    session = granted.cookies["session"]
+    live = http.get(f"/g/{table.code}/rounds/1/live", {"Cookie": f"session={session}"})
+    assert live.status == 200, live.text[:300]
+    session = live.cookies.get("session", session)
+    fields = read_page(live.text).find("form", class_="live-picker")
+    form = {
+        name: str(fields.find("input", name=name).get("value"))
+        for name in ("csrf_token", "version", "cards")
+    }
+    assert form["cards"] == "0"
+    cards = [f"red-{value}" for value in range(1, PHONES + 1)]
+    send = partial(
+        http.request,
+        "POST",
+        f"/g/{table.code}/rounds/1/live/card",
+        None,
+        {"Cookie": f"session={session}"},
+    )
+    replies = loadkit.at_once([partial(send, form={**form, "card": card}) for card in cards])
+    statuses = [reply.status for reply in replies]
+    assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
+    kept = cards[statuses.index(302)]
+    now = http.get(f"/g/{table.code}/rounds/1/live", {"Cookie": f"session={session}"})
+    played = [
+        place.get("data-card")
+        for place in read_page(now.text).find("section", class_="live-trick").find_all("li")
+        if place.get("data-card")
+    ]
+    assert played == [kept]
