@@ -93,9 +93,10 @@ def _tallies(live: LiveRound) -> tuple[SeatTally, ...]:
     """Each seat's tricks taken (R9), face-up cards captured (R20) and passes (R19)."""
     piles = live.capture_piles()
     passes = live.pass_cards()
+    won = live.tricks_won()
     return tuple(
         SeatTally(
-            tricks=sum(1 for trick in live.tricks if trick.winners == (seat,)),
+            tricks=won[seat],
             cards=len(piles[seat]),
             passes=len(passes[seat]),
         )

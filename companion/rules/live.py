@@ -206,6 +206,15 @@ class LiveRound:
                 piles[trick.winners[0]].extend(play.card for play in trick.plays)
         return piles
 
+    def tricks_won(self) -> list[int]:
+        """How many tricks each seat has taken so far (R9). A Hat Trick trick of two piles is
+        nobody's whole trick: there the cards and passes taken count (R20-R22)."""
+        won = [0] * self.setup.players
+        for trick in self.tricks:
+            if len(trick.winners) == 1:
+                won[trick.winners[0]] += 1
+        return won
+
     def pass_cards(self) -> list[list[Card]]:
         """Each seat's face-down pass cards (R19, Hat Trick only)."""
         passed: list[list[Card]] = [[] for _ in range(self.setup.players)]

@@ -39,6 +39,7 @@ def test_c6_a_live_classic_round_captures_and_scores_as_played(
         trick = live.play_trick([Play(card) for card in cards])
         assert trick.winners == (winner,)
     assert live.is_complete
+    assert live.tricks_won() == list(played.tricks)  # R9: each trick to its winner
     assert [sorted(p, key=str) for p in live.capture_piles()] == [
         sorted(p, key=str) for p in played.captured
     ]

@@ -115,15 +115,15 @@ def seat_views(
     passes = live.pass_cards()
     shows_marks = queries.marked_of(game, round_) is not None  # never while hazy (R15)
     playing = round_.status == RoundStatus.PLAYING
+    won = live.tricks_won()
     views = []
     for seat, name in enumerate(names):
-        won = sum(1 for trick in live.tricks if trick.winners == (seat,))
         views.append(
             SeatView(
                 seat=seat,
                 name=name,
                 leads=playing and seat == live.leader,
-                tricks=won,
+                tricks=won[seat],
                 cards=len(piles[seat]),
                 marked=tuple(Chip.of(card) for card in live.marked[seat]) if shows_marks else (),
                 held=tuple(
