@@ -64,17 +64,23 @@ def live_round(game: Game, number: int) -> Round:
     return round_
 
 
-def play_live_trick(
-    game: Game, number: int, version: int, plays: Sequence[Play]
-) -> tuple[PlayedTrick, Round]:
-    """Record the next trick (C6); after the last one the round is scored (R10-R16, R22)."""
-    check_version(game, version)
+def _round_in_play(game: Game, number: int) -> Round:
+    """Live round ``number`` of a game still taking changes, while it has tricks to play."""
     check_open(game)
     round_ = live_round(game, number)
     if round_.status == RoundStatus.SCORED:
         raise ServiceError(
             N_("Round %(number)s is over: all its tricks are played."), number=number
         )
+    return round_
+
+
+def play_live_trick(
+    game: Game, number: int, version: int, plays: Sequence[Play]
+) -> tuple[PlayedTrick, Round]:
+    """Record the next trick (C6); after the last one the round is scored (R10-R16, R22)."""
+    check_version(game, version)
+    round_ = _round_in_play(game, number)
     live = live_round_of(game, round_)
     trick = live.play_trick(plays)
     round_.tricks = [
@@ -116,12 +122,7 @@ def show_unfinished_trick(game: Game, number: int, plays: Sequence[Play]) -> Non
     only as it was read: when another phone stored a card of the trick in between (two taps
     at the same moment), nothing is stored and the change is refused as stale, so no card
     is lost or put in another's place."""
-    check_open(game)
-    round_ = live_round(game, number)
-    if round_.status == RoundStatus.SCORED:
-        raise ServiceError(
-            N_("Round %(number)s is over: all its tricks are played."), number=number
-        )
+    round_ = _round_in_play(game, number)
     live = live_round_of(game, round_)
     if plays:
         live.check_partial_trick(plays)
