@@ -46,7 +46,7 @@ from companion.web.games.round_state import (
     round_gone,
     why_no_round_to_record,
 )
-from companion.web.games.round_switch import is_switch, switched
+from companion.web.games.round_switch import form_to_show, is_switch
 from companion.web.round_saved import remember_marked
 from companion.web.security import csrf
 
@@ -134,17 +134,16 @@ def record_round(code: str) -> ResponseReturnValue:
     ):
         return render_hazy_gate(game, playing.number, mode)
     kind = kind_for(setup, mode)
-    switch = switched(kind, setup) if is_switch() else None
-    form = (
-        switch.form
-        if switch
-        else RoundForm.build(
+    form, switch = form_to_show(
+        kind,
+        setup,
+        lambda: RoundForm.build(
             kind,
             setup,
             game.version,
             playing.entries if playing else None,
             number=number_to_record(game),
-        )
+        ),
     )
     outcome = Outcome()
     if is_entering():
@@ -209,18 +208,12 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         )
     setup = queries.setup_of(game)
     kind = kind_for(setup, request.args.get("mode"), round_.entries)
-    switch = switched(kind, setup) if is_switch() else None
-    form = (
-        switch.form
-        if switch
-        else RoundForm.build(
-            kind,
-            setup,
-            game.version,
-            round_.entries,
-            number=number,
-            seen=round_digest(round_),
-        )
+    form, switch = form_to_show(
+        kind,
+        setup,
+        lambda: RoundForm.build(
+            kind, setup, game.version, round_.entries, number=number, seen=round_digest(round_)
+        ),
     )
     title = gettext("Correct round %(number)s", number=number)
     outcome = Outcome()

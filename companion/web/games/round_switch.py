@@ -17,7 +17,7 @@ so, naming the players it concerned.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,6 +198,15 @@ def switched(target: Kind, setup: rules.TableSetup) -> Switch | None:
         for loss, count in lost.items():
             switch.dropped.setdefault(loss, []).append((seat, count))
     return switch
+
+
+def form_to_show(
+    kind: Kind, setup: rules.TableSetup, stored: Callable[[], RoundForm]
+) -> tuple[RoundForm, Switch | None]:
+    """The form a round page shows in ``kind``: after a switch of modes, the posted entries
+    carried over (with the switch, to tell what it kept); else the one ``stored`` builds."""
+    switch = switched(kind, setup) if is_switch() else None
+    return (switch.form if switch else stored()), switch
 
 
 def losses(form: RoundForm) -> set[str]:
