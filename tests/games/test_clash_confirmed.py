@@ -8,6 +8,9 @@ does after any save, or the live round opens where the other phone started it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -38,6 +41,9 @@ from tests.games.test_round_clashes import (
 from tests.games.test_round_saved import notices, saved_rows
 from tests.table import Table
 
+#: How a test meets the conflict view: the page it shows (from ``app``, ``client``, ``code``).
+Clash = Callable[[Flask, FlaskClient, str], str]
+
 
 def new_game(table: Table, variant: str = "classic") -> str:
     """A game of four, editable from the test client."""
@@ -63,6 +69,12 @@ def scoreboard(client: FlaskClient, code: str) -> str:
     response = client.get(f"/g/{code}")
     assert response.status_code == 200
     return response.get_data(as_text=True)
+
+
+def confirmation(client: FlaskClient, code: str) -> tuple[list[str], list[str]]:
+    """What the scoreboard says on this phone once (the notices), and the rows it tints."""
+    page = scoreboard(client, code)
+    return notices(page), saved_rows(page)
 
 
 def recorded_clash(app: Flask, client: FlaskClient, code: str) -> str:
@@ -99,16 +111,16 @@ def marked_clash(app: Flask, client: FlaskClient, code: str) -> str:
 # Recording a round
 
 
-def test_using_mine_after_a_round_recorded_elsewhere_confirms_the_correction(
-    app: Flask, client: FlaskClient, table: Table
+@pytest.mark.parametrize("clash", [recorded_clash, corrected_clash])
+def test_using_mine_after_a_round_saved_elsewhere_confirms_the_correction(
+    app: Flask, client: FlaskClient, table: Table, clash: Clash
 ) -> None:
-    """Mine replaces what the other phone saved: the round is corrected, and said so."""
+    """Mine replaces what the other phone saved (recorded or corrected): the round is
+    corrected, and said so."""
     code = new_game(table)
-    conflict = recorded_clash(app, client, code)
+    conflict = clash(app, client, code)
     assert_redirects_to_scoreboard(send_mine(client, conflict), code)
-    page = scoreboard(client, code)
-    assert notices(page) == ["Round 1 corrected."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (["Round 1 corrected."], ["1"])
 
 
 def test_keeping_theirs_after_a_round_recorded_elsewhere_confirms_it_is_kept(
@@ -119,26 +131,12 @@ def test_keeping_theirs_after_a_round_recorded_elsewhere_confirms_it_is_kept(
     before = database(app)
     keep_theirs(client, conflict, code)
     assert database(app) == before  # keeping theirs writes nothing
-    page = scoreboard(client, code)
-    assert notices(page) == ["Round 1 kept as saved on the other phone."]
-    assert saved_rows(page) == ["1"]
-    again = scoreboard(client, code)  # said once
-    assert notices(again) == [] and saved_rows(again) == []
+    assert confirmation(client, code) == (["Round 1 kept as saved on the other phone."], ["1"])
+    assert confirmation(client, code) == ([], [])  # said once
 
 
 # --------------------------------------------------------------------------------------------
 # Correcting a round
-
-
-def test_using_mine_after_a_correction_made_elsewhere_confirms_the_correction(
-    app: Flask, client: FlaskClient, table: Table
-) -> None:
-    code = new_game(table)
-    conflict = corrected_clash(app, client, code)
-    assert_redirects_to_scoreboard(send_mine(client, conflict), code)
-    page = scoreboard(client, code)
-    assert notices(page) == ["Round 1 corrected."]
-    assert saved_rows(page) == ["1"]
 
 
 def test_keeping_theirs_after_a_correction_made_elsewhere_confirms_it_is_kept(
@@ -148,9 +146,7 @@ def test_keeping_theirs_after_a_correction_made_elsewhere_confirms_it_is_kept(
     conflict = corrected_clash(app, client, code)
     theirs = game_state(client, code)["rounds"][0]["scores"]
     keep_theirs(client, conflict, code)
-    page = scoreboard(client, code)
-    assert notices(page) == ["Round 1 kept as saved on the other phone."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (["Round 1 kept as saved on the other phone."], ["1"])
     assert game_state(client, code)["rounds"][0]["scores"] == theirs
 
 
@@ -166,9 +162,7 @@ def test_marking_colours_is_confirmed_and_the_round_tinted(
     assert_redirects_to_scoreboard(
         send(client, url, page_of(client, url), mark_fields(MY_MARKS)), code
     )
-    page = scoreboard(client, code)
-    assert notices(page) == ["Colours of round 1 marked."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (["Colours of round 1 marked."], ["1"])
 
 
 def test_using_my_marks_after_colours_marked_elsewhere_confirms_them(
@@ -177,9 +171,7 @@ def test_using_my_marks_after_colours_marked_elsewhere_confirms_them(
     code = new_game(table)
     conflict = marked_clash(app, client, code)
     assert_redirects_to_scoreboard(send_mine(client, conflict), code)
-    page = scoreboard(client, code)
-    assert notices(page) == ["Colours of round 1 marked."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (["Colours of round 1 marked."], ["1"])
     marked = game_state(client, code)["rounds"][0]["marked"]
     assert [[card["value"] for card in seat] for seat in marked] == [[9], [3], [7], [2]]
 
@@ -192,9 +184,10 @@ def test_keeping_their_marks_confirms_they_are_kept(
     before = database(app)
     keep_theirs(client, conflict, code)
     assert database(app) == before
-    page = scoreboard(client, code)
-    assert notices(page) == ["Colours of round 1 kept as marked on the other phone."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (
+        ["Colours of round 1 kept as marked on the other phone."],
+        ["1"],
+    )
 
 
 def test_keeping_theirs_when_my_marks_met_a_recorded_round_confirms_the_round(
@@ -282,9 +275,7 @@ def test_keeping_theirs_when_a_live_start_met_a_recorded_round_confirms_the_roun
     assert "Round 1 was recorded on another phone." in text_of(conflict)
     assert use_mine_form(conflict) is None
     keep_theirs(client, conflict, code)
-    page = scoreboard(client, code)
-    assert notices(page) == ["Round 1 kept as saved on the other phone."]
-    assert saved_rows(page) == ["1"]
+    assert confirmation(client, code) == (["Round 1 kept as saved on the other phone."], ["1"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -298,8 +289,7 @@ def test_keeping_a_round_that_does_not_exist_confirms_nothing(
     assert_redirects_to_scoreboard(quick_round(client, f"/g/{code}/rounds/record", THEIRS), code)
     scoreboard(client, code)  # the save's confirmation, taken
     assert_redirects_to_scoreboard(client.get(f"/g/{code}/rounds/3/keep-theirs"), code)
-    page = scoreboard(client, code)
-    assert notices(page) == [] and saved_rows(page) == []
+    assert confirmation(client, code) == ([], [])
 
 
 def test_a_phone_without_the_edit_link_cannot_keep_a_round(
