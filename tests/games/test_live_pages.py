@@ -42,7 +42,7 @@ from tests.games.round_helpers import (
     signed,
     text_of,
 )
-from tests.rules.helpers import c, expected_winner, play_classic_round
+from tests.rules.helpers import ClassicRound, c, expected_winner, play_classic_round
 from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -661,17 +661,26 @@ def test_undo_last_trick_gives_back_its_cards_and_the_lead(
     assert game["rounds"][0]["tricks_played"] == 0 and game["rounds"][0]["next_leader"] == 0
 
 
-def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient, table: Table) -> None:
+def whole_round_played_live(
+    client: FlaskClient, table: Table, seed: str
+) -> tuple[str, str, ClassicRound]:
+    """A one-round classic game whose round was dealt by ``seed`` and played live to its
+    end here: the game's code, the live page after the last card, and the round as dealt."""
     setup = table_setup(4, PRESETS["classic"])
-    played = play_classic_round(setup, random.Random("undo-last"))
+    played = play_classic_round(setup, random.Random(seed))
     game = table.new_game(
         NAMES, "classic", rounds=1, first_leader=played.trick_log[0][0], edit_here=True
     )
-    code = game["id"]
+    code = str(game["id"])
     live = start_live(client, code, played.indicators)
     for _, cards, _ in played.trick_log:
         for card in cards:
             live = tap_and_follow(client, live, card)
+    return code, live, played
+
+
+def test_undo_last_trick_reopens_a_round_it_had_finished(client: FlaskClient, table: Table) -> None:
+    code, live, played = whole_round_played_live(client, table, "undo-last")
     assert "Round 1 is over" in text_of(live) and "See the result on the scoreboard" in live
     assert state(client, code)["status"] == "finished"
     live = page(client, press(client, live, "/live/undo-trick").headers["Location"])
@@ -713,16 +722,7 @@ def test_undo_last_card_reopens_the_trick_it_completed_with_its_other_cards(
 def test_undo_last_card_reopens_the_last_trick_of_a_scored_round_while_it_is_the_last_round(
     client: FlaskClient, table: Table
 ) -> None:
-    setup = table_setup(4, PRESETS["classic"])
-    played = play_classic_round(setup, random.Random("undo-card"))
-    game = table.new_game(
-        NAMES, "classic", rounds=1, first_leader=played.trick_log[0][0], edit_here=True
-    )
-    code = game["id"]
-    live = start_live(client, code, played.indicators)
-    for _, cards, _ in played.trick_log:
-        for card in cards:
-            live = tap_and_follow(client, live, card)
+    code, live, played = whole_round_played_live(client, table, "undo-card")
     assert "Round 1 is over" in text_of(live)
     scores = state(client, code)["rounds"][0]["scores"]
     live = page(client, press(client, live, "/live/undo-card").headers["Location"])
