@@ -60,6 +60,13 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+def sqlite_pragma(connection, pragma):
+    """Run a PRAGMA on SQLite outside any transaction (``foreign_keys`` does nothing inside
+    one): on the driver's own connection, which begins none by itself, where SQLAlchemy's
+    would begin one (companion.data.database begins every transaction explicitly)."""
+    connection.connection.dbapi_connection.execute(f"PRAGMA {pragma}").close()
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -90,16 +97,14 @@ def run_migrations_online():
             # A batch migration on SQLite copies a table, drops the original and renames the
             # copy. With foreign keys enforced, dropping ``games`` would cascade to every seat
             # and round: they are switched off while migrating (outside any transaction).
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
+            sqlite_pragma(connection, "foreign_keys=OFF")
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_key_check")
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            sqlite_pragma(connection, "foreign_key_check")
+            sqlite_pragma(connection, "foreign_keys=ON")
 
 
 if context.is_offline_mode():

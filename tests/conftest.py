@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, has_request_context
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import create_app
+from companion.data.database import SQLITE_WRITE_LOCK
 from companion.data.models import db
 from tests.table import Table
 
@@ -78,11 +79,29 @@ def app(instance_path: Path) -> Iterator[Flask]:
     with app.app_context():
         db.drop_all()
         db.create_all()
+        if db.engine.dialect.name == "sqlite":
+            sa.event.listen(db.engine, "before_cursor_execute", writes_only_under_the_lock)
     yield app
     with app.app_context():
         db.session.remove()
         db.drop_all()
         db.engine.dispose()
+
+
+#: The statements that change the database.
+CHANGES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def writes_only_under_the_lock(
+    connection: sa.Connection, _cursor: object, statement: str, *_args: object
+) -> None:
+    """Fail any request that changes the SQLite database in a transaction that does not hold
+    the write lock: its reads could be out of date by the time it writes (two phones at
+    once), where PostgreSQL's row lock would have made it wait. Every write path must call
+    ``hold_write_lock`` (through ``lock_game`` and its kin) before it reads."""
+    if not has_request_context() or not statement.lstrip().upper().startswith(CHANGES):
+        return
+    assert connection.info.get(SQLITE_WRITE_LOCK), f"written without the write lock: {statement}"
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
+from companion.data.database import hold_write_lock
 from companion.data.models import Game, Seat, db, utcnow
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import Variant, round_leader
@@ -22,6 +23,7 @@ def create_game(
     names: Sequence[str], variant: Variant, rounds: int, first_leader: int
 ) -> tuple[Game, str]:
     """A new game and its edit key (the only time the key is known in clear)."""
+    hold_write_lock()  # its new players are looked up, then added
     cleaned = check_names(names, variant)
     check_round_count(rounds)
     if not 0 <= first_leader < len(cleaned):
@@ -52,6 +54,7 @@ def get_game(code: str, for_update: bool = False) -> Game:
     """The game with the public id ``code``; a write locks its row until commit."""
     query = sa.select(Game).where(Game.code == code)
     if for_update:
+        hold_write_lock()
         query = query.with_for_update()
     game: Game | None = db.session.scalar(query)
     if game is None:
@@ -63,7 +66,9 @@ def lock_game(game: Game) -> Game:
     """Lock ``game``'s row until commit and read it afresh (another writer may have changed
     it since it was loaded). Callers check edit rights first: only a writer may make other
     writers wait."""
-    query = sa.select(Game).where(Game.id == game.id).with_for_update()
+    game_id = game.id  # read before the lock: on SQLite taking it reads everything afresh
+    hold_write_lock()
+    query = sa.select(Game).where(Game.id == game_id).with_for_update()
     locked: Game | None = db.session.scalar(query.execution_options(populate_existing=True))
     if locked is None:
         raise NotFound(N_("There is no game with this id."))

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from companion.data import ledger
+from companion.data.database import hold_write_lock
 from companion.data.models import (
     MAX_NAME_LENGTH,
     Game,
@@ -167,12 +168,14 @@ def lock_games(game_ids: set[int]) -> list[Game]:
     other in a circle."""
     if not game_ids:
         return []
+    hold_write_lock()
     query = sa.select(Game).where(Game.id.in_(sorted(game_ids))).order_by(Game.id)
     return list(db.session.scalars(query.with_for_update()))
 
 
 def lock_player(player_id: int) -> Player:
     """Lock a player's row: on PostgreSQL no seat or result can point at it until commit."""
+    hold_write_lock()
     player: Player | None = db.session.scalar(
         sa.select(Player).where(Player.id == player_id).with_for_update()
     )
@@ -183,7 +186,8 @@ def lock_player(player_id: int) -> Player:
 
 def lock_players_and_games(player_ids: Sequence[int]) -> tuple[list[Player], list[Game]]:
     """Lock the games the players sit in, then the players (by id); a game that seated one
-    of them meanwhile is locked as well."""
+    of them meanwhile is locked as well (on SQLite none can: the write lock comes first)."""
+    hold_write_lock()
     games = lock_games(game_ids_of(player_ids))
     players = [lock_player(id_) for id_ in sorted(player_ids)]
     seen = {game.id for game in games}

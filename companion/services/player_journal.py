@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from companion.data.database import hold_write_lock
 from companion.data.models import Player, PlayerChange, Round, RoundResult, Seat, db, utcnow
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
@@ -43,6 +44,7 @@ class CannotUndo(ServiceError):
 def undo_change(change_id: int) -> PlayerChange:
     """Put back the state from before journal entry ``change_id``, exactly, with the ledger
     in step, and mark the entry undone; refused when a later change makes that impossible."""
+    hold_write_lock()
     change: PlayerChange | None = db.session.scalar(
         sa.select(PlayerChange).where(PlayerChange.id == change_id).with_for_update()
     )

@@ -1,8 +1,9 @@
-"""A merge takes the same row locks as any other write: a round corrected by a phone while a
+"""A merge takes the same locks as any other write: a round corrected by a phone while a
 merge moves its game waits for the merge, and is then told the game changed, instead of
 being counted twice in the statistics ledger.
 
-Row locks are PostgreSQL's: on SQLite one writer at a time holds the whole database.
+On PostgreSQL the phone waits for the game's row lock; on SQLite for the database's write
+lock, which the merge holds from its first read (``hold_write_lock``).
 """
 
 from __future__ import annotations
@@ -10,13 +11,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.data.database import hold_write_lock
 from companion.data.models import Player, db
 from companion.data.stats import PlayerRef
-from companion.services import player_changes
+from companion.services import games, player_changes
 from tests.history.helpers import quick
 from tests.history.test_ledger import assert_ledger_exact
 from tests.table import Table, auth
@@ -30,28 +33,35 @@ def player(name: str) -> PlayerRef:
     return PlayerRef(row.id, row.name)
 
 
-def waits_for_a_lock_or_ends(app: Flask, phone: threading.Thread) -> None:
-    """Return once the phone's request has finished or waits for a row lock (read from
-    PostgreSQL's own view of its sessions, on a connection of its own)."""
-    with app.app_context(), db.engine.connect() as watcher:
-        waiting = sa.text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-        pause = threading.Event()
-        while phone.is_alive() and not watcher.execute(waiting).scalar():
-            watcher.rollback()
-            pause.wait(0.01)
+def waits_for_a_lock_or_ends(app: Flask, phone: threading.Thread, asking: threading.Event) -> None:
+    """Return once the phone's request has finished or waits for a lock: on PostgreSQL read
+    from its own view of its sessions (on a connection of its own); on SQLite once the phone
+    asks for the write lock, which the merge holds until it commits."""
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            while phone.is_alive() and not asking.wait(0.01):
+                pass
+            return
+        with db.engine.connect() as watcher:
+            waiting = sa.text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            )
+            pause = threading.Event()
+            while phone.is_alive() and not watcher.execute(waiting).scalar():
+                watcher.rollback()
+                pause.wait(0.01)
 
 
 def test_a_round_corrected_during_a_merge_waits_and_is_counted_once(
-    client: FlaskClient, app: Flask, table: Table
+    client: FlaskClient, app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with app.app_context():
-        assert db.engine.dialect.name == "postgresql", "collected on PostgreSQL only (conftest)"
     typo = table.new_game(["Ann", "Ben", "Clea"], rounds=2)
     table.record(typo, THREE)
     table.new_game(["Cleo", "Dan", "Eve"])
     scores = client.get(f"/api/v1/games/{typo['id']}").json["rounds"][0]["scores"]
     answers: list[Any] = []
     started: list[bool] = []
+    asking = threading.Event()
 
     def correct_round() -> None:
         answers.append(
@@ -69,8 +79,14 @@ def test_a_round_corrected_during_a_merge_waits_and_is_counted_once(
         if statement.lstrip().upper().startswith("UPDATE SEATS") and not started:
             started.append(True)
             phone.start()
-            waits_for_a_lock_or_ends(app, phone)
+            waits_for_a_lock_or_ends(app, phone, asking)
 
+    def phone_locks() -> None:
+        """The phone's request asks for the lock of the game it corrects."""
+        asking.set()
+        hold_write_lock()
+
+    monkeypatch.setattr(games, "hold_write_lock", phone_locks)
     with app.app_context():
         sa.event.listen(db.engine, "before_cursor_execute", meanwhile)
         try:

@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask_babel import gettext
 
+from companion.data.database import hold_write_lock
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.formats.backup.export import game_document, with_everything
 from companion.formats.backup.plans import BackupError, GamePlan, RoundPlan
@@ -38,7 +39,9 @@ def _comparable(game: dict[str, Any]) -> dict[str, Any]:
 
 def import_document(data: object) -> ImportReport:
     """Check a whole document, then add its new games (the caller commits, or rolls back on
-    any error: nothing of a refused document is kept)."""
+    any error: nothing of a refused document is kept). The games already here are read
+    under the write lock, so none can be added between that read and the import's own."""
+    hold_write_lock()
     plans = read_document(data)
     report = ImportReport()
     codes = [plan.code for plan in plans]
