@@ -11,12 +11,15 @@ from babel.numbers import get_decimal_symbol
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
+from hypothesis import given
+from hypothesis import strategies as st
 
-from companion.formats.game_csv import CSV_COLUMNS, csv_cell, csv_safe
+from companion.formats.game_csv import CSV_COLUMNS, csv_cell, csv_line, csv_safe
 from companion.read_models.messages import colour_name
 from companion.rules import PRESETS, table_setup
 from scripts.page_reader import read_page
 from tests.backup.history import HAT_TRICK_NAMES, build_history, classic_led_by, quick_entries
+from tests.fuzz.world import fuzz_settings
 from tests.table import Table
 
 
@@ -140,6 +143,30 @@ def starts_like_formula(cell: str) -> bool:
     front of it; a negative number is a number."""
     text = cell.lstrip(' "')
     return text.startswith(("=", "+", "-", "@", "\t", "\r")) and not text.lstrip("-").isdigit()
+
+
+#: Text as a name may hold it (no control, invisible or line-separating character), with
+#: separators, quotes, spaces and formula starts drawn often.
+NAME_TEXT = st.lists(
+    st.sampled_from([*"=+-@;,\"' ", "Eve", "1"])
+    | st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp")),
+    max_size=10,
+).map("".join)
+
+
+@fuzz_settings(200)
+@given(text=NAME_TEXT, separator=st.sampled_from([",", ";"]))
+def test_no_text_makes_a_formula_whichever_separator_splits_its_row(
+    text: str, separator: str
+) -> None:
+    line = csv_line([1, csv_safe(text), -3], separator)
+    for other in (",", ";"):
+        split_naively = line.removesuffix("\r\n").split(other)
+        read_by_csv = next(csv.reader(io.StringIO(line), delimiter=other))
+        for cell in split_naively + read_by_csv:
+            assert not starts_like_formula(cell), (line, cell)
+    assert next(csv.reader(io.StringIO(line), delimiter=separator)) == ["1", csv_safe(text), "-3"]
+    assert csv_safe(text).replace("'", "") == text.replace("'", "")  # apostrophes only added
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "it", "fr", "hu"])
