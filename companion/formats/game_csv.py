@@ -7,12 +7,15 @@ separator that language's spreadsheets expect: where the decimal mark is a comma
 hu in Babel's locale data), a comma cannot also split the cells, so they split on semicolons.
 Both start with a UTF-8 byte order mark: without it a spreadsheet reads a CSV file in the
 computer's old code page, and "Zoë" or "Jörg" come out garbled.
+
+A file may be opened by a spreadsheet that splits on the other separator (the plain file in
+a German spreadsheet, say), so both flavours guard against both: a cell holding either
+separator is quoted, and no text after a separator starts like a formula (``csv_safe``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -70,12 +73,52 @@ def localized_words() -> CsvWords:
     return CsvWords(localized_columns(), ";" if decimal_comma else ",", colour_name, ", ", ", ")
 
 
+#: Where a spreadsheet may start a new cell inside a text: at either separator, since the
+#: file may be opened by one that splits on the other.
+SEPARATORS = re.compile(r"([,;])")
+
+#: What a spreadsheet may drop in front of a formula: spaces (when it trims cells) and the
+#: quotes around a quoted cell.
+SKIPPED_IN_FRONT = ' "'
+
+#: A cell holding one of these is quoted: the two separators, so that a spreadsheet splitting
+#: on either keeps a name in one cell; the quote itself and line breaks, as CSV wants.
+QUOTED_IF_HOLDING = frozenset(',;"\r\n')
+
+
 def csv_safe(value: object) -> object:
-    """A cell a spreadsheet will not run: text starting like a formula gets a leading
-    apostrophe. Numbers are written as numbers (an integer carries no formula)."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A cell a spreadsheet will not run: the text, and each part of it after a ``,`` or a
+    ``;`` (where a spreadsheet splitting on that character starts a cell), gets a leading
+    apostrophe when it starts like a formula. Quoting alone cannot save that part: to a
+    spreadsheet splitting on the other character, the quote stands inside an earlier cell.
+    Numbers are written as numbers (an integer carries no formula)."""
+    if not isinstance(value, str):
+        return value
+    parts = SEPARATORS.split(value)  # texts at even places, the separators between them
+    return "".join(part if place % 2 else _defused(part) for place, part in enumerate(parts))
+
+
+def _defused(text: str) -> str:
+    """``text`` with a leading apostrophe when a spreadsheet would read it as a formula,
+    even once it has dropped the spaces or quotes in front."""
+    if text.lstrip(SKIPPED_IN_FRONT).startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def csv_cell(value: object) -> str:
+    """A cell as written: quoted (inner quotes doubled) when it holds a separator, a quote or
+    a line break. Python's ``csv`` quotes only for the file's own separator, which leaves a
+    name holding the other one to be split by a spreadsheet that uses that."""
+    text = str(value)
+    if QUOTED_IF_HOLDING.isdisjoint(text):
+        return text
+    return '"' + text.replace('"', '""') + '"'
+
+
+def csv_line(cells: Sequence[object], delimiter: str) -> str:
+    """One row of the file, ended by CRLF as RFC 4180 (and Python's ``csv``) writes rows."""
+    return delimiter.join(csv_cell(cell) for cell in cells) + "\r\n"
 
 
 def csv_rows(game: Game, words: CsvWords = PLAIN) -> list[list[object]]:
@@ -112,9 +155,7 @@ def game_csv(game: Game, localized: bool = False) -> str:
     """One game as CSV: a header row, then ``csv_rows``; UTF-8 with a byte order mark so
     spreadsheets read the names right. ``localized``: in the current language."""
     words = localized_words() if localized else PLAIN
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=words.delimiter)
-    writer.writerow(words.columns)
+    lines = [csv_line(words.columns, words.delimiter)]
     for row in csv_rows(game, words):
-        writer.writerow([csv_safe(cell) for cell in row])
-    return BYTE_ORDER_MARK + buffer.getvalue()
+        lines.append(csv_line([csv_safe(cell) for cell in row], words.delimiter))
+    return BYTE_ORDER_MARK + "".join(lines)

@@ -11,11 +11,15 @@ from babel.numbers import get_decimal_symbol
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
+from hypothesis import given
+from hypothesis import strategies as st
 
-from companion.formats.game_csv import CSV_COLUMNS, csv_safe
+from companion.formats.game_csv import CSV_COLUMNS, csv_cell, csv_line, csv_safe
 from companion.read_models.messages import colour_name
+from companion.rules import PRESETS, table_setup
 from scripts.page_reader import read_page
-from tests.backup.history import HAT_TRICK_NAMES, build_history
+from tests.backup.history import HAT_TRICK_NAMES, build_history, classic_led_by, quick_entries
+from tests.fuzz.world import fuzz_settings
 from tests.table import Table
 
 
@@ -94,10 +98,105 @@ def test_names_that_look_like_formulas_are_written_as_text(
         ("a=b", "a=b"),
         (-7, -7),
         (12, 12),
+        ('"=1+1"', '\'"=1+1"'),
+        ("Eve;=cmd|' /C calc'!A0;", "Eve;'=cmd|' /C calc'!A0;"),
+        ("Bob,=1+1,", "Bob,'=1+1,"),
+        ("Ann; -Hal", "Ann;' -Hal"),
+        ('Gus,"@Fay"', 'Gus,\'"@Fay"'),
+        ("=Ben;+Cleo", "'=Ben;'+Cleo"),
+        ("red 4; blue 7", "red 4; blue 7"),
+        ("Rot 4, Blau 7", "Rot 4, Blau 7"),
+        ('Ida "the Ace", Jr.;', 'Ida "the Ace", Jr.;'),
     ],
 )
 def test_a_cell_starting_like_a_formula_gets_an_apostrophe(cell: object, safe: object) -> None:
     assert csv_safe(cell) == safe
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("Ann", "Ann"),
+        ("", ""),
+        (-16, "-16"),
+        ("red 4; blue 7", '"red 4; blue 7"'),
+        ("Rot 4, Blau 7", '"Rot 4, Blau 7"'),
+        ('Ida "the Ace"', '"Ida ""the Ace"""'),
+        ("Ann\nBen", '"Ann\nBen"'),
+    ],
+)
+def test_a_cell_holding_either_separator_a_quote_or_a_line_break_is_quoted(
+    cell: object, written: str
+) -> None:
+    assert csv_cell(cell) == written
+
+
+#: Names holding the other flavour's separator before a formula (a spreadsheet splitting on
+#: that character would start a cell there), and one holding both and a quote before none.
+SEPARATOR_NAMES = ["Eve;=cmd|' /C calc'!A0;", "Bob,=1+1,", 'Ida "the Ace", Jr.;', "Ann"]
+#: The same names as a spreadsheet splitting on the file's own separator reads them.
+SEPARATOR_NAMES_READ = ["Eve;'=cmd|' /C calc'!A0;", "Bob,'=1+1,", 'Ida "the Ace", Jr.;', "Ann"]
+
+
+def starts_like_formula(cell: str) -> bool:
+    """Whether a spreadsheet could run ``cell``, even after dropping spaces or quotes in
+    front of it; a negative number is a number."""
+    text = cell.lstrip(' "')
+    return text.startswith(("=", "+", "-", "@", "\t", "\r")) and not text.lstrip("-").isdigit()
+
+
+#: Text as a name may hold it (no control, invisible or line-separating character), with
+#: separators, quotes, spaces and formula starts drawn often.
+NAME_TEXT = st.lists(
+    st.sampled_from([*"=+-@;,\"' ", "Eve", "1"])
+    | st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp")),
+    max_size=10,
+).map("".join)
+
+
+@fuzz_settings(200)
+@given(text=NAME_TEXT, separator=st.sampled_from([",", ";"]))
+def test_no_text_makes_a_formula_whichever_separator_splits_its_row(
+    text: str, separator: str
+) -> None:
+    line = csv_line([1, csv_safe(text), -3], separator)
+    for other in (",", ";"):
+        split_naively = line.removesuffix("\r\n").split(other)
+        read_by_csv = next(csv.reader(io.StringIO(line), delimiter=other))
+        for cell in split_naively + read_by_csv:
+            assert not starts_like_formula(cell), (line, cell)
+    assert next(csv.reader(io.StringIO(line), delimiter=separator)) == ["1", csv_safe(text), "-3"]
+    assert csv_safe(text).replace("'", "") == text.replace("'", "")  # apostrophes only added
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "fr", "hu"])
+def test_a_name_holding_the_other_separator_makes_no_formula_when_split_on_it(
+    client: FlaskClient, table: Table, lang: str
+) -> None:
+    setup = table_setup(4, PRESETS["aggravated"])  # two indicator cards a seat: "red 4; blue 7"
+    game = table.new_game(SEPARATOR_NAMES, "aggravated")
+    game = table.record(game, quick_entries(classic_led_by(setup, 0, 110)))
+    if lang == "en":
+        text, separator = client.get(f"/g/{game['id']}/export.csv").get_data().decode(), ","
+        text = text.removeprefix("\ufeff")
+    else:
+        text, separator = localized_csv(client, game["id"], lang)
+    other = ";" if separator == "," else ","
+
+    split_naively = [cell for line in text.splitlines() for cell in line.split(other)]
+    read_by_csv = [cell for row in csv.reader(io.StringIO(text), delimiter=other) for cell in row]
+    assert len(split_naively) > len(text.splitlines())  # the other separator is in the file
+    for cell in split_naively + read_by_csv:
+        assert not starts_like_formula(cell), cell
+
+    _header, *rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    assert [row[2] for row in rows] == SEPARATOR_NAMES_READ
+    assert all(len(row) == len(CSV_COLUMNS) for row in rows)
+    for name in SEPARATOR_NAMES_READ[:3]:  # quoted, whichever separator the name holds
+        quoted = '"' + name.replace('"', '""') + '"'
+        assert separator + quoted + separator in text, name
+    cards_joined_by = "; " if separator == "," else ", "
+    assert all(len(row[3].split(cards_joined_by)) == 2 for row in rows)  # two cards a seat
 
 
 def test_markup_in_names_stays_text_in_the_csv(

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.data.models import Game, db
 from tests.backup.history import build_history
 from tests.db_snapshot import snapshot
 from tests.table import Table
@@ -29,20 +31,31 @@ def exported(app: Flask, client: FlaskClient, tmp_path: Path, table: Table) -> D
     return data
 
 
-def refused(app: Flask, tmp_path: Path, content: bytes) -> str:
-    """Import ``content`` into ``app``: it must fail and leave the database as it was;
-    answers the message."""
+def refused(
+    app: Flask, tmp_path: Path, content: bytes, nothing_imported: str = "Nothing was imported"
+) -> str:
+    """Import ``content`` into ``app``: it must fail with the command's own error (not an
+    exception the runner caught) and leave the database as it was; answers the message."""
     path = tmp_path / "import.json"
     path.write_bytes(content)
     with app.app_context():
         before = snapshot()
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     with app.app_context():
         assert snapshot() == before
-    assert "Nothing was imported" in result.output
+    assert nothing_imported in result.output
     return result.output
+
+
+def games_in(app: Flask) -> int:
+    """How many games the database of ``app`` holds."""
+    with app.app_context():
+        count = db.session.scalar(sa.select(sa.func.count()).select_from(Game))
+        db.session.rollback()
+    return int(count or 0)
 
 
 def changed(data: Document, change: Callable[[Document], object]) -> bytes:
@@ -183,3 +196,87 @@ def test_the_untampered_document_imports(
     result = second_app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output
     assert "Games imported: 5. Skipped: 0." in result.output
+
+
+@pytest.mark.parametrize(
+    ("game", "round_", "field", "time"),
+    [
+        (1, None, "created_at", "9999-12-31T23:59:59-23:59"),  # in UTC: after the year 9999
+        (1, None, "updated_at", "0001-01-01T00:00:00+23:59"),  # in UTC: before the year 1
+        (0, 2, "created_at", "0001-01-01T12:00:00+12:01"),
+        (0, 2, "updated_at", "9999-12-31T23:59:59.999999-00:01"),
+        (3, None, "created_at", "9999-12-31T23:30:00Z"),  # in Rome: after the year 9999
+        (3, 2, "updated_at", "0001-01-01T00:30:00"),  # UTC; in New York: before the year 1
+    ],
+)
+def test_a_time_the_app_cannot_convert_or_show_is_refused_naming_the_game(
+    exported: Document,
+    second_app: Flask,
+    tmp_path: Path,
+    game: int,
+    round_: int | None,
+    field: str,
+    time: str,
+) -> None:
+    data = copy.deepcopy(exported)
+    written = data["games"][game]
+    (written if round_ is None else written["rounds"][round_ - 1])[field] = time
+    message = refused(second_app, tmp_path, json.dumps(data).encode())
+    where = f"Game {game + 1} ({written['code']})" + (f", round {round_}" if round_ else "")
+    assert f"{where}: The time “{time}” in {field} is out of range" in message
+    assert games_in(second_app) == 0
+
+
+@pytest.mark.parametrize("code", ["a", "k7", "sticheln", "sticheln9"])
+def test_a_code_shorter_than_the_apps_codes_is_refused_and_nothing_is_imported(
+    exported: Document, second_app: Flask, tmp_path: Path, code: str
+) -> None:
+    message = refused(second_app, tmp_path, changed(exported, lambda data: set_code(data, code)))
+    assert f"Game 3 ({code}): The code is too short; a game's code has at least 10" in message
+    assert games_in(second_app) == 0
+
+
+def set_code(data: Document, code: str) -> None:
+    data["games"][2]["code"] = code
+
+
+def test_a_code_as_long_as_the_apps_codes_is_imported(
+    exported: Document, second_app: Flask, tmp_path: Path
+) -> None:
+    path = tmp_path / "ten.json"
+    path.write_bytes(changed(exported, lambda data: set_code(data, "sticheln10")))
+    result = second_app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Imported sticheln10;" in result.output
+    assert games_in(second_app) == len(exported["games"])
+
+
+def test_the_import_refuses_in_the_language_of_the_server(
+    exported: Document, second_app: Flask, tmp_path: Path
+) -> None:
+    second_app.config["BABEL_DEFAULT_LOCALE"] = "de"
+    late = changed(exported, lambda data: data["games"][0].update(created_at="9999-12-31T23:59Z"))
+    message = refused(second_app, tmp_path, late, "Nichts wurde importiert")
+    assert "Die Zeitangabe „9999-12-31T23:59Z“ in created_at liegt außerhalb" in message
+    short = changed(exported, lambda data: set_code(data, "a"))
+    message = refused(second_app, tmp_path, short, "Nichts wurde importiert")
+    assert "Game 3 (a): Der Code ist zu kurz; der Code eines Spiels hat mindestens 10" in message
+
+
+def test_times_at_the_ends_of_the_range_are_imported_as_written(
+    exported: Document, second_app: Flask, tmp_path: Path
+) -> None:
+    earliest, latest = "0002-01-01T00:00:00.000000Z", "9998-12-31T23:59:59.999999Z"
+    path = tmp_path / "ends.json"
+    path.write_bytes(
+        changed(
+            exported, lambda data: data["games"][1].update(created_at=earliest, updated_at=latest)
+        )
+    )
+    result = second_app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    written = second_app.test_cli_runner().invoke(args=["export", str(tmp_path / "again.json")])
+    assert written.exit_code == 0, written.output
+    again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
+    [game] = [game for game in again["games"] if game["code"] == exported["games"][1]["code"]]
+    assert (game["created_at"], game["updated_at"]) == (earliest, latest)

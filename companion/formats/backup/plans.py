@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.formats.backup.export import iso_time
 from companion.rules import Refusal, Variant
-from companion.rules.text import PlainText
+from companion.rules.text import Message, PlainText
 
 
 class BackupError(Refusal):
@@ -18,6 +18,16 @@ class BackupError(Refusal):
 
     def __init__(self, sentence: str):
         super().__init__(PlainText(sentence))
+
+
+class GameRefusal(Refusal):
+    """A value of a game that the rules have no say on but the app cannot take (a code too
+    short to keep its link secret, a time it cannot show), said in the reader's language:
+    ``template`` is marked with ``N_`` and rendered, as a rule's refusal is, when the game
+    is named (``reading._read_game_reporting``)."""
+
+    def __init__(self, template: str, **params: object):
+        super().__init__(Message(template, params))
 
 
 @dataclass

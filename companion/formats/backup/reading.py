@@ -9,18 +9,26 @@ from dataclasses import dataclass
 from companion.data.states import GameStatus, RoundStatus
 from companion.formats import parse
 from companion.formats.backup.export import FORMAT, FORMAT_VERSION
-from companion.formats.backup.plans import BackupError, GamePlan
+from companion.formats.backup.plans import BackupError, GamePlan, GameRefusal
 from companion.formats.backup.rounds import parse_time, read_round
 from companion.formats.parse import ApiError
 from companion.read_models.messages import render_message
 from companion.rules import MAX_PLAYERS, Refusal, table_setup
 from companion.rules.table import check_round_count
+from companion.rules.text import N_
 from companion.services.players import check_names
 
 GAME_STATUSES = tuple(GameStatus)
 
 
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+#: The shortest code an import takes. The code is all that guards a game's read-only link,
+#: so a short one is guessable; and a genuine export never holds one: the app has made every
+#: code with ``services.keys.new_code``, ten characters (``CODE_LENGTH``) since the first
+#: schema, and so does the ``demo-data`` command. A number, not ``CODE_LENGTH``: should new
+#: codes grow longer, the backups written before must still import.
+MIN_CODE_LENGTH = 10
 
 GAME_FIELDS = (
     "code",
@@ -127,12 +135,27 @@ def _next_game(value: object, code: str) -> str | None:
     return next_code
 
 
+def _game_code(value: object) -> str:
+    """The game's code: characters a link can hold, and at least ``MIN_CODE_LENGTH`` of
+    them, since the link to a game with a code of a letter or two is found by trying."""
+    code = parse.string(value, "code")
+    if not CODE_PATTERN.fullmatch(code):
+        raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
+    if len(code) < MIN_CODE_LENGTH:
+        raise GameRefusal(
+            N_(
+                "The code is too short; a game's code has at least %(least)s characters, so "
+                "that no one can guess its read-only link."
+            ),
+            least=MIN_CODE_LENGTH,
+        )
+    return code
+
+
 def read_game(item: object, context: _Context) -> GamePlan:
     """Check one game and every round of it against the rules."""
     obj = parse.fields(item, "The game", GAME_FIELDS, ("next_game",))
-    code = parse.string(obj["code"], "code")
-    if not CODE_PATTERN.fullmatch(code):
-        raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
+    code = _game_code(obj["code"])
     variant = parse.variant(obj["variant"])
     raw_names = [
         parse.string(name, f"players[{seat}]")

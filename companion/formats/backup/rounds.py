@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.data.states import RoundMode, RoundStatus
 from companion.formats import parse
-from companion.formats.backup.plans import GamePlan, RoundPlan
+from companion.formats.backup.plans import GamePlan, GameRefusal, RoundPlan
 from companion.formats.entries import read_entries
 from companion.formats.parse import ApiError
 from companion.rules import (
@@ -24,6 +24,7 @@ from companion.rules.checks import check_cards_named_once, check_indicators
 from companion.rules.errors import TrickError
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
+from companion.rules.text import N_
 from companion.services.rounds import entry_mode
 
 ROUND_MODES = tuple(RoundMode)
@@ -49,6 +50,14 @@ ROUND_FIELDS = (
 OPTIONAL_ROUND_FIELDS = ("explanations",)
 
 
+#: The times a backup may hold (from, and up to but not including): Python's calendar runs
+#: from the year 1 to the year 9999, and a time less than a day from either end leaves it
+#: when turned into UTC (the import) or into the app's time zone (the history page), so the
+#: import keeps a year clear of each end. No game was played that long ago or ahead.
+EARLIEST_TIME = datetime(2, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
 def parse_time(value: object, where: str) -> datetime:
     """An ISO 8601 time; one without a zone is taken as UTC."""
     text = parse.string(value, where)
@@ -58,7 +67,22 @@ def parse_time(value: object, where: str) -> datetime:
         raise ApiError(f'{where} "{text[:40]}" is not an ISO 8601 time.') from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
+    check_time_in_range(moment, text, where)
     return moment.astimezone(UTC)
+
+
+def check_time_in_range(moment: datetime, text: str, where: str) -> None:
+    """Refuse a time the app could not convert or show (``EARLIEST_TIME``): compared as
+    read, since turning "9999-12-31T23:59:59-23:59" into UTC is what overflows."""
+    if not EARLIEST_TIME <= moment < LATEST_TIME:
+        raise GameRefusal(
+            N_(
+                "The time “%(time)s” in %(field)s is out of range; the app takes times from "
+                "the year 2 to the year 9998."
+            ),
+            time=text[:40],
+            field=where,
+        )
 
 
 def read_round(
