@@ -65,12 +65,30 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def url_prefix(app: Flask) -> str:
+    """Where the app is mounted: ``URL_PREFIX`` as a path (``/sticheln``), or ``""`` at the
+    root of the site."""
+    prefix = str(app.config.get("URL_PREFIX") or "").strip("/")
+    return "/" + prefix if prefix else ""
+
+
+def cookie_path(app: Flask) -> str:
+    """The path our cookies are sent to: the app's own paths only. Another app on the same
+    host (under another prefix) never receives the edit keys the session holds, and a
+    cookie it sets for itself never lands on ours."""
+    return url_prefix(app) or "/"
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The signed session cookie, marked Secure whenever the request came over HTTPS (the
-    session holds edit keys), and always when ``SESSION_COOKIE_SECURE`` says so."""
+    session holds edit keys), and always when ``SESSION_COOKIE_SECURE`` says so; sent to
+    the app's own paths (``SESSION_COOKIE_PATH`` if set, else ``cookie_path``)."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def get_cookie_path(self, app: Flask) -> str:
+        return str(app.config.get("SESSION_COOKIE_PATH") or cookie_path(app))
 
 
 def refuse_cross_site_forms() -> None:
@@ -114,7 +132,7 @@ class FixedPrefix:
 
     def __init__(self, app: WSGIApplication, prefix: str):
         self.app = app
-        self.prefix = "/" + prefix.strip("/")
+        self.prefix = prefix
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path = str(environ.get("PATH_INFO", ""))
@@ -143,6 +161,6 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=trust_host, x_prefix=0
         )
-    prefix = str(app.config.get("URL_PREFIX") or "").strip("/")
+    prefix = url_prefix(app)
     if prefix:
         app.wsgi_app = FixedPrefix(app.wsgi_app, prefix)  # type: ignore[method-assign]

@@ -14,6 +14,7 @@ from urllib.parse import quote, quote_from_bytes, urlencode
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.config import SESSION_COOKIE_NAME
 from tests.fuzz.answers import MARKUP, check_api, note_status
 from tests.fuzz.bodies import ARBITRARY_BODIES, ODD_TEXT, json_bytes
 from tests.fuzz.legal import legal_entries
@@ -160,7 +161,8 @@ HEADERS = st.sampled_from(
         {"Authorization": "Basic QWxhZGRpbjpvcGVu"},
         {"Authorization": "Bearer \t\t"},
         {"Authorization": "Bearer {key}"},
-        {"Cookie": "session=garbage"},
+        {"Cookie": f"{SESSION_COOKIE_NAME}=garbage"},
+        {"Cookie": "session=another-apps"},
     ]
 )
 
