@@ -61,16 +61,16 @@ def safe_next_path(target: str | None) -> str:
     return target
 
 
-@bp.route("/lang/<code>")
-def set_language(code: str) -> ResponseReturnValue:
+@bp.route("/lang/<language>")
+def set_language(language: str) -> ResponseReturnValue:
     """Remember the chosen language for a year, for this app's pages only, and go back to
     the page it was chosen on."""
-    if code not in current_app.config["LANGUAGES"]:
+    if language not in current_app.config["LANGUAGES"]:
         abort(404)
     response = redirect(safe_next_path(request.args.get("next")))
     response.set_cookie(
         LANGUAGE_COOKIE,
-        code,
+        language,
         max_age=COOKIE_MAX_AGE,
         samesite="Lax",
         httponly=True,

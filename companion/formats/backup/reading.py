@@ -3,7 +3,6 @@ at the first problem with the game and round named."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from companion.data.states import GameStatus, RoundStatus
@@ -15,12 +14,11 @@ from companion.formats.parse import ApiError
 from companion.read_models.messages import render_message
 from companion.rules import MAX_PLAYERS, Refusal, table_setup
 from companion.rules.table import check_round_count
+from companion.services.keys import is_game_code
 from companion.services.players import check_names
 
 GAME_STATUSES = tuple(GameStatus)
 
-
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 GAME_FIELDS = (
     "code",
@@ -120,7 +118,7 @@ def _next_game(value: object, code: str) -> str | None:
     if value is None:
         return None
     next_code = parse.string(value, "next_game")
-    if not CODE_PATTERN.fullmatch(next_code):
+    if not is_game_code(next_code):
         raise ApiError("next_game must be 1 to 16 letters, digits, '-' or '_', or null.")
     if next_code == code:
         raise ApiError("next_game must be another game than the game itself.")
@@ -131,7 +129,7 @@ def read_game(item: object, context: _Context) -> GamePlan:
     """Check one game and every round of it against the rules."""
     obj = parse.fields(item, "The game", GAME_FIELDS, ("next_game",))
     code = parse.string(obj["code"], "code")
-    if not CODE_PATTERN.fullmatch(code):
+    if not is_game_code(code):
         raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
     variant = parse.variant(obj["variant"])
     raw_names = [
