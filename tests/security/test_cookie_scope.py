@@ -108,3 +108,33 @@ def test_another_apps_session_cookie_is_ignored_and_never_replaces_ours(
     assert "session" not in set_cookies(answer)
     other = phone.get_cookie("session")
     assert other is not None and other.value == "another-apps-session"
+
+
+def test_a_phone_keeping_the_session_under_its_old_name_keeps_its_edit_rights(
+    make_app: AppMaker,
+) -> None:
+    """The cookie was called ``session``, for the whole site: this app's own one is read
+    once, written under the new name and deleted."""
+    app = make_app(URL_PREFIX=PREFIX)
+    code, opened = open_edit_link(app.test_client(), PREFIX)
+    phone = app.test_client()
+    phone.set_cookie("session", set_cookies(opened)[SESSION_COOKIE_NAME].value, path="/")
+    answer = phone.get(f"{PREFIX}/g/{code}/abandon")
+    assert answer.status_code == 200
+    cookies = set_cookies(answer)
+    assert cookies[SESSION_COOKIE_NAME]["path"] == PREFIX
+    assert cookies["session"].value == "" and cookies["session"]["path"] == "/"
+    assert phone.get_cookie("session") is None
+    assert phone.get(f"{PREFIX}/g/{code}/abandon").status_code == 200
+
+
+def test_another_apps_session_cookie_alone_grants_nothing_and_is_left_alone(
+    make_app: AppMaker,
+) -> None:
+    app = make_app(URL_PREFIX=PREFIX)
+    code, _ = open_edit_link(app.test_client(), PREFIX)
+    phone = app.test_client()
+    phone.set_cookie("session", "another-apps-session", path="/")
+    answer = phone.get(f"{PREFIX}/g/{code}/abandon")
+    assert answer.status_code == 403
+    assert "session" not in set_cookies(answer)
