@@ -14,6 +14,10 @@ from flask import Flask
 LANGUAGES = ["en", "de", "it", "fr", "hu"]
 """Locale codes the interface is translated into, English first as the fallback."""
 
+SESSION_COOKIE_NAME = "sticheln_session"
+"""The session cookie's name: the app's own, as another app on the host may call its cookie
+``session``. Phones keep it for months, so it stays as it is (README, "Security model")."""
+
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "companion.sqlite3"
 POSTGRES_DRIVER_PREFIX = "postgresql+psycopg://"
@@ -26,6 +30,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
     return {
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        "SESSION_COOKIE_NAME": SESSION_COOKIE_NAME,
         "SESSION_COOKIE_SAMESITE": "Lax",
         # The session (edit keys, an unfinished live trick) is written only when it changes:
         # refreshing it on every response let a late reply, such as a static file fetched

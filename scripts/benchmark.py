@@ -324,9 +324,11 @@ def play_table_game(port: int, rounds: int) -> Table:
 
 
 def session_cookie(answer: Answer) -> str | None:
-    """The ``session=...`` pair an answer sets, if it sets one."""
+    """The session cookie's ``name=value`` pair an answer sets, if it sets one."""
+    from companion.config import SESSION_COOKIE_NAME
+
     cookies = [c.split(";", 1)[0] for c in answer.headers.get_all("Set-Cookie") or []]
-    session = [c for c in cookies if c.startswith("session=")]
+    session = [c for c in cookies if c.startswith(f"{SESSION_COOKIE_NAME}=")]
     return session[-1] if session else None
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from companion.config import SESSION_COOKIE_NAME
 from companion.data import queries
 from companion.rules import QuickEntry, TableSetup, deal, score_round, table_setup, variant_named
 from scripts import loopback
@@ -281,6 +282,11 @@ class Reply:
         """The body as text."""
         return self.body.decode("utf-8", errors="replace")
 
+    @property
+    def session(self) -> str | None:
+        """The session cookie this answer sets, if it sets one."""
+        return self.cookies.get(SESSION_COOKIE_NAME)
+
 
 class Client:
     """A new connection per request (gunicorn's sync workers close it after each answer)."""
@@ -325,6 +331,12 @@ class Client:
     def get(self, path: str, headers: Mapping[str, str] | None = None) -> Reply:
         """A GET request."""
         return self.request("GET", path, headers=headers)
+
+
+def session_header(session: str | None) -> dict[str, str]:
+    """The Cookie header of a phone whose session cookie holds ``session``."""
+    assert session, "no session cookie to send"
+    return {"Cookie": f"{SESSION_COOKIE_NAME}={session}"}
 
 
 def bearer(key: str) -> dict[str, str]:

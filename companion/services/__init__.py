@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.services.errors import NotFound, ServiceError, StaleVersion
 from companion.services.games import (
     abandon_game,
+    check_game_code,
     check_version,
     create_game,
     delete_game,
@@ -48,6 +49,7 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "abandon_game",
+    "check_game_code",
     "check_version",
     "correct_round",
     "create_game",

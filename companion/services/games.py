@@ -15,7 +15,7 @@ from companion.rules import Variant, round_leader
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError, StaleVersion
-from companion.services.keys import hash_edit_key, new_code, new_edit_key
+from companion.services.keys import hash_edit_key, is_game_code, new_code, new_edit_key
 from companion.services.players import check_names, find_or_add_players
 
 
@@ -48,6 +48,14 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     return game, key
+
+
+def check_game_code(code: str) -> None:
+    """Refuse a code no game can have as an unknown game's, before it is looked for:
+    PostgreSQL refuses a NUL byte even in a value it only compares (an error, where SQLite
+    finds no game), and a control character is no code either."""
+    if not is_game_code(code):
+        raise NotFound(N_("There is no game with this id."))
 
 
 def get_game(code: str, for_update: bool = False) -> Game:

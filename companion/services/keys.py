@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from companion.data.models import Game
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 10
+#: Every code a game may have: those made here, and those a backup brings (any letters,
+#: digits, ``-`` and ``_``, up to the column's 16 characters).
+CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def new_edit_key() -> str:
@@ -30,3 +34,9 @@ def key_opens(game: Game, key: str | None) -> bool:
 def new_code() -> str:
     """A short random public id: a read-only link is not guessable from another."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def is_game_code(text: str) -> bool:
+    """Whether ``text`` could be a game's code at all: one that could not (a control
+    character, a NUL byte) is no game's, and is never looked for."""
+    return CODE_PATTERN.fullmatch(text) is not None

@@ -16,6 +16,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from companion.web.security import cookie_path
+
 LANGUAGE_COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
@@ -59,19 +61,21 @@ def safe_next_path(target: str | None) -> str:
     return target
 
 
-@bp.route("/lang/<code>")
-def set_language(code: str) -> ResponseReturnValue:
-    """Remember the chosen language for a year and go back to the page it was chosen on."""
-    if code not in current_app.config["LANGUAGES"]:
+@bp.route("/lang/<language>")
+def set_language(language: str) -> ResponseReturnValue:
+    """Remember the chosen language for a year, for this app's pages only, and go back to
+    the page it was chosen on."""
+    if language not in current_app.config["LANGUAGES"]:
         abort(404)
     response = redirect(safe_next_path(request.args.get("next")))
     response.set_cookie(
         LANGUAGE_COOKIE,
-        code,
+        language,
         max_age=COOKIE_MAX_AGE,
         samesite="Lax",
         httponly=True,
         secure=request.is_secure,
+        path=cookie_path(current_app),
     )
     return response
 

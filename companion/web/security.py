@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, current_app, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import BadSignature
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -65,12 +66,82 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def url_prefix(app: Flask) -> str:
+    """Where the app is mounted: ``URL_PREFIX`` as a path (``/sticheln``), or ``""`` at the
+    root of the site."""
+    prefix = str(app.config.get("URL_PREFIX") or "").strip("/")
+    return "/" + prefix if prefix else ""
+
+
+def cookie_path(app: Flask) -> str:
+    """The path our cookies are sent to: the app's own paths only. Another app on the same
+    host (under another prefix) never receives the edit keys the session holds, and a
+    cookie it sets for itself never lands on ours."""
+    return url_prefix(app) or "/"
+
+
+#: The name the session cookie had before it was the app's own, always with ``Path=/``.
+#: Phones keep it for months: one that still sends it keeps its edit keys (``old_session``).
+OLD_SESSION_COOKIE = "session"
+
+
+class Session(SecureCookieSession):
+    """The session, which knows whether it was read from the old cookie."""
+
+    from_old_cookie = False
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The signed session cookie, marked Secure whenever the request came over HTTPS (the
-    session holds edit keys), and always when ``SESSION_COOKIE_SECURE`` says so."""
+    session holds edit keys), and always when ``SESSION_COOKIE_SECURE`` says so; sent to
+    the app's own paths (``SESSION_COOKIE_PATH`` if set, else ``cookie_path``)."""
+
+    session_class = Session
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def get_cookie_path(self, app: Flask) -> str:
+        return str(app.config.get("SESSION_COOKIE_PATH") or cookie_path(app))
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """The session of the cookie of our own name, else the one kept under the old."""
+        session = super().open_session(app, request)
+        if session is None or self.get_cookie_name(app) in request.cookies:
+            return session
+        return self.old_session(app, request) or session
+
+    def old_session(self, app: Flask, request: Request) -> Session | None:
+        """The session a phone still keeps under the old name, if this app signed it (a
+        ``session`` cookie of another app is not ours, and is left alone). It is written
+        under the new name, and the old cookie deleted, with this request's answer."""
+        value = request.cookies.get(OLD_SESSION_COOKIE)
+        serializer = self.get_signing_serializer(app)
+        if not value or serializer is None:
+            return None
+        try:
+            data = serializer.loads(
+                value, max_age=int(app.permanent_session_lifetime.total_seconds())
+            )
+        except BadSignature:
+            return None
+        session = Session(data)
+        session.modified = session.from_old_cookie = True
+        return session
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Write the session; a session read from the old cookie also deletes that cookie,
+        which would otherwise go on carrying edit keys to every path of the host."""
+        super().save_session(app, session, response)
+        if getattr(session, "from_old_cookie", False):
+            response.delete_cookie(
+                OLD_SESSION_COOKIE,
+                path="/",
+                domain=self.get_cookie_domain(app),
+                secure=self.get_cookie_secure(app),
+                httponly=True,
+                samesite=self.get_cookie_samesite(app),
+            )
 
 
 def refuse_cross_site_forms() -> None:
@@ -114,7 +185,7 @@ class FixedPrefix:
 
     def __init__(self, app: WSGIApplication, prefix: str):
         self.app = app
-        self.prefix = "/" + prefix.strip("/")
+        self.prefix = prefix
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path = str(environ.get("PATH_INFO", ""))
@@ -143,6 +214,6 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=trust_host, x_prefix=0
         )
-    prefix = str(app.config.get("URL_PREFIX") or "").strip("/")
+    prefix = url_prefix(app)
     if prefix:
         app.wsgi_app = FixedPrefix(app.wsgi_app, prefix)  # type: ignore[method-assign]

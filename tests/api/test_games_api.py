@@ -135,6 +135,28 @@ def test_create_answers_the_game_state_with_its_edit_key(client: FlaskClient, ta
     assert "edit_key" not in state and state["version"] == game["version"]
 
 
+def test_a_games_state_may_be_kept_by_a_cache_that_asks_each_time_whether_it_changed(
+    client: FlaskClient, table: Table
+) -> None:
+    """It changes with every round and holds no secret: caches revalidate it by its ETag,
+    plain or gzipped, and a changed game is sent again."""
+    game = create(table)
+    path = f"/api/v1/games/{game['id']}"
+    first = client.get(path)
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert game["edit_key"] not in first.get_data(as_text=True)
+    state = play_rounds(client, game, 1)
+    changed = client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.json["version"] == state["version"]
+    assert changed.headers["ETag"] != first.headers["ETag"]
+    for encoding in ("identity", "gzip"):  # a scored round's state is large enough to gzip
+        tag = client.get(path, headers={"Accept-Encoding": encoding}).headers["ETag"]
+        assert tag.endswith('-gzip"') == (encoding == "gzip"), tag
+        again = client.get(path, headers={"Accept-Encoding": encoding, "If-None-Match": tag})
+        assert again.status_code == 304 and again.get_data() == b"", encoding
+        assert again.headers["ETag"] == tag and again.headers["Cache-Control"] == "no-cache"
+
+
 def test_a_game_the_body_says_little_of_is_planned_by_default(client: FlaskClient) -> None:
     answer = client.post("/api/v1/games", json={"players": NAMES, "variant": "classic"})
     assert answer.status_code == 201, answer.json

@@ -19,15 +19,14 @@ def confirm_page_phones(http: Client, table: Table, action: str) -> list[Reply]:
     """``PHONES`` phones holding the edit key send the confirmation of ``action`` at once,
     each based on the version the page showed."""
     granted = http.get(f"/g/{table.code}/edit/{table.key}")
-    cookie = {"Cookie": f"session={granted.cookies['session']}"}
-    page = http.get(f"/g/{table.code}/{action}", cookie)
+    page = http.get(f"/g/{table.code}/{action}", loadkit.session_header(granted.session))
     assert page.status == 200, page.text[:300]
-    session = page.cookies.get("session", granted.cookies["session"])
+    session = page.session or granted.session
     version = read_page(page.text).find("input", name="version").get("value")
     assert version and version.isdigit() and int(version) == table.version
     form = {"csrf_token": csrf_token(page.text), "version": version}
     send = partial(
-        http.request, "POST", f"/g/{table.code}/{action}", None, {"Cookie": f"session={session}"}
+        http.request, "POST", f"/g/{table.code}/{action}", None, loadkit.session_header(session)
     )
     return loadkit.at_once([partial(send, form=form) for _ in range(PHONES)])
 
@@ -87,7 +86,7 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
         expected = 201
     else:
         page = http.get("/games/new")
-        cookie = {"Cookie": f"session={page.cookies['session']}"}
+        cookie = loadkit.session_header(page.session)
         token = csrf_token(page.text)
         calls = [
             partial(
@@ -131,10 +130,10 @@ def test_of_phones_tapping_the_first_card_of_a_trick_at_once_one_card_is_in_it(
     )
     assert opened.status == 201, opened.text[:300]
     granted = http.get(f"/g/{table.code}/edit/{table.key}")
-    session = granted.cookies["session"]
-    live = http.get(f"/g/{table.code}/rounds/1/live", {"Cookie": f"session={session}"})
+    session = granted.session
+    live = http.get(f"/g/{table.code}/rounds/1/live", loadkit.session_header(session))
     assert live.status == 200, live.text[:300]
-    session = live.cookies.get("session", session)
+    session = live.session or session
     fields = read_page(live.text).find("form", class_="live-picker")
     form = {
         name: str(fields.find("input", name=name).get("value"))
@@ -147,13 +146,13 @@ def test_of_phones_tapping_the_first_card_of_a_trick_at_once_one_card_is_in_it(
         "POST",
         f"/g/{table.code}/rounds/1/live/card",
         None,
-        {"Cookie": f"session={session}"},
+        loadkit.session_header(session),
     )
     replies = loadkit.at_once([partial(send, form={**form, "card": card}) for card in cards])
     statuses = [reply.status for reply in replies]
     assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
     kept = cards[statuses.index(302)]
-    now = http.get(f"/g/{table.code}/rounds/1/live", {"Cookie": f"session={session}"})
+    now = http.get(f"/g/{table.code}/rounds/1/live", loadkit.session_header(session))
     played = [
         place.get("data-card")
         for place in read_page(now.text).find("section", class_="live-trick").find_all("li")

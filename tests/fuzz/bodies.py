@@ -57,6 +57,17 @@ ODD_TEXT = st.sampled_from(
         *MARKUP,
     ]
 )
+#: Characters no part of an address may hold: NUL (PostgreSQL refuses it in any text, even
+#: in a value it only compares), other control characters, DEL, and half a surrogate pair.
+CONTROL_CHARACTERS = ["\x00", "\x01", "\x1f", "\x7f", "\ud800"]
+#: A part of an address (a game's code, a player's name, an edit key) with one of them,
+#: alone or between ordinary characters.
+CONTROL_TEXT = st.builds(
+    lambda before, character, after: before + character + after,
+    st.text("ab23", max_size=5),
+    st.sampled_from(CONTROL_CHARACTERS),
+    st.text("ab23", max_size=5),
+)
 KEYS = st.sampled_from(FIELD_NAMES + COLOURS) | st.text(max_size=8)
 SCALARS = (
     st.none()

@@ -14,8 +14,9 @@ from urllib.parse import quote, quote_from_bytes, urlencode
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.config import SESSION_COOKIE_NAME
 from tests.fuzz.answers import MARKUP, check_api, note_status
-from tests.fuzz.bodies import ARBITRARY_BODIES, ODD_TEXT, json_bytes
+from tests.fuzz.bodies import ARBITRARY_BODIES, CONTROL_TEXT, ODD_TEXT, json_bytes
 from tests.fuzz.legal import legal_entries
 from tests.fuzz.world import SceneBuilder, World, fuzz_settings
 
@@ -82,6 +83,7 @@ def test_any_query_of_the_games_list_answers_a_page_or_a_clear_refusal(
 PLAYER_NAMES = (
     st.sampled_from([*NAMES, "ann", " ANN ", "Nobody", "a/b", "..", "%2F", "Zoë", "ZOË"])
     | ODD_TEXT
+    | CONTROL_TEXT
     | st.text(min_size=1, max_size=20)
 )
 
@@ -101,8 +103,10 @@ def test_any_player_name_answers_statistics_or_not_found(
         assert answer["games"] >= 1 and answer["rounds"] >= 0, answer
 
 
-CODES = st.sampled_from(["", "x", "0000000000", "../games", "%00", "a" * 300, "ANN"]) | st.text(
-    max_size=12
+CODES = (
+    st.sampled_from(["", "x", "0000000000", "../games", "%00", "a" * 300, "ANN"])
+    | CONTROL_TEXT
+    | st.text(max_size=12)
 )
 
 
@@ -160,7 +164,8 @@ HEADERS = st.sampled_from(
         {"Authorization": "Basic QWxhZGRpbjpvcGVu"},
         {"Authorization": "Bearer \t\t"},
         {"Authorization": "Bearer {key}"},
-        {"Cookie": "session=garbage"},
+        {"Cookie": f"{SESSION_COOKIE_NAME}=garbage"},
+        {"Cookie": "session=another-apps"},
     ]
 )
 
@@ -172,6 +177,7 @@ HEADERS = st.sampled_from(
     body=st.none() | ARBITRARY_BODIES,
     headers=HEADERS,
     content_type=st.sampled_from(["application/json", "text/plain", "application/x-www-form"]),
+    odd_code=st.none() | st.none() | CONTROL_TEXT,
 )
 def test_any_method_on_any_api_path_answers_json_and_changes_nothing_it_should_not(
     world: World,
@@ -180,10 +186,12 @@ def test_any_method_on_any_api_path_answers_json_and_changes_nothing_it_should_n
     body: Any,
     headers: dict[str, str],
     content_type: str,
+    odd_code: str | None,
 ) -> None:
     scene = world.use("history", history_scene)
     game = scene.games["playing"]
-    url = "/api/v1" + path.format(code=game["id"])
+    code = game["id"] if odd_code is None else odd_code
+    url = "/api/v1" + path.format(code=quote(code.encode("utf-8", "surrogatepass"), safe=""))
     headers = {k: v.format(key=game["edit_key"]) for k, v in headers.items()}
     data = b"" if body is None else json_bytes(body)
     where = f"{method} {url} {headers} {content_type} {body!r:.500}"

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.answers import MARKUP, check_page, note_status
-from tests.fuzz.bodies import ODD_TEXT
+from tests.fuzz.bodies import CONTROL_TEXT, ODD_TEXT
 from tests.fuzz.forms import GARBAGE_VALUES, Pairs, fuzz_form
 from tests.fuzz.legal import legal_entries, legal_marked
 from tests.fuzz.world import SceneBuilder, World, fuzz_settings
@@ -128,9 +128,15 @@ def test_any_page_address_and_query_answers_without_changing_anything(
 ) -> None:
     scene = world.use("pages", pages_scene)
     state = scene.games[game]
-    code = data.draw(st.sampled_from([state["id"], state["id"]]) | st.text(max_size=6), "code")
-    key = data.draw(st.sampled_from([state["edit_key"], state["edit_key"][:-1], "x"]), "key")
-    name = data.draw(st.sampled_from(NAMES) | ODD_TEXT | st.text(min_size=1, max_size=6), "name")
+    code = data.draw(
+        st.sampled_from([state["id"], state["id"]]) | CONTROL_TEXT | st.text(max_size=6), "code"
+    )
+    key = data.draw(
+        st.sampled_from([state["edit_key"], state["edit_key"][:-1], "x"]) | CONTROL_TEXT, "key"
+    )
+    name = data.draw(
+        st.sampled_from(NAMES) | ODD_TEXT | CONTROL_TEXT | st.text(min_size=1, max_size=6), "name"
+    )
     lang = data.draw(st.sampled_from(["de", "fr", "hu", "it", "en", "xx", ""]), "lang")
     if page.startswith("/lang/"):
         target = data.draw(
@@ -141,7 +147,7 @@ def test_any_page_address_and_query_answers_without_changing_anything(
         query = f"next={quote(target.encode('utf-8', 'surrogatepass'), safe='')}&{query}"
     path = page.format(
         code=quote(code.encode("utf-8", "surrogatepass"), safe=""),
-        key=quote(key, safe=""),
+        key=quote(key.encode("utf-8", "surrogatepass"), safe=""),
         name=quote(name.encode("utf-8", "surrogatepass"), safe=""),
         lang=lang,
     )

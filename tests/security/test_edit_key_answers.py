@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from companion.config import SESSION_COOKIE_NAME
 from scripts.page_reader import csrf_token
 
 PLAYERS = ["Ann", "Ben", "Cleo"]
@@ -21,7 +22,8 @@ def test_the_edit_link_s_answer_is_never_stored(client: FlaskClient) -> None:
     game = client.post("/api/v1/games", json={"players": PLAYERS, "variant": "classic"}).json
     answer = client.get(f"/g/{game['id']}/edit/{game['edit_key']}")
     assert answer.status_code == 302
-    assert any("session=" in cookie for cookie in answer.headers.getlist("Set-Cookie"))
+    cookies = answer.headers.getlist("Set-Cookie")
+    assert any(cookie.startswith(f"{SESSION_COOKIE_NAME}=") for cookie in cookies)
     assert answer.headers["Cache-Control"] == "no-store"
 
 

@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
+from companion.config import SESSION_COOKIE_NAME
 from companion.web.security import CONTENT_SECURITY_POLICY
 from tests.conftest import TEST_CONFIG
 
@@ -39,6 +40,11 @@ def test_no_page_template_holds_an_inline_script_or_style() -> None:
         assert 'style="' not in text, f"inline style in {template}"
 
 
+def is_session_cookie(header: str) -> bool:
+    """Whether a Set-Cookie header sets the session cookie."""
+    return header.startswith(f"{SESSION_COOKIE_NAME}=")
+
+
 def session_cookie(client: FlaskClient, base_url: str) -> str:
     """The Set-Cookie header of the session, after a request that writes the session."""
     response = client.post(
@@ -49,7 +55,9 @@ def session_cookie(client: FlaskClient, base_url: str) -> str:
     assert response.status_code == 201
     game = response.json["id"]
     response = client.get(f"/g/{game}/edit/{response.json['edit_key']}", base_url=base_url)
-    cookies = [value for value in response.headers.getlist("Set-Cookie") if "session=" in value]
+    cookies = [
+        value for value in response.headers.getlist("Set-Cookie") if is_session_cookie(value)
+    ]
     assert cookies, "the edit link gives this phone the key through its session"
     return cookies[0]
 
@@ -82,7 +90,9 @@ def test_behind_a_proxy_the_forwarded_scheme_makes_the_cookie_secure(tmp_path: P
     )
     link = f"/g/{created.json['id']}/edit/{created.json['edit_key']}"
     response = client.get(link, headers={"X-Forwarded-Proto": "https"})
-    cookie = next(value for value in response.headers.getlist("Set-Cookie") if "session=" in value)
+    cookie = next(
+        value for value in response.headers.getlist("Set-Cookie") if is_session_cookie(value)
+    )
     assert "Secure" in cookie
     with app.app_context():
         db.engine.dispose()
@@ -93,4 +103,4 @@ def test_a_response_that_does_not_change_the_session_sets_no_cookie(client: Flas
     for path in ("/static/style.css", "/", "/offline", "/manifest.webmanifest"):
         with client.get(path) as response:
             cookies = response.headers.getlist("Set-Cookie")
-        assert not [value for value in cookies if "session=" in value], path
+        assert not [value for value in cookies if is_session_cookie(value)], path

@@ -3,7 +3,6 @@ at the first problem with the game and round named."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from companion.data.states import GameStatus, RoundStatus
@@ -16,12 +15,11 @@ from companion.read_models.messages import render_message
 from companion.rules import MAX_PLAYERS, Refusal, table_setup
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
+from companion.services.keys import is_game_code
 from companion.services.players import check_names
 
 GAME_STATUSES = tuple(GameStatus)
 
-
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 #: The shortest code an import takes. The code is all that guards a game's read-only link,
 #: so a short one is guessable; and a genuine export never holds one: the app has made every
@@ -128,7 +126,7 @@ def _next_game(value: object, code: str) -> str | None:
     if value is None:
         return None
     next_code = parse.string(value, "next_game")
-    if not CODE_PATTERN.fullmatch(next_code):
+    if not is_game_code(next_code):
         raise ApiError("next_game must be 1 to 16 letters, digits, '-' or '_', or null.")
     if next_code == code:
         raise ApiError("next_game must be another game than the game itself.")
@@ -139,7 +137,7 @@ def _game_code(value: object) -> str:
     """The game's code: characters a link can hold, and at least ``MIN_CODE_LENGTH`` of
     them, since the link to a game with a code of a letter or two is found by trying."""
     code = parse.string(value, "code")
-    if not CODE_PATTERN.fullmatch(code):
+    if not is_game_code(code):
         raise ApiError("code must be 1 to 16 letters, digits, '-' or '_'.")
     if len(code) < MIN_CODE_LENGTH:
         raise GameRefusal(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request, url_for
+from flask import jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion import services
@@ -76,10 +76,20 @@ def create_game() -> ResponseReturnValue:
     return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
 
 
+#: A game's state changes with every round, and is the same for anyone holding its id (it
+#: never holds the edit key): a cache may keep it, but must ask each time whether it changed.
+STATE_CACHE_CONTROL = "no-cache"
+
+
 @bp.get("/games/<code>")
 def show_game(code: str) -> ResponseReturnValue:
-    """The state of a game, for anyone holding its link."""
-    return game_state(services.get_game(code))
+    """The state of a game, for anyone holding its link. Its ETag is its body's own (a
+    rename changes the names, not the version): a client polling an unchanged game is
+    answered 304, without the body."""
+    response = jsonify(game_state(services.get_game(code)))
+    response.headers["Cache-Control"] = STATE_CACHE_CONTROL
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 def _version_and_entries(game: Game, *optional: str) -> tuple[int, list[Any]]:
