@@ -31,4 +31,22 @@ class EditKeyMaskingLogger(glogging.Logger):
         mask_edit_keys_in(self.error_log)
 
 
+#: Requests run in threads of each worker process, not in the process itself: a client that
+#: sends its body slowly (a bad network, or on purpose) holds one thread, not a whole worker,
+#: so a few of them cannot keep every worker busy while the other phones time out. The
+#: proxy's buffering of request bodies (README, Behind a proxy) is the main defence; this
+#: keeps a server without it, or one reached around it, answering.
+worker_class = "gthread"
+threads = 8
+#: A worker takes no more connections than it has threads. Past that, gthread would queue a
+#: new request behind slow ones in its own pool while another worker has threads free; left
+#: in the kernel's queue instead, it goes to a worker that can answer it now.
+worker_connections = threads
+#: So no connection is kept open between requests (gthread would not keep any with
+#: worker_connections == threads, and would warn about it): the proxy opens a new one.
+keepalive = 0
+#: A worker that has not reported to gunicorn's master for this long is restarted. With
+#: threads, a slow request does not count: the worker's main loop reports every second.
+timeout = 30
+
 logger_class = EditKeyMaskingLogger
