@@ -49,4 +49,12 @@ keepalive = 0
 #: threads, a slow request does not count: the worker's main loop reports every second.
 timeout = 30
 
+#: No peer may tell gunicorn the scheme or the path: by default gunicorn believes
+#: ``X-Forwarded-Proto`` (and ``SCRIPT_NAME`` as a header) from 127.0.0.1, and from any peer
+#: of a unix socket, whatever ``PROXY_COUNT`` says. The app alone decides, behind
+#: ``PROXY_COUNT`` proxies (its ProxyFix, companion/web/security.py), what to believe.
+forwarded_allow_ips = ""
+secure_scheme_headers: dict[str, str] = {}
+forwarder_headers = ""
+
 logger_class = EditKeyMaskingLogger
