@@ -118,15 +118,20 @@ def upgrade_database() -> None:
     run_or_fail("upgrade the database", [str(BIN / "flask"), "--app", "companion", "db", "upgrade"])
 
 
+def serve_command(args: list[str]) -> list[str]:
+    """The Flask development server on 127.0.0.1:5000; ``args`` go to ``flask run``."""
+    flask = str(BIN / "flask")
+    return [flask, "--app", "companion", "run", "--host", "127.0.0.1", "--port", "5000", *args]
+
+
 def serve(args: list[str]) -> None:
-    """Replace this process with the Flask development server; ``args`` go to ``flask run``."""
+    """Replace this process with the development server of :func:`serve_command`."""
     setup()
     upgrade_database()
-    flask = str(BIN / "flask")
-    command = [flask, "--app", "companion", "run", "--host", "127.0.0.1", "--port", "5000"]
-    step(" ".join(command + args))
+    command = serve_command(args)
+    step(" ".join(command))
     os.chdir(ROOT)
-    os.execv(flask, command + args)
+    os.execv(command[0], command)
 
 
 def has_python_files(folder: Path) -> bool:

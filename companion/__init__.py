@@ -11,7 +11,7 @@ from flask import Flask
 from companion import cli, resources
 from companion.config import configure
 from companion.data import database
-from companion.web import assets, compression, errors, game_codes, i18n, security
+from companion.web import assets, compression, errors, game_codes, i18n, request_logs, security
 from companion.web.security import csrf
 
 
@@ -33,6 +33,7 @@ def create_app(
     os.makedirs(app.instance_path, exist_ok=True)
     configure(app, test_config)
 
+    request_logs.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     database.init_app(app)

@@ -239,7 +239,17 @@ def server_command(port: int) -> list[str]:
     """gunicorn as deployed (README, Deployment) when installed, else Flask's own server."""
     gunicorn = BIN / "gunicorn"
     if gunicorn.exists():
-        return [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "companion:create_app()"]
+        config = "python:companion.gunicorn_conf"
+        return [
+            str(gunicorn),
+            "-c",
+            config,
+            "-w",
+            "2",
+            "-b",
+            f"127.0.0.1:{port}",
+            "companion:create_app()",
+        ]
     flask = str(BIN / "flask")
     return [flask, "--app", "companion", "run", "--host", "127.0.0.1", "--port", str(port)]
 

@@ -145,6 +145,30 @@ def scratch_database(kind: str) -> Iterator[tuple[str, Path]]:
 # The server
 
 
+#: The settings gunicorn is started with, from the installed package (README, Deployment).
+GUNICORN_CONFIG = "python:companion.gunicorn_conf"
+#: The app gunicorn serves.
+APP_FACTORY = "companion:create_app()"
+
+
+def deployment_command(workers: int, address: str, *options: str) -> list[str]:
+    """The command the README's Deployment section starts the app with, ``options`` added
+    before the app: ``gunicorn -c python:companion.gunicorn_conf -w 4 -b 127.0.0.1:8000
+    'companion:create_app()'``. The tests start exactly this, so what they show holds for
+    the README's server."""
+    return [
+        "gunicorn",
+        "-c",
+        GUNICORN_CONFIG,
+        "-w",
+        str(workers),
+        "-b",
+        address,
+        *options,
+        APP_FACTORY,
+    ]
+
+
 def gunicorn_options() -> list[str]:
     """gunicorn 25.1+ opens a control socket in $HOME by default, shared by every server of
     the user; test servers (and killed ones) must leave it alone."""
@@ -154,14 +178,25 @@ def gunicorn_options() -> list[str]:
 
 
 class Server:
-    """``gunicorn -w <workers> -b 127.0.0.1:<port> 'companion:create_app()'`` on ``url``, in
-    a process group of its own, so that :meth:`kill` takes the master and every worker at
-    once, as a power cut or an OOM kill would."""
+    """The README's ``gunicorn -c python:companion.gunicorn_conf -w <workers> -b
+    127.0.0.1:<port> 'companion:create_app()'`` on ``url``, in a process group of its own,
+    so that :meth:`kill` takes the master and every worker at once, as a power cut or an OOM
+    kill would. ``options`` go on its command line (such as ``--access-logfile -``) and
+    ``environment`` into its environment (such as ``PROXY_COUNT``)."""
 
-    def __init__(self, database_url: str, log_path: Path, workers: int = 4):
+    def __init__(
+        self,
+        database_url: str,
+        log_path: Path,
+        workers: int = 4,
+        options: Sequence[str] = (),
+        environment: Mapping[str, str] | None = None,
+    ):
         self.database_url = database_url
         self.log_path = log_path
         self.workers = workers
+        self.options = list(options)
+        self.environment = dict(environment or {})
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -174,16 +209,15 @@ class Server:
     def start(self, timeout: float = 60.0) -> None:
         """Start the server and return once it answers a request (or raise KitError)."""
         self.port = loopback.free_port()
-        command = [
-            str(BIN / "gunicorn"),
-            *gunicorn_options(),
-            "-w",
-            str(self.workers),
-            "-b",
-            f"127.0.0.1:{self.port}",
-            "companion:create_app()",
-        ]
-        env = {**os.environ, "DATABASE_URL": self.database_url, "SECRET_KEY": SECRET_KEY}
+        address = f"127.0.0.1:{self.port}"
+        program, *arguments = deployment_command(self.workers, address, *self.options)
+        command = [str(BIN / program), *gunicorn_options(), *arguments]
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "SECRET_KEY": SECRET_KEY,
+            **self.environment,
+        }
         env.pop("TEST_DATABASE_URL", None)
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
@@ -249,9 +283,15 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(database_url: str, log_path: Path, workers: int = 4) -> Iterator[Server]:
-    """A started server, stopped at the end whatever happens."""
-    server = Server(database_url, log_path, workers)
+def running_server(
+    database_url: str,
+    log_path: Path,
+    workers: int = 4,
+    options: Sequence[str] = (),
+    environment: Mapping[str, str] | None = None,
+) -> Iterator[Server]:
+    """A started server (see :class:`Server`), stopped at the end whatever happens."""
+    server = Server(database_url, log_path, workers, options, environment)
     try:
         server.start()
         yield server

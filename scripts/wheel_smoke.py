@@ -8,7 +8,8 @@ runs with the build requirements of pyproject.toml in an isolated environment), 
 into a new virtual environment, and from a folder outside the checkout:
 
 - ``flask --app companion db upgrade`` on a new SQLite database;
-- ``gunicorn 'companion:create_app()'`` on a free loopback port;
+- gunicorn as the README starts it (``-c python:companion.gunicorn_conf``, the settings in the
+  installed package), on a free loopback port, with its access log;
 - the home page in all five languages, then every page (a game started through the API,
   its pages opened with its edit link) in English and German: ``<html lang>`` must name the
   language and the page must say the words of that language (its heading, where it is
@@ -100,6 +101,9 @@ FILES = {
     "/sw.js": "text/javascript",
     "/favicon.ico": "image/",
 }
+
+#: gunicorn's settings, read from the installed package as the README's command reads them.
+GUNICORN_CONFIG = "python:companion.gunicorn_conf"
 
 SERVER_START_SECONDS = 60.0
 REQUEST_TIMEOUT_SECONDS = 30.0
@@ -214,10 +218,14 @@ class Server:
             self.process = subprocess.Popen(
                 [
                     str(bin_dir / "gunicorn"),
+                    "-c",
+                    GUNICORN_CONFIG,
                     "-w",
                     "1",
                     "-b",
                     f"127.0.0.1:{self.port}",
+                    "--access-logfile",
+                    "-",
                     "companion:create_app()",
                 ],
                 cwd=place,
@@ -298,9 +306,9 @@ def fetch_page(server: Server, path: str, language: str, words: list[str], cooki
     return page
 
 
-def start_game(server: Server) -> tuple[str, str]:
-    """Start a game through the API; return its id and the session cookie of a phone that
-    opened its edit link."""
+def start_game(server: Server) -> tuple[str, str, str]:
+    """Start a game through the API; return its id, its edit key and the session cookie of
+    a phone that opened its edit link."""
     players = {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
     reply = server.request("POST", "/api/v1/games", body=players)
     if reply.status != 201:
@@ -311,7 +319,18 @@ def start_game(server: Server) -> tuple[str, str]:
     cookie = granted.headers.get("Set-Cookie", "").split(";", 1)[0]
     if granted.status != 302 or not cookie:
         raise SmokeFailed(f"GET {link}: status {granted.status}, no session cookie")
-    return str(state["id"]), cookie
+    return str(state["id"]), str(state["edit_key"]), cookie
+
+
+def check_log_masks_key(server: Server, game: str, key: str) -> None:
+    """The access log shows the edit link opened as ``/g/<id>/edit/***``, never its key."""
+    masked = f"GET /g/{game}/edit/*** "
+    try:
+        wait_until_answering(server.process, lambda: masked in server.log(), SERVER_START_SECONDS)
+    except NotAnswering:
+        raise SmokeFailed(f"the access log does not show {masked!r}") from None
+    if key in server.log():
+        raise SmokeFailed("the edit key is in gunicorn's log")
 
 
 def fetch_file(server: Server, path: str, content_type: str) -> None:
@@ -340,7 +359,9 @@ def check_pages(server: Server) -> None:
         page = fetch_page(server, "/", language, [f"<h1>{welcome}</h1>"], "")
         home = page if language == "en" else home
     say("the home page speaks all five languages")
-    game, cookie = start_game(server)
+    game, key, cookie = start_game(server)
+    check_log_masks_key(server, game, key)
+    say("gunicorn's access log shows the edit link without its key")
     for path, headings in PAGES.items():
         for language, switcher in SWITCHER.items():
             words = [switcher] + ([f"<h1>{headings[language]}</h1>"] if headings else [])
