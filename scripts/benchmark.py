@@ -12,7 +12,7 @@ From a fresh clone it first sets up as ``python3 manage.py setup`` does, then ru
   8-player game with 5 of its 10 rounds scored, through the JSON API;
 - **small**: ``flask demo-data --games 20``, then the same 8-player game with 1 round scored.
 
-It serves each with gunicorn on the loopback interface (``-w 2``, as deployed: sync workers),
+It serves each with gunicorn on loopback (``-w 2``, sync workers unless ``--threads``),
 and measures, with threads of ``http.client`` connections, the throughput and the median and
 95th-percentile latency of the pages and API calls below, each also as a ratio to
 ``GET /api/v1/setup`` (a request that touches no database) measured in the same run. The
