@@ -13,7 +13,7 @@ decides which request reaches the database first.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -62,6 +62,10 @@ def phone_of(http: Client, table: Table) -> Phone:
     return phone
 
 
+#: A form as a phone sends it: where to, and its hidden fields.
+Form = tuple[str, dict[str, str]]
+
+
 def hidden_fields(form: Element) -> dict[str, str]:
     """What a form sends of itself: its hidden inputs (token, version, cards seen)."""
     return {
@@ -71,14 +75,14 @@ def hidden_fields(form: Element) -> dict[str, str]:
     }
 
 
-def form_with_class(page: Element, name: str) -> tuple[str, dict[str, str]]:
+def form_with_class(page: Element, name: str) -> Form:
     """The action and the hidden fields of the page's form of class ``name``."""
     found = [form for form in page.find_all("form") if name in form.get("class", "").split()]
     assert len(found) == 1, f"{len(found)} forms of class {name}"
     return str(found[0].get("action")), hidden_fields(found[0])
 
 
-def form_with_action(page: Element, ending: str) -> tuple[str, dict[str, str]]:
+def form_with_action(page: Element, ending: str) -> Form:
     """The action and the hidden fields of the page's form posted to ``…ending``."""
     found = [form for form in page.find_all("form") if form.get("action", "").endswith(ending)]
     assert len(found) == 1, f"{len(found)} forms posted to …{ending}"
@@ -145,22 +149,38 @@ def one_won(replies: Sequence[Reply]) -> int:
     return statuses.index(302)
 
 
+def race_a_card_against_an_undo(
+    http: Client, label: str, entered: Sequence[str], card: str, undo: Callable[[Element], Form]
+) -> tuple[Table, Phone, Phone, list[Reply]]:
+    """A live round in which ``entered`` were tapped; then, from pages showing that, one
+    phone taps ``card`` while another sends the undo form ``undo`` finds on its page, at the
+    same moment. Answers the table, the tapping and the undoing phone, and their replies."""
+    table = live_table(http, label)
+    tapping, undoing = phone_of(http, table), phone_of(http, table)
+    for played in entered:
+        tap(tapping, table, played)
+    card_url, card_form = form_with_class(tapping.page(live_path(table)), "live-picker")
+    undo_url, undo_form = undo(undoing.page(live_path(table)))
+    assert card_form["cards"] == undo_form["cards"] == str(len(entered) % len(COLOURS))
+    replies = loadkit.at_once(
+        [
+            partial(tapping.send, "POST", card_url, {**card_form, "card": card}),
+            partial(undoing.send, "POST", undo_url, undo_form),
+        ]
+    )
+    return table, tapping, undoing, replies
+
+
 @pytest.mark.parametrize("race", range(RACES))
 def test_a_card_completing_a_trick_against_undo_last_card_one_wins_and_is_stored(
     http: Client, race: int
 ) -> None:
-    table = live_table(http, f"last card against undo {race}")
-    tapping, undoing = phone_of(http, table), phone_of(http, table)
-    for card in ("red-1", "red-2", "red-3"):
-        tap(tapping, table, card)
-    card_url, card_form = form_with_class(tapping.page(live_path(table)), "live-picker")
-    undo_url, undo_form = form_with_class(undoing.page(live_path(table)), "live-undo-card")
-    assert card_form["cards"] == undo_form["cards"] == "3"
-    replies = loadkit.at_once(
-        [
-            partial(tapping.send, "POST", card_url, {**card_form, "card": "red-4"}),
-            partial(undoing.send, "POST", undo_url, undo_form),
-        ]
+    table, tapping, undoing, replies = race_a_card_against_an_undo(
+        http,
+        f"last card against undo {race}",
+        ["red-1", "red-2", "red-3"],
+        "red-4",
+        lambda page: form_with_class(page, "live-undo-card"),
     )
     if one_won(replies) == 0:
         assert saved_tricks(http, table) == [["red-1", "red-2", "red-3", "red-4"]]
@@ -175,18 +195,12 @@ def test_a_card_completing_a_trick_against_undo_last_card_one_wins_and_is_stored
 def test_undo_last_trick_against_the_next_tricks_first_card_one_wins_and_is_stored(
     http: Client, race: int
 ) -> None:
-    table = live_table(http, f"undo trick against card {race}")
-    tapping, undoing = phone_of(http, table), phone_of(http, table)
-    for card in ("red-1", "red-2", "red-3", "red-4"):
-        tap(tapping, table, card)
-    card_url, card_form = form_with_class(tapping.page(live_path(table)), "live-picker")
-    undo_url, undo_form = form_with_action(undoing.page(live_path(table)), "/live/undo-trick")
-    assert card_form["cards"] == undo_form["cards"] == "0"
-    replies = loadkit.at_once(
-        [
-            partial(tapping.send, "POST", card_url, {**card_form, "card": "red-5"}),
-            partial(undoing.send, "POST", undo_url, undo_form),
-        ]
+    table, tapping, undoing, replies = race_a_card_against_an_undo(
+        http,
+        f"undo trick against card {race}",
+        ["red-1", "red-2", "red-3", "red-4"],
+        "red-5",
+        lambda page: form_with_action(page, "/live/undo-trick"),
     )
     if one_won(replies) == 0:
         assert saved_tricks(http, table) == [["red-1", "red-2", "red-3", "red-4"]]
