@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from flask_babel import get_translations, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
+from companion.read_models.names_in_sentences import names_in_place
 from companion.rules import HAT_TRICK, Colour, Message, Variant
 
 #: Each colour's name in the player's language (lazy: safe to build at import time).
@@ -73,6 +74,7 @@ def render_message(message: Message, names: Sequence[str] | None = None) -> str:
         colour_name=colour_name,
         player_name=lambda seat: player_label(seat, names),
         translate_plural=plural_form,
+        place_names=names_in_place,
     )
 
 

@@ -49,6 +49,10 @@ def _default_colour(colour: Colour) -> str:
     return colour.value
 
 
+def _as_written(template: str, _values: Mapping[str, object]) -> str:
+    return template
+
+
 @dataclass(frozen=True)
 class Message:
     """A sentence about the game: ``template % params`` once the params are rendered.
@@ -77,8 +81,11 @@ class Message:
         colour_name: Callable[[Colour], str] = _default_colour,
         player_name: Callable[[int], str] = lambda seat: f"seat {seat}",
         translate_plural: Callable[[str, str, int], str] = english_plural,
+        place_names: Callable[[str, Mapping[str, object]], str] = _as_written,
     ) -> str:
-        """Render the sentence; the default callables give the API's English."""
+        """Render the sentence; the default callables give the API's English.
+        ``place_names`` writes the words before the names in the template as the reader's
+        language does ("d’Anna", "ad Anna"), given the words that fill it in."""
         from companion.rules.cards import Card, Colour
 
         def word(value: object, key: str) -> object:
@@ -98,7 +105,7 @@ class Message:
             if self.plural is None
             else translate_plural(self.template, self.plural, self.count)
         )
-        text = template % rendered
+        text = place_names(template, rendered) % rendered
         return text[:1].upper() + text[1:]
 
     def __str__(self) -> str:

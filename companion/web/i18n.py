@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 import flask_babel
 from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
-from flask_babel import Babel, format_decimal, get_locale
+from flask_babel import Babel, format_decimal, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from companion.read_models.names_in_sentences import (
+    ELIDING,
+    before_names,
+    names_in_place,
+    reader_language,
+)
 from companion.web.security import cookie_path
 
 LANGUAGE_COOKIE = "lang"
@@ -30,7 +34,6 @@ LANGUAGE_NAMES = {
 }
 """Each language by its own name, as the switcher shows it (never translated)."""
 
-babel = Babel()
 bp = Blueprint("i18n", __name__)
 
 
@@ -136,58 +139,57 @@ def counts_written_locally(ngettext: Any) -> Any:
         context: Context, singular: str, plural: str, count: int, /, **variables: Any
     ) -> str:
         variables.setdefault("num", format_decimal(count))
-        text: str = ngettext(context, singular, plural, count, **variables)
-        return text
+        language = reader_language()
+        if language not in ELIDING:
+            text: str = ngettext(context, singular, plural, count, **variables)
+            return text
+        form = get_translations().ungettext(singular, plural, count)
+        found = before_names(form, variables, language)
+        shown = Markup(found) if context.eval_ctx.autoescape else found
+        return shown % variables
 
     return localized
 
 
 # --------------------------------------------------------------------------------------------
-# A preposition before a name, as the reader's language writes it
-
-#: Italian's "a" before a name: the rulebook writes "ad" before a vowel ("ad ogni", "ad
-#: eccezione"), so "Tocca ad Anna", "Tocca ad Eve", but "Tocca a Bernd".
-ITALIAN_A = re.compile(r"(?<![\w’'])([Aa]) (%\((\w+)\)s)")
-#: The languages whose prepositions change before a name that opens with a vowel.
-ELIDING = frozenset({"it"})
+# The word before a name, as the reader's language writes it (names_in_sentences): every
+# way a sentence is translated here, Python's gettext and ngettext and the templates' own,
+# fills in its names that way.
 
 
-def opens_with_vowel(word: str) -> bool:
-    """Whether ``word`` is heard opening with a vowel (an accent or a capital aside)."""
-    text = Markup(word).striptags() if isinstance(word, Markup) else word.strip()
-    first = unicodedata.normalize("NFD", text[:1]).lower()[:1]
-    return first in ("a", "e", "i", "o", "u")
+class NamesDomain(flask_babel.Domain):
+    """Flask-Babel's domain, whose ``gettext`` and ``ngettext`` write the word before each
+    name as the reader's language does ("d’Anna", "ad Anna")."""
+
+    def gettext(self, string: str, **variables: Any) -> str:
+        """The translation of ``string``, its variables filled in."""
+        text: str = self.get_translations().ugettext(string)
+        return names_in_place(text, variables) % variables if variables else text
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+        """The form of the sentence for ``num``, its variables filled in."""
+        variables.setdefault("num", num)
+        text: str = self.get_translations().ungettext(singular, plural, num)
+        return names_in_place(text, variables) % variables
 
 
-def before_names(text: str, variables: Mapping[str, Any], language: str) -> str:
-    """A translation, before its variables are filled in, with each "a" before a name
-    written as ``language`` writes it before that name; a number keeps its "a"."""
-    if language not in ELIDING:
-        return text
+class NamesBabel(Babel):
+    """Flask-Babel, translating through :class:`NamesDomain`."""
 
-    def preposition(match: re.Match[str]) -> str:
-        name = variables.get(match.group(3))
-        if isinstance(name, str) and opens_with_vowel(name):
-            return f"{match.group(1)}d {match.group(2)}"
-        return match.group(0)
-
-    return ITALIAN_A.sub(preposition, text)
-
-
-def reader_language() -> str:
-    """The language of the page being made (English outside a request)."""
-    locale = get_locale()
-    return locale.language if locale is not None else "en"
+    @cached_property
+    def domain_instance(self) -> flask_babel.Domain:
+        """The app's one message domain."""
+        return NamesDomain(domain=self.domain)
 
 
 def gettext_with_names(string: str, /, **variables: Any) -> str:
-    """``gettext`` for a message naming a player after a preposition ("Tocca ad Anna")."""
-    text = before_names(flask_babel.gettext(string), variables, reader_language())
-    return text % variables if variables else text
+    """``gettext`` for a message naming a player ("Tocca ad Anna"): the app's gettext does
+    it for every message; this name says so where it matters."""
+    return flask_babel.gettext(string, **variables)
 
 
 def names_written_locally(gettext: Any) -> Any:
-    """The templates' ``gettext`` with a preposition before a name written as the reader's
+    """The templates' ``gettext`` with the word before a name written as the reader's
     language writes it (``before_names``); escaping stays as Jinja's own gettext does it."""
 
     @pass_context
@@ -196,11 +198,14 @@ def names_written_locally(gettext: Any) -> Any:
         if not variables or language not in ELIDING:
             text: str = gettext(context, string, **variables)
             return text
-        found = before_names(flask_babel.gettext(string), variables, language)
+        found = before_names(get_translations().ugettext(string), variables, language)
         shown = Markup(found) if context.eval_ctx.autoescape else found
         return shown % variables
 
     return localized
+
+
+babel = NamesBabel()
 
 
 def init_app(app: Flask) -> None:

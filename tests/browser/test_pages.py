@@ -37,6 +37,8 @@ class Page:
     path: str  # with {main}, {finished}, {live}, {hat} for the games' codes
     shows: str = "main h1"
     status: int = 200
+    #: Boxes that may scroll sideways but must not need to: their content fits the phone.
+    unscrolled: str | None = None
 
 
 #: A trick of four players: blue 9 is the highest trump (R7, R8), the red 0 no trump at all.
@@ -71,7 +73,10 @@ PAGES = [
     Page("game-resolver-trick", "/g/{main}/resolve?leader=1&trick=yellow-3+green-3",
          ".trick-play--takes"),
     Page("history", "/history", ".history-list .history-game"),
-    Page("player", "/players/Ann", ".stat-grid"),
+    Page("player", "/players/Ann", ".stat-grid", unscrolled=".table-scroll"),
+    # A long name, in the head-to-head table's column head and in the opponents' rows.
+    Page("player-long-name", "/players/Bartholomäus", "a[data-versus]",
+         unscrolled=".table-scroll"),
     Page("head-to-head", "/players/Ann/vs/Bartholomäus", ".versus-games tbody tr"),
     # Only the finished game seats Bartholomäus, and this phone keeps its score; Ann sits in
     # other test files' games too, which makes her rename page a 403 (every game's rights).
@@ -193,6 +198,21 @@ def spilled_text_problems(phone: Phone, where: str) -> list[str]:
     return [f"text spills out of its box on {where}: " + "; ".join(spilled)] if spilled else []
 
 
+SCROLLED_BOXES_SCRIPT = """(selector) => [...document.querySelectorAll(selector)]
+    .filter((box) => box.scrollWidth > box.clientWidth + 1)
+    .map((box) => `${box.getAttribute("aria-labelledby") || box.className}`
+        + ` (${box.scrollWidth}px in ${box.clientWidth}px)`)"""
+
+
+def scrolled_box_problems(phone: Phone, where: str, selector: str | None) -> list[str]:
+    """A table in a box that scrolls sideways, where the page means it to fit the phone: the
+    player page's head-to-head table with a long name, or a language's longer words."""
+    if selector is None:
+        return []
+    scrolled = phone.page.evaluate(SCROLLED_BOXES_SCRIPT, selector)
+    return [f"{where}: scrolls sideways: " + "; ".join(scrolled)] if scrolled else []
+
+
 def foreign_request_problems(phone: Phone, where: str) -> list[str]:
     """Requests to any host but the app's own (DESIGN: no third-party request at all)."""
     return [f"{where}: request to another host: {url}" for url in phone.foreign_requests()]
@@ -249,7 +269,8 @@ def test_page_speaks_every_language_and_fits_the_phone(
 ) -> None:
     """In each of the five languages (the switcher's cookie) the page says so in <html lang>,
     and its longer words still fit, on the phone of the other tests and on a 360 px one:
-    nothing scrolls sideways, no text runs out of its box."""
+    nothing scrolls sideways, no text runs out of its box, and a table meant to fit does
+    without scrolling in its box."""
     phone = shared_phones("languages", storage_state=site.state)
     problems = []
     for lang in LANGUAGES:
@@ -263,6 +284,7 @@ def test_page_speaks_every_language_and_fits_the_phone(
                 problems.append(f"{where}: <html lang={html_lang!r}>, expected {lang!r}")
             problems += overflow_problems(phone, where)
             problems += spilled_text_problems(phone, where)
+            problems += scrolled_box_problems(phone, where, page.unscrolled)
     phone.page.set_viewport_size(PHONE["viewport"])
     problems += foreign_request_problems(phone, page.name)
     assert not problems, "\n".join(problems)

@@ -236,7 +236,7 @@ def test_the_player_page_explains_who_may_fix_a_name(
     assert "Rename or merge" in text
     stranger = text_of(app.test_client().get("/players/Clea").get_data(as_text=True))
     assert "Rename or merge" not in stranger
-    assert "flask --app companion players" in stranger
+    assert "ask whoever runs this server to fix the name" in stranger
 
 
 def test_forms_without_their_csrf_token_are_refused(

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.data.models import Game, PlayerChange, db
-from scripts.page_reader import csrf_token
+from scripts.page_reader import csrf_token, read_page
 from tests.db_snapshot import snapshot
 from tests.history.helpers import quick
 from tests.history.helpers import text_of as page_text
@@ -50,7 +50,7 @@ def test_a_throwaway_game_gives_no_right_to_rename_or_merge_a_player(
     assert page.status_code == 403
     text = page_text(page.get_data(as_text=True))
     assert "keeps the score of every one of those games" in text
-    assert "flask --app companion players" in text
+    assert "ask whoever runs this server" in text
     token = csrf_token(stranger.get("/games/new").get_data(as_text=True))
     with app.app_context():
         before = snapshot()
@@ -59,7 +59,7 @@ def test_a_throwaway_game_gives_no_right_to_rename_or_merge_a_player(
             f"/players/Ann/{action}", data={"csrf_token": token, field: value, "confirmed": "yes"}
         )
         assert answer.status_code == 403
-        assert "flask --app companion players" in page_text(answer.get_data(as_text=True))
+        assert "ask whoever runs this server" in page_text(answer.get_data(as_text=True))
     with app.app_context():
         assert snapshot() == before
     assert stranger.get("/api/v1/players/Ann").json["games"] == 3
@@ -73,7 +73,7 @@ def test_the_refusal_is_in_the_players_language(
     assert page.status_code == 403
     text = page_text(page.get_data(as_text=True))
     assert "Spielstand jeder dieser Partien führt" in text
-    assert "flask --app companion players" in text
+    assert "frag die Person, die diesen Server betreibt" in text
 
 
 def test_a_phone_that_keeps_every_game_renames_and_the_journal_says_so(
@@ -129,9 +129,28 @@ def test_the_player_page_offers_the_fix_only_where_it_would_be_allowed(
     stranger = stranger_with_throwaway_games(table)
     shown = page_text(stranger.get("/players/Ann").get_data(as_text=True))
     assert "Rename or merge" not in shown
-    assert "the server's operator can fix the name" in shown
+    assert "ask whoever runs this server to fix the name" in shown
     # the stranger's game seats Ann too, and the club's phone does not keep it
     assert "Rename or merge" not in page_text(client.get("/players/Ann").get_data(as_text=True))
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it", "fr", "hu"])
+def test_a_player_is_told_whom_to_ask_and_never_shown_a_command_line(
+    club: dict[str, dict[str, Any]], table: Table, language: str
+) -> None:
+    """The refusal and the player page speak to a player: what to do, not the operator's
+    command (that stays in the README)."""
+    stranger = stranger_with_throwaway_games(table)
+    stranger.set_cookie("lang", language)
+    refusal = stranger.get("/players/Ann/rename")
+    assert refusal.status_code == 403
+    shown = page_text(refusal.get_data(as_text=True))
+    assert "flask" not in shown
+    assert "--app" not in shown
+    page = read_page(stranger.get("/players/Ann").get_data(as_text=True))
+    hint = page.find("p", data_fix="ask").words()
+    assert "flask" not in hint
+    assert "--app" not in hint
 
 
 def versions(app: Flask, club: dict[str, dict[str, Any]]) -> dict[str, int]:

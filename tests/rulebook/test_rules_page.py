@@ -177,7 +177,9 @@ HOUSE_RULE_LABELS = {
 #: Where the page rules by the app's own convention, not by a rulebook: (the ruling or section
 #: the note sits in, what it is about).
 HOUSE_RULES = [
+    ("r3", "dealer"),  # R3: round 1's dealer sits just before its first leader
     ("r3", "deal"),  # R3: the deal passes one seat clockwise each round
+    ("r3", "play-again"),  # R3: "Play again" is led by the seat after the first leader
     ("r11", "rounds"),  # R11: 1 to 10 rounds
     ("r11", "shared-win"),  # R11: equal highest totals share the win
     ("variants", "combinations"),  # section 5: any combination of the three settings
@@ -224,6 +226,8 @@ def test_house_rule_notes_say_which_convention_they_are(client: FlaskClient) -> 
     words = {topic: text for _, topic, _, text in house_rules(rules_page(client))}
 
     assert "the deal moves one seat clockwise" in words["deal"]
+    assert "The dealer of round 1 is the player just before the leader" in words["dealer"]
+    assert "the seat after the previous game’s first leader" in words["play-again"]
     assert "from 1 to 10" in words["rounds"]
     assert "share the win" in words["shared-win"]
     assert "two colours with Delayed" in words["combinations"]
@@ -245,3 +249,84 @@ def test_r21_example_gives_the_lead_to_the_player_of_the_deciding_card(
     if language == "en":
         assert "so red 11 decides: Dan played it and leads next, though he took no pile." in text
         assert "whoever played it leads the next trick, even without taking a pile" in text
+
+
+#: (language, the aim as the rulebooks say it, the old "as many as you like")
+AIM_WORDING = [
+    ("en", "as many tricks as possible", "as you like"),
+    ("de", "möglichst viele Stiche", "wie du willst"),
+    ("it", "più prese possibile", "che vuoi"),
+    ("fr", "le plus de plis possible", "que vous voulez"),
+    ("hu", "minél több ütést", "amennyit csak akarsz"),
+]
+
+
+@pytest.mark.parametrize(("language", "aim", "old"), AIM_WORDING)
+def test_the_introduction_aims_at_as_many_tricks_as_possible(
+    client: FlaskClient, language: str, aim: str, old: str
+) -> None:
+    """002 "remporter un maximum de plis", 000 "ottenere il massimo di prese", 003 "annyi
+    ütést szerezzünk, amennyi csak lehetséges": the most tricks, not any number at will."""
+    intro = read_page(rules_page(client, **{"Accept-Language": language})).find("main")
+    first = intro.find("p").words()
+
+    assert aim in first
+    assert old not in first
+
+
+#: (language, the old order to deal every card, which 7 and 8 players do not, and what R2
+#: says instead of the cards left over)
+DEAL_ALL = [
+    ("en", "deal them all", "with 7 players 3 cards are left over, with 8 players 2"),
+    ("de", "verteilt alle", "bei 7 Spielern bleiben 3 Karten übrig, bei 8 Spielern 2"),
+    ("it", "distribuiscile tutte", "con 7 giocatori ne avanzano 3, con 8 giocatori 2"),
+    ("fr", "distribuez-les toutes", "à 7 joueurs, il en reste 3, à 8 joueurs, 2"),
+    ("hu", "osszátok ki az összeset", "7 játékosnál 3 lap marad, 8 játékosnál 2"),
+]
+
+
+@pytest.mark.parametrize(("language", "deal_all", "left_over"), DEAL_ALL)
+def test_r2_says_the_deal_once_with_the_cards_left_out(
+    client: FlaskClient, language: str, deal_all: str, left_over: str
+) -> None:
+    """R2: 15 cards each (14 with 8 players), so 7 players leave 3 cards out and 8 leave 2:
+    the page must not first say to deal every card, and says the counts its table shows."""
+    page = rules_page(client, **{"Accept-Language": language})
+    r2 = read_page(page).find("div", class_="ruling", id="r2")
+    rows = r2.find("tbody").find_all("tr")
+    left_out = {row.find("th").text: row.find_all("td")[-1].text for row in rows}
+
+    assert deal_all not in r2.words()
+    assert (left_out["7"], left_out["8"]) == ("3", "2")
+    assert left_over in r2.words()
+
+
+#: "Our reading" in each language: how the app reads a point the rulebooks leave open.
+READING_LABELS = {
+    "en": "Our reading",
+    "de": "Unsere Lesart",
+    "it": "Nostra interpretazione",
+    "fr": "Notre interprétation",
+    "hu": "A mi értelmezésünk",
+}
+
+
+@pytest.mark.parametrize("language", list(READING_LABELS))
+def test_r21_labels_a_pile_running_out_first_as_our_reading(
+    client: FlaskClient, language: str
+) -> None:
+    """The rulebooks compare the second, third... cards and then the colours (002 "S'il y a
+    toujours égalité, [...] le rouge bat le bleu, qui bat le vert"); what happens when one pile
+    runs out first is the app's reading, and the page says so in a labelled note."""
+    page = rules_page(client, **{"Accept-Language": language})
+    r21 = read_page(page).find("div", class_="ruling", id="r21")
+
+    (note,) = r21.find_all("p", data_our_reading=True)
+    assert note.find("strong", class_="house-rule__label").own_text == READING_LABELS[language]
+    plain = [p.words() for p in r21.find_all("p") if p is not note]
+    reading = note.words()
+    if language == "en":
+        assert "A pile that runs out of cards first loses" in reading
+        assert not any("runs out" in words for words in plain)
+        assert any("red beats blue and blue beats green" in words for words in plain)
+    assert page.count(READING_LABELS[language]) == 2  # the note, and the intro that explains it

@@ -96,9 +96,20 @@ def test_a_number_keeps_its_a(app: Flask) -> None:
 def test_only_italian_changes_its_preposition() -> None:
     assert before_names("a %(name)s", {"name": "Anna"}, "it") == "ad %(name)s"
     assert before_names("A %(name)s", {"name": "Anna"}, "it") == "Ad %(name)s"
-    for language in ("en", "de", "fr", "hu"):
+    for language in ("en", "de", "fr"):
         assert before_names("a %(name)s", {"name": "Anna"}, language) == "a %(name)s"
     assert before_names("casa %(name)s", {"name": "Anna"}, "it") == "casa %(name)s"
+
+
+def test_french_and_hungarian_change_their_own_words() -> None:
+    """French elides "de" (tests/test_names_in_messages.py checks every message); Hungarian's
+    article "a" is "az" before a vowel."""
+    assert before_names("de %(name)s", {"name": "Anna"}, "fr") == "d’%(name)s"
+    assert before_names("De %(name)s", {"name": "Anna"}, "fr") == "D’%(name)s"
+    assert before_names("de %(name)s", {"name": "Bernd"}, "fr") == "de %(name)s"
+    assert before_names("a %(name)s", {"name": "Anna"}, "hu") == "az %(name)s"
+    assert before_names("a(z) %(name)s", {"name": "Bernd"}, "hu") == "a %(name)s"
+    assert before_names("A(z) %(id)s.", {"id": 5}, "hu") == "A(z) %(id)s."
 
 
 @pytest.mark.parametrize(

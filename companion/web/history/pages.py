@@ -307,11 +307,11 @@ def refuse_name_change(player: stats.PlayerRef, target: stats.PlayerRef | None =
             name=player.name,
             target=target.name,
         )
-    operator = gettext(
-        "The server's operator can make this change with the command "
-        "“flask --app companion players”."
+    what_to_do = gettext(
+        "To change the name anyway, ask whoever runs this server: they can make the change "
+        "for every game at once."
     )
-    abort(403, description=f"{reason} {operator}")
+    abort(403, description=f"{reason} {what_to_do}")
 
 
 def render_fix(
