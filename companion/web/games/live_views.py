@@ -15,7 +15,7 @@ from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, signed_number
-from companion.read_models.scoreboard import chips_of_colours
+from companion.read_models.scoreboard import chips_of_colours, next_game_code, ranked_standings
 from companion.read_models.trick import TrickView
 from companion.read_models.trick import trick_view as build_trick_view
 from companion.rules import TableSetup, can_pass, seat_order
@@ -169,6 +169,50 @@ def score_lines(game: Game, round_: Round, names: Sequence[str]) -> tuple[ScoreL
     )
 
 
+@dataclass(frozen=True)
+class RankedSeat:
+    """A seat in the final ranking (R11): equal totals share a rank."""
+
+    rank: int
+    name: str
+    total: str
+    wins: bool
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What the live page shows once its round ended the game: the winners, the final
+    ranking, and the way on to the table's next game (started already, or to start)."""
+
+    winner_names: tuple[str, ...]
+    winning_total: str
+    ranking: tuple[RankedSeat, ...]
+    next_game_code: str | None
+
+
+def game_result(game: Game, round_: Round, names: Sequence[str]) -> GameResult | None:
+    """The game's result when ``round_`` is its last round and the game is finished (R11),
+    else ``None``: an earlier round's page, or a game abandoned, shows no result."""
+    if game.status != GameStatus.FINISHED or round_ is not game.rounds[-1]:
+        return None
+    totals = queries.totals_of(game)
+    winners = set(totals.winners)
+    return GameResult(
+        winner_names=tuple(names[seat] for seat in sorted(winners)),
+        winning_total=signed_number(totals.totals[min(winners)]),
+        ranking=tuple(
+            RankedSeat(
+                rank=standing.rank or 1,
+                name=names[standing.seat],
+                total=signed_number(totals.totals[standing.seat]),
+                wins=standing.seat in winners,
+            )
+            for standing in ranked_standings(totals.totals)
+        ),
+        next_game_code=next_game_code(game),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Rendering
 
@@ -227,6 +271,8 @@ def render_live(
         notes=get_flashed_messages(category_filter=[FLASH_CATEGORY]),
         can_undo_trick=bool(live.tricks) and (not complete or round_ is game.rounds[-1]),
         game_over=game.status == GameStatus.FINISHED,
+        result=game_result(game, round_, names) if complete else None,
+        play_again_url=url_for("games.play_again", code=game.code),
         version=game.version,
         card_url=url_for("games.play_live_card", code=game.code, number=round_.number),
         undo_card_url=url_for("games.undo_live_card", code=game.code, number=round_.number),
