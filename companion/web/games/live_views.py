@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from flask import get_flashed_messages, make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.http import quote_etag
 
 from companion.data import queries
 from companion.data.models import Game, Round
@@ -23,6 +24,7 @@ from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.web.games.round_state import names_of
 from companion.web.games.unfinished_trick import trick_so_far
+from companion.web.scoreboard_cache import live_etag
 
 #: The flashed notes of the live page (a card or a trick taken back).
 FLASH_CATEGORY = "live"
@@ -232,9 +234,15 @@ def render_live(
     conflict: bool = False,
     expired: bool = False,
     status: int = 200,
+    etag: str | None = None,
 ) -> ResponseReturnValue:
     """The live page: the trick so far and who is winning it, the last trick, the chips of
-    the deck, each seat's captures, and the round's scores once it is over."""
+    the deck, each seat's captures, and the round's scores once it is over.
+
+    The page carries its ETag (``etag``, else the game's as it is now): live.js asks with
+    it every few seconds and swaps in the page another phone's card changed (issue 24)."""
+    if etag is None:
+        etag = live_etag(game.code, round_.number)
     names = names_of(game)
     setup = queries.setup_of(game)
     live = queries.live_round_of(game, round_)
@@ -278,8 +286,12 @@ def render_live(
         undo_card_url=url_for("games.undo_live_card", code=game.code, number=round_.number),
         undo_trick_url=url_for("games.undo_live_trick", code=game.code, number=round_.number),
         scoreboard_url=url_for("games.scoreboard", code=game.code),
+        poll_url=live_url(game, round_),
+        etag=quote_etag(etag) if etag else "",
     )
     response = make_response(page, status)
+    if etag and status == 200:
+        response.set_etag(etag)
     # Back and forward must show the round as it is now, never a copy from before a trick.
     response.headers["Cache-Control"] = "no-store"
     return response
