@@ -75,7 +75,8 @@ def test_the_last_trick_of_the_game_shows_its_winners_ranking_and_play_again(
     live = page(client, f"/g/{code}/rounds/1/live")
     result = read_page(live).find("section", class_="live-end")
     assert not result.find_all("form", action=f"/g/{code}/again")
-    assert result.find("a", data_next_game=True).get("href", "").endswith(f"/g/{following}")
+    assert result.find("a", data_next_game=True).get("href") == f"/g/{code}/next"
+    assert client.get(f"/g/{code}/next").headers["Location"] == f"/g/{following}"
 
 
 def test_a_round_that_does_not_end_the_game_shows_no_result(
