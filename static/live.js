@@ -4,6 +4,11 @@
 // order they were made: a tap made while another is on its way waits for it and is then sent
 // from the redrawn page (with the game's new version). If the server cannot be reached, the
 // form is sent the ordinary way.
+// The page also follows the other phones at the table: every few seconds it asks with its
+// ETag (the scoreboard's, as scoreboard.js does) and, when a card was entered elsewhere,
+// swaps in the page as it is now, keeping the pass box, the scroll and the focus, so the
+// next tap here is the next card. It never swaps while a tap of this phone is on its way.
+// Without JavaScript a tap from a page that missed a card is refused and the trick shown.
 (function () {
   "use strict";
 
@@ -12,6 +17,8 @@
     return;
   }
   var busy = false;
+  var taps = 0; // taps made here so far: a poll sent before the latest one is not used
+  var POLL_MS = 3000;
 
   function isLiveForm(form) {
     return form && form.hasAttribute && form.hasAttribute("data-live-form");
@@ -112,12 +119,110 @@
       });
   }
 
+  function marker() {
+    return main.querySelector("[data-live][data-poll]");
+  }
+
+  function swapIn(page) {
+    // The page as it is now, in place of this one, keeping what this phone is doing.
+    var fresh = page.getElementById("content");
+    if (!fresh || !page.querySelector("[data-live][data-poll]")) {
+      return; // not a live page (the round ended elsewhere, rights gone): keep this one
+    }
+    var passBox = main.querySelector("#pass_next");
+    var passTicked = passBox && passBox.checked;
+    var focused = document.activeElement && main.contains(document.activeElement)
+      ? document.activeElement
+      : null;
+    var focusedCard = focused && focused.name === "card" ? focused.value : "";
+    var focusedId = focused ? focused.id : "";
+    var x = window.scrollX;
+    var y = window.scrollY;
+    main.innerHTML = fresh.innerHTML;
+    if (page.title) {
+      document.title = page.title;
+    }
+    var newPassBox = main.querySelector("#pass_next");
+    if (newPassBox && passTicked) {
+      newPassBox.checked = true;
+    }
+    window.scrollTo(x, y);
+    var again = focusedCard
+      ? main.querySelector('button[name="card"][value="' + focusedCard + '"]')
+      : focusedId && document.getElementById(focusedId);
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+    }
+  }
+
+  function poll() {
+    var current = marker();
+    if (busy || queue.length || !current || document.hidden) {
+      return;
+    }
+    var sentAfter = taps;
+    // The page's own ETag is sent by hand, so the browser's cache stays out of the way.
+    fetch(current.dataset.poll, {
+      headers: { "If-None-Match": current.dataset.etag, Accept: "text/html" },
+      cache: "no-store",
+      credentials: "same-origin",
+    })
+      .then(function (response) {
+        if (response.status === 403 || response.status === 404) {
+          stopFollowing(); // rights gone or game deleted: the next tap says so
+          return null;
+        }
+        if (response.status !== 200 || response.headers.get("ETag") === current.dataset.etag) {
+          return null; // 304: nothing changed; anything else: try again later
+        }
+        return response.text().then(function (text) {
+          if (busy || queue.length || sentAfter !== taps || !document.contains(current)) {
+            return; // a tap here since: its own answer redraws the page
+          }
+          swapIn(new DOMParser().parseFromString(text, "text/html"));
+        });
+      })
+      .catch(function () {
+        return null; // offline for a moment: the next poll tries again
+      });
+  }
+
+  var timer = null;
+
+  function startFollowing() {
+    if (timer === null) {
+      timer = window.setInterval(poll, POLL_MS);
+    }
+  }
+
+  function stopFollowing() {
+    if (timer !== null) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+  }
+
+  if (marker()) {
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) {
+        stopFollowing();
+      } else {
+        poll();
+        startFollowing();
+      }
+    });
+    if (!document.hidden) {
+      startFollowing();
+    }
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!isLiveForm(form)) {
       return;
     }
     event.preventDefault();
+    taps += 1;
     var submitter = event.submitter || null;
     if (submitter && submitter.classList) {
       submitter.classList.add("live-chip--pending");

@@ -4,7 +4,7 @@ key."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
 
@@ -127,24 +127,27 @@ def delete_game(game: Game, version: int) -> None:
     db.session.flush()
 
 
-def play_again(game: Game) -> tuple[Game, str | None]:
+def play_again(game: Game, key_of: Callable[[str], str] | None = None) -> tuple[Game, str | None]:
     """The next game of the table that played ``game`` (finished or abandoned; the caller
     holds its row lock): the same players in the same seats, the same variant and number
     of rounds, and the first leader one seat on: the seat after ``game``'s first leader
     leads the new game's first trick, as R3 passes the first lead from round to round.
 
     A table plays one next game: the first call starts it and answers it with its edit
-    key; every later call answers that game and ``None``, as long as it exists."""
+    key (``key_of`` the new game's code, else a new random one: the web pages derive it
+    from the old game's key, so every phone holding that key can be given it); every later
+    call answers that game and ``None``, as long as it exists."""
     if game.status == GameStatus.IN_PROGRESS:
         raise ServiceError(N_("This game is still being played: finish or abandon it first."))
     if game.next_game_id is not None:
         started = db.session.get(Game, game.next_game_id)
         if started is not None:
             return started, None
-    key = new_edit_key()
+    code = new_code()
+    key = key_of(code) if key_of is not None else new_edit_key()
     players = len(game.seats)
     following = Game(
-        code=new_code(),
+        code=code,
         edit_key_hash=hash_edit_key(key),
         variant=game.variant,
         rounds_planned=game.rounds_planned,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -19,6 +20,18 @@ CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,16}")
 def new_edit_key() -> str:
     """A secret that grants the right to change one game."""
     return secrets.token_urlsafe(18)
+
+
+def next_game_key(secret: str | bytes, key: str, code: str) -> str:
+    """The edit key of the table's next game ``code``, made from ``key``, a key that opened
+    the game before it, and the server's ``secret``: every phone still holding that key
+    gets the same next key without it being stored anywhere in clear (issue 24). Without
+    the secret a key cannot be derived, so a key taken back from the old game (a new edit
+    link) gives nothing, and a new edit link of the next game ends what was derived."""
+    secret_bytes = secret.encode() if isinstance(secret, str) else secret
+    message = f"next game\0{code}\0{key}".encode()
+    mac = hmac.new(secret_bytes, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:18]).decode()  # as long as a new edit key
 
 
 def hash_edit_key(key: str) -> str:

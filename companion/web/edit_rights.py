@@ -7,13 +7,13 @@ The device that creates a game keeps the key in its signed session cookie; the e
 
 from __future__ import annotations
 
-from flask import abort, after_this_request, request, session
+from flask import abort, after_this_request, current_app, request, session
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from companion.data.models import Game
 from companion.services.games import get_game, lock_game
-from companion.services.keys import key_opens
+from companion.services.keys import key_opens, next_game_key
 
 SESSION_KEYS = "edit_keys"
 #: A phone keeps the keys of at most this many games (the cookie must stay small).
@@ -55,6 +55,31 @@ def device_edit_key(game: Game) -> str | None:
 def can_edit(game: Game) -> bool:
     """Whether this device may change ``game``."""
     return device_edit_key(game) is not None
+
+
+def next_key_of(game: Game, code: str) -> str | None:
+    """The edit key of the table's next game ``code`` as this device may have it: derived
+    from the key it holds of ``game`` (``services.next_game_key``), only while that key
+    still opens ``game``; ``None`` for a device without one."""
+    held = device_edit_key(game)
+    if held is None:
+        return None
+    return next_game_key(current_app.config["SECRET_KEY"], held, code)
+
+
+def take_on_rights(game: Game, following: Game) -> bool:
+    """Play again keeps the table's rights (issue 24): a device holding a key that still
+    opens ``game`` is given the edit rights of the table's next game ``following``, whichever
+    phone started it, as long as the key derived from its own opens ``following`` (a new
+    edit link of either game ends that). Answers whether this device may change
+    ``following`` now."""
+    if can_edit(following):
+        return True
+    key = next_key_of(game, following.code)
+    if key is None or not key_opens(following, key):
+        return False
+    remember_edit_key(following, key)
+    return True
 
 
 def bearer_key() -> str | None:

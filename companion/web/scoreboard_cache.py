@@ -63,6 +63,23 @@ SCOREBOARD_STATE = (
 )
 
 
+#: The live page's template, and the static files it links (issue 24: it follows the other
+#: phones at the table with the scoreboard's ETag, asked every few seconds by live.js).
+LIVE_TEMPLATE = "games/live.html"
+LIVE_STATIC = ("style.css", "chips.css", "play.css", "app.js", "live.js", "wake_lock.js")
+
+
+def live_etag(code: str, number: int) -> str | None:
+    """The strong ETag (unquoted) of the live page of round ``number`` as this request would
+    render it, or ``None`` when there is no such game; one query, no rendering.
+
+    The live page shows what the editing scoreboard does of the game (the same state:
+    the game's version, the live round's unfinished trick, the names, this device's edit
+    rights and CSRF token), in its own templates: :func:`scoreboard_etag`'s parts, with the
+    live page's templates and round number in place of the scoreboard's."""
+    return page_etag(code, LIVE_TEMPLATE, LIVE_STATIC, f"live {number}", view=False)
+
+
 def scoreboard_etag(code: str, view: bool) -> str | None:
     """The strong ETag (unquoted) of a scoreboard page as this request would render it, or
     ``None`` when there is no such game; one query, no rendering.
@@ -77,15 +94,24 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     the session's token and every half of the token's lifetime, so a revalidated page never
     carries an expired token.
     """
+    kind = "view" if view else "board"
+    return page_etag(code, SCOREBOARD_TEMPLATE, SCOREBOARD_STATIC, kind, view)
+
+
+def page_etag(
+    code: str, template: str, static: tuple[str, ...], kind: str, view: bool
+) -> str | None:
+    """The ETag of a page of the game ``code`` that shows the game's state (see
+    :func:`scoreboard_etag`), rendered from ``template`` linking ``static``."""
     rows = read_once(SCOREBOARD_STATE, code=code)
     if not rows:
         return None
     held = None if view else held_key(code)
     opens = held is not None and hmac.compare_digest(rows[0].edit_key_hash, hash_edit_key(held))
     parts: list[object] = [
-        templates_digest(),
-        [linked_name(name) for name in SCOREBOARD_STATIC],
-        "view" if view else "board",
+        templates_digest(template),
+        [linked_name(name) for name in static],
+        kind,
         request.host_url,  # every link starts with the script root (URL_PREFIX)
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
@@ -108,24 +134,26 @@ def hash_of(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def templates_digest() -> str:
-    """A digest of the scoreboard's templates, computed once per app."""
-    digest: str | None = current_app.extensions.get("scoreboard_templates")
+def templates_digest(template: str = SCOREBOARD_TEMPLATE) -> str:
+    """A digest of a page's templates, computed once per app."""
+    digests: dict[str, str] = current_app.extensions.setdefault("page_templates", {})
+    digest = digests.get(template)
     if digest is None:
         env = current_app.jinja_env
         assert env.loader is not None
-        sources = [env.loader.get_source(env, name)[0] for name in scoreboard_templates()]
+        used = scoreboard_templates(template)
+        sources = [env.loader.get_source(env, name)[0] for name in used]
         digest = hash_of("\0".join(sources))[:16]
-        current_app.extensions["scoreboard_templates"] = digest
+        digests[template] = digest
     return digest
 
 
-def scoreboard_templates() -> list[str]:
-    """The scoreboard's template and every one it extends, includes or imports, found in the
-    templates themselves, so a macro file added later counts too."""
+def scoreboard_templates(template: str = SCOREBOARD_TEMPLATE) -> list[str]:
+    """A page's template (the scoreboard's by default) and every one it extends, includes
+    or imports, found in the templates themselves, so a macro file added later counts too."""
     env = current_app.jinja_env
     assert env.loader is not None
-    found = [SCOREBOARD_TEMPLATE]
+    found = [template]
     for name in found:
         source = env.loader.get_source(env, name)[0]
         for used in meta.find_referenced_templates(env.parse(source)):

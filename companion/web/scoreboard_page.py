@@ -119,6 +119,7 @@ def render_scoreboard(
         conflict=conflict,
         rights_lost=not view and edit_rights_lost(game),
         poll_url=url_for("games.view" if view else "games.scoreboard", code=game.code),
+        view=view,
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,

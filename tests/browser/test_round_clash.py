@@ -132,3 +132,47 @@ def test_the_conflict_view_fits_a_360_px_phone_in_every_language(
     assert not problems, "\n".join(problems)
     if shots := os.environ.get("SCREENSHOTS"):
         phone.page.screenshot(path=str(Path(shots) / f"round-clash-360-{lang}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_keeping_theirs_is_the_primary_way_out_and_using_mine_the_secondary(
+    new_phone: PhoneFactory, live_table: Table, axe_source: str, lang: str
+) -> None:
+    """Issue 24, point 12: the safe choice first. "Keep theirs" overwrites nothing, so it is
+    the primary (filled) button; "Use mine" is the secondary one, at 390x844."""
+    game = live_table.new_game(NAMES, rounds=5)
+    code, key = game["id"], game["edit_key"]
+    phone = new_phone()
+    phone.goto(f"/g/{code}/edit/{key}")
+    phone.goto(f"/g/{code}/rounds/record")
+    for seat, entry in enumerate(MINE):
+        enter_quick_seat(phone, seat, entry)  # (the chips are found by their English names)
+    phone.context.add_cookies([{"name": "lang", "value": lang, "url": phone.base_url}])
+    live_table.record(game, [seat.entry() for seat in THEIRS])
+    phone.page.get_by_role("button", name="Save round").click()
+    expect(phone.page.locator("html")).to_have_attribute("lang", lang)
+
+    keep = phone.page.get_by_role("link", name=in_language(lang, "Keep theirs"))
+    mine = phone.page.locator('button[data-way="mine"]')
+    expect(keep).to_have_class("button button--primary")
+    expect(mine).to_have_class("button")
+    # the primary one is painted as such: filled, unlike the secondary one
+    keep_fill, mine_fill = (
+        way.evaluate("element => getComputedStyle(element).backgroundColor") for way in (keep, mine)
+    )
+    assert keep_fill != mine_fill
+    primary = phone.page.evaluate(
+        """() => { const probe = document.createElement("a");
+                   probe.className = "button button--primary"; document.body.append(probe);
+                   const fill = getComputedStyle(probe).backgroundColor; probe.remove();
+                   return fill; }"""
+    )
+    assert keep_fill == primary
+    where = f"the conflict view in {lang} at 390 px"
+    problems = overflow_problems(phone, where) + spilled_text_problems(phone, where)
+    problems += describe_violations(axe_violations(phone, axe_source), where)
+    assert not problems, "\n".join(problems)
+    if shots := os.environ.get("SCREENSHOTS"):
+        phone.page.screenshot(path=str(Path(shots) / f"round-clash-390-{lang}.png"), full_page=True)
+    keep.click()
+    expect(phone.page.locator(".notice--saved")).to_be_visible()

@@ -209,7 +209,7 @@ def test_every_setting_of_a_custom_variant_is_kept(
         assert load(next_code(app, code)).variant == variant_from_settings("reverse", 2, "hazy")
 
 
-def test_a_later_press_opens_the_next_game_read_only_on_a_phone_without_its_rights(
+def test_a_later_press_on_another_phone_of_the_table_gives_it_the_next_games_rights(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
     code = finished_game(app, table)
@@ -218,7 +218,10 @@ def test_a_later_press_opens_the_next_game_read_only_on_a_phone_without_its_righ
     press(client, code)
     following = next_code(app, code)
     answer = other.post(f"/g/{code}/again", data={"csrf_token": csrf_token(board)})
-    assert answer.status_code == 302 and answer.headers["Location"] == f"/g/{following}/view"
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/g/{following}"
+    assert read_page(page_of(other, f"/g/{following}")).find_all(
+        "a", href=f"/g/{following}/rounds/record"
+    )  # issue 24: the table keeps its rights, whichever phone pressed
     # the phone that started it is sent to its scoreboard, which it edits
     assert press_again(client, code) == f"/g/{following}"
     with app.app_context():
@@ -237,7 +240,8 @@ def test_the_old_scoreboards_link_to_the_next_game(
     assert not view.find_all("form", action=f"/g/{code}/again")
     assert view.find("a", href=f"/g/{following}/view").own_text == "Go to the next game"
     board = read_page(page_of(client, f"/g/{code}"))
-    assert board.find_all("a", href=f"/g/{following}")
+    assert board.find("a", href=f"/g/{code}/next").own_text == "Go to the next game"
+    assert client.get(f"/g/{code}/next").headers["Location"] == f"/g/{following}"
 
 
 def test_a_phone_without_edit_rights_cannot_start_the_next_game(app: Flask, table: Table) -> None:

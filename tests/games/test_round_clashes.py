@@ -108,6 +108,17 @@ def keep_link(page: str) -> tuple[str, str]:
     return str(link.get("href")), "".join(link.strings)
 
 
+def assert_safe_way_first(page: str) -> None:
+    """Issue 24, point 12: keeping theirs (which overwrites nothing) is the primary button,
+    using mine the secondary one."""
+    ways = read_page(page).find("div", class_="clash-ways")
+    keep = ways.find(data_way="keep")
+    mine = ways.find("button", data_way="mine")
+    assert "button--primary" in keep.classes, keep.classes
+    assert "button--primary" not in mine.classes and "button" in mine.classes, mine.classes
+    assert ways.find_all(class_="button--primary") == [keep]
+
+
 def sides(page: str, seat: int) -> tuple[str, str]:
     """The words a reader hears of one player's entries: theirs, then mine."""
     tables = read_page(page).find_all("table", class_="clash-seat", data_seat=str(seat))
@@ -157,6 +168,7 @@ def test_a_round_recorded_on_another_phone_is_shown_beside_mine_and_never_filed_
     )
     assert sides(conflict, 3)[1].endswith("Points: +12")
     assert keep_link(conflict) == (f"/g/{code}/rounds/1/keep-theirs", "Keep theirs")
+    assert_safe_way_first(conflict)
     mine = use_mine_form(conflict)
     assert mine is not None and mine.action == f"/g/{code}/rounds/1?mode=quick"
     assert mine.fields["s0-tricks"] == ["5"] and mine.fields["number"] == ["1"]

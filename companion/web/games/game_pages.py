@@ -15,7 +15,7 @@ The share page (QR codes, the edit link, a new edit link) is in ``share_pages``.
 
 from __future__ import annotations
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -25,7 +25,15 @@ from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
-from companion.web.edit_rights import can_edit, game_to_change, remember_edit_key
+from companion.services.keys import new_edit_key
+from companion.web.edit_rights import (
+    can_edit,
+    game_to_change,
+    held_key,
+    next_key_of,
+    remember_edit_key,
+    take_on_rights,
+)
 from companion.web.errors import (
     Link,
     PageArea,
@@ -166,19 +174,43 @@ def play_again(code: str) -> ResponseReturnValue:
     on, R3) and open it where the table goes on: marking the colours, or its scoreboard when
     the variant lays out no indicator. The phone that starts it keeps the score. A later
     press, here or on another phone, opens the game already started: a table plays one next
-    game, and a phone without its edit rights gets the read-only scoreboard."""
+    game, and this phone gets its edit rights too (``take_on_rights``)."""
     game = game_to_change(code)
     if game.status == GameStatus.IN_PROGRESS:  # a page from another game's end: nothing to do
         return redirect(url_for("games.scoreboard", code=game.code))
-    following, key = services.play_again(game)
+    # the next game's key is derived from this phone's, so every phone holding it gets it
+    following, key = services.play_again(game, lambda new: next_key_of(game, new) or new_edit_key())
     db.session.commit()
     if key is not None:
         remember_edit_key(following, key)
         if queries.setup_of(following).cards_laid_out > 0:
             return redirect(url_for("games.mark_colours", code=following.code))
         return redirect(url_for("games.scoreboard", code=following.code))
-    endpoint = "games.scoreboard" if can_edit(following) else "games.view"
-    return redirect(url_for(endpoint, code=following.code))
+    if take_on_rights(game, following):  # started by another phone of the table
+        return redirect(url_for("games.scoreboard", code=following.code))
+    return redirect(url_for("games.next_game", code=game.code))
+
+
+@bp.get("/g/<code>/next")
+def next_game(code: str) -> ResponseReturnValue:
+    """The way from a game's end to the table's next game ("Go to the next game"). A phone
+    that holds a key still opening this game gets the next game's edit rights too, whoever
+    started it (``take_on_rights``); any other phone is told how to get them, beside the
+    way to look at the game."""
+    game = services.get_game(code)
+    following = db.session.get(Game, game.next_game_id) if game.next_game_id else None
+    if following is None:
+        return redirect(url_for("games.scoreboard", code=game.code))
+    if take_on_rights(game, following):
+        return redirect(url_for("games.scoreboard", code=following.code))
+    page = render_template(
+        "games/next_game.html",
+        view_url=url_for("games.view", code=following.code),
+        lost=held_key(game.code) is not None,
+    )
+    response = make_response(page, 200)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # --------------------------------------------------------------------------------------------

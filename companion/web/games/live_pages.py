@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -52,6 +52,7 @@ from companion.web.games.round_state import (
     why_no_round_to_record,
 )
 from companion.web.games.unfinished_trick import check_next_play, missed_cards, trick_so_far
+from companion.web.scoreboard_cache import live_etag
 from companion.web.security import csrf
 
 # --------------------------------------------------------------------------------------------
@@ -265,10 +266,18 @@ def now_live(game: Game) -> dict[str, Any]:
 
 @bp.get("/g/<code>/rounds/<int:number>/live", endpoint="live_round")
 def live_round(code: str, number: int) -> ResponseReturnValue:
-    """The live round: whose turn it is, the trick so far, and the cards left to play."""
+    """The live round: whose turn it is, the trick so far, and the cards left to play.
+    Asked again every few seconds by live.js with the page's ETag: ``304`` while nothing
+    changed, else the page as it is now, a card entered on another phone in it."""
     game = editable_game(code)
     round_ = services.round_of(game, number)
-    return live_or_notice(game, round_) or render_live(game, round_)
+    tag = live_etag(game.code, number)
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        response = current_app.response_class(status=304)
+        response.set_etag(tag)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return live_or_notice(game, round_) or render_live(game, round_, etag=tag)
 
 
 @bp.post("/g/<code>/rounds/<int:number>/live/card", endpoint="play_live_card")

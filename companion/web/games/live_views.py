@@ -9,13 +9,14 @@ from dataclasses import dataclass
 
 from flask import get_flashed_messages, make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.http import quote_etag
 
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, signed_number
-from companion.read_models.scoreboard import chips_of_colours
+from companion.read_models.scoreboard import chips_of_colours, next_game_code, ranked_standings
 from companion.read_models.trick import TrickView
 from companion.read_models.trick import trick_view as build_trick_view
 from companion.rules import TableSetup, can_pass, seat_order
@@ -23,6 +24,7 @@ from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
 from companion.web.games.round_state import names_of
 from companion.web.games.unfinished_trick import trick_so_far
+from companion.web.scoreboard_cache import live_etag
 
 #: The flashed notes of the live page (a card or a trick taken back).
 FLASH_CATEGORY = "live"
@@ -169,6 +171,50 @@ def score_lines(game: Game, round_: Round, names: Sequence[str]) -> tuple[ScoreL
     )
 
 
+@dataclass(frozen=True)
+class RankedSeat:
+    """A seat in the final ranking (R11): equal totals share a rank."""
+
+    rank: int
+    name: str
+    total: str
+    wins: bool
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What the live page shows once its round ended the game: the winners, the final
+    ranking, and the way on to the table's next game (started already, or to start)."""
+
+    winner_names: tuple[str, ...]
+    winning_total: str
+    ranking: tuple[RankedSeat, ...]
+    next_game_code: str | None
+
+
+def game_result(game: Game, round_: Round, names: Sequence[str]) -> GameResult | None:
+    """The game's result when ``round_`` is its last round and the game is finished (R11),
+    else ``None``: an earlier round's page, or a game abandoned, shows no result."""
+    if game.status != GameStatus.FINISHED or round_ is not game.rounds[-1]:
+        return None
+    totals = queries.totals_of(game)
+    winners = set(totals.winners)
+    return GameResult(
+        winner_names=tuple(names[seat] for seat in sorted(winners)),
+        winning_total=signed_number(totals.totals[min(winners)]),
+        ranking=tuple(
+            RankedSeat(
+                rank=standing.rank or 1,
+                name=names[standing.seat],
+                total=signed_number(totals.totals[standing.seat]),
+                wins=standing.seat in winners,
+            )
+            for standing in ranked_standings(totals.totals)
+        ),
+        next_game_code=next_game_code(game),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Rendering
 
@@ -188,9 +234,15 @@ def render_live(
     conflict: bool = False,
     expired: bool = False,
     status: int = 200,
+    etag: str | None = None,
 ) -> ResponseReturnValue:
     """The live page: the trick so far and who is winning it, the last trick, the chips of
-    the deck, each seat's captures, and the round's scores once it is over."""
+    the deck, each seat's captures, and the round's scores once it is over.
+
+    The page carries its ETag (``etag``, else the game's as it is now): live.js asks with
+    it every few seconds and swaps in the page another phone's card changed (issue 24)."""
+    if etag is None:
+        etag = live_etag(game.code, round_.number)
     names = names_of(game)
     setup = queries.setup_of(game)
     live = queries.live_round_of(game, round_)
@@ -227,13 +279,19 @@ def render_live(
         notes=get_flashed_messages(category_filter=[FLASH_CATEGORY]),
         can_undo_trick=bool(live.tricks) and (not complete or round_ is game.rounds[-1]),
         game_over=game.status == GameStatus.FINISHED,
+        result=game_result(game, round_, names) if complete else None,
+        play_again_url=url_for("games.play_again", code=game.code),
         version=game.version,
         card_url=url_for("games.play_live_card", code=game.code, number=round_.number),
         undo_card_url=url_for("games.undo_live_card", code=game.code, number=round_.number),
         undo_trick_url=url_for("games.undo_live_trick", code=game.code, number=round_.number),
         scoreboard_url=url_for("games.scoreboard", code=game.code),
+        poll_url=live_url(game, round_),
+        etag=quote_etag(etag) if etag else "",
     )
     response = make_response(page, status)
+    if etag and status == 200:
+        response.set_etag(etag)
     # Back and forward must show the round as it is now, never a copy from before a trick.
     response.headers["Cache-Control"] = "no-store"
     return response
