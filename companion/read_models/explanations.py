@@ -19,7 +19,7 @@ from flask_babel import gettext, ngettext
 from companion.data.models import Game, Round
 from companion.data.queries import setup_of
 from companion.data.states import RoundStatus
-from companion.read_models.messages import colour_name, signed_number
+from companion.read_models.messages import colour_name, render_message, signed_number
 from companion.rules import (
     Choice,
     Colour,
@@ -34,6 +34,7 @@ from companion.rules import (
     TermKind,
     entry_from_json,
     explain_round,
+    unplayable_problems,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -47,7 +48,7 @@ def round_explanations(game: Game, round_: Round) -> tuple[SeatExplanation, ...]
         return None
     setup = setup_of(game)
     try:
-        explained = explain_round(setup, stored_entries(setup, round_.entries))
+        explained = explain_round(setup, stored_entries(setup, round_.entries), stored=True)
     except (RuleError, MalformedEntry):
         return None
     stored = [result.score for result in round_.results]
@@ -178,6 +179,8 @@ class ExplainedRound:
     #: The scored rounds before and after this one, for stepping through a game's rounds.
     previous: int | None
     next: int | None
+    #: What the round breaks of the limits checked since it was stored (C5), in words.
+    breaks: tuple[str, ...] = ()
 
 
 def explained_round(game: Game, round_: Round) -> ExplainedRound | None:
@@ -198,4 +201,17 @@ def explained_round(game: Game, round_: Round) -> ExplainedRound | None:
         seats,
         earlier[-1] if earlier else None,
         later[0] if later else None,
+        round_breaks(game, round_),
     )
+
+
+def round_breaks(game: Game, round_: Round) -> tuple[str, ...]:
+    """What a stored Hat Trick round breaks of C5's limits from R19 and R20, checked since it
+    was saved: it still reads back as scored, and its page says so."""
+    setup = setup_of(game)
+    names = [place.player.name for place in game.seats]
+    try:
+        problems = unplayable_problems(setup, stored_entries(setup, round_.entries))
+    except MalformedEntry:
+        return ()
+    return tuple(render_message(problem.message, names) for problem in problems)

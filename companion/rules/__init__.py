@@ -41,7 +41,7 @@ from companion.rules.implied import (
     implied_hat_trick_count,
     implied_tricks,
 )
-from companion.rules.scoring import RoundScore, round_problems, score_round
+from companion.rules.scoring import RoundScore, round_problems, score_round, unplayable_problems
 from companion.rules.table import (
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
@@ -131,6 +131,7 @@ __all__ = [
     "running_totals",
     "round_problems",
     "score_round",
+    "unplayable_problems",
     "seat_order",
     "table_setup",
     "trick_winner",

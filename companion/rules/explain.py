@@ -156,10 +156,12 @@ class SeatExplanation:
         return data
 
 
-def explain_round(setup: TableSetup, entries: Sequence[Entry]) -> tuple[SeatExplanation, ...]:
+def explain_round(
+    setup: TableSetup, entries: Sequence[Entry], *, stored: bool = False
+) -> tuple[SeatExplanation, ...]:
     """Score a complete round (C1-C5, through :func:`score_round`) and explain every seat's
-    score, in seat order."""
-    scored = score_round(setup, entries)
+    score, in seat order; ``stored``: a saved round, read back as it was scored."""
+    scored = score_round(setup, entries, stored=stored)
     return tuple(
         explain_seat(setup, seat, entry) for seat, entry in zip(scored.seats, entries, strict=True)
     )

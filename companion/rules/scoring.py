@@ -16,6 +16,7 @@ from companion.rules.cards import Card, Colour
 from companion.rules.checks import (
     check_cards_named_once,
     check_hat_trick_holdings,
+    check_hat_trick_playable,
     check_indicators,
     check_marked_captures,
     check_trick_total,
@@ -118,11 +119,12 @@ class RoundScore:
         return {"scores": self.scores, "entries": [seat.as_json() for seat in self.seats]}
 
 
-def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+def score_round(setup: TableSetup, entries: Sequence[Entry], *, stored: bool = False) -> RoundScore:
     """Check (C1-C5) and score a complete round, one entry per seat in seat order; the first
-    refusal is raised."""
+    refusal is raised. ``stored``: a round saved before C5's limits from R19 and R20 were
+    checked is read back as it was scored (:func:`unplayable_problems` says what it breaks)."""
     found = Findings()
-    scored = _checked_round(setup, entries, found)
+    scored = _checked_round(setup, entries, found, stored=stored)
     if found.problems:
         raise found.problems[0]
     assert scored is not None
@@ -162,7 +164,7 @@ class Findings:
 
 
 def _checked_round(
-    setup: TableSetup, entries: Sequence[Entry], found: Findings
+    setup: TableSetup, entries: Sequence[Entry], found: Findings, *, stored: bool = False
 ) -> RoundScore | None:
     """The round's score, or ``None`` with every refusal noted in ``found``."""
     if len(entries) != setup.players:
@@ -175,7 +177,7 @@ def _checked_round(
         )
         return None
     if isinstance(setup.variant, HatTrickVariant):
-        return _score_hat_trick(setup, entries, found)
+        return _score_hat_trick(setup, entries, found, stored=stored)
     return _score_classic(setup, setup.variant, entries, found)
 
 
@@ -349,9 +351,10 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
 
 
 def _score_hat_trick(
-    setup: TableSetup, entries: Sequence[Entry], found: Findings
+    setup: TableSetup, entries: Sequence[Entry], found: Findings, *, stored: bool = False
 ) -> RoundScore | None:
-    """R22 with the checks C1 and C5."""
+    """R22 with the checks C1 and C5 (without C5's limits from R19 and R20 for a round
+    ``stored`` before they were checked)."""
     for seat, entry in enumerate(entries):
         if not isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry):
             found.problems.append(_entry_kind_error(seat, N_("a Hat Trick entry")))
@@ -370,6 +373,13 @@ def _score_hat_trick(
         setup.tricks_per_round,
         setup.players,
     )
+    if not found.problems and not stored:
+        found.passes(
+            check_hat_trick_playable,
+            [(sum(h.counts.values()), h.passed) for h in holdings],
+            setup.tricks_per_round,
+            setup.players,
+        )
     if found.problems:
         return None
     return RoundScore(
@@ -431,3 +441,23 @@ def _check_colour_totals(holdings: Sequence[HatTrickCounts], setup: TableSetup) 
                 colour=colour,
                 most=setup.deck.cards_of(colour),
             )
+
+
+def unplayable_problems(setup: TableSetup, entries: Sequence[Entry]) -> tuple[RuleError, ...]:
+    """What a Hat Trick round that scores otherwise breaks of C5's limits from R19 and R20
+    (a round stored before they were checked): its refusal, or nothing."""
+    if not isinstance(setup.variant, HatTrickVariant) or not all(
+        isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry) for entry in entries
+    ):
+        return ()
+    found = Findings()
+    holdings = [found.value(_hat_trick_holding, seat, entry) for seat, entry in enumerate(entries)]
+    if found.problems:
+        return ()
+    found.passes(
+        check_hat_trick_playable,
+        [(sum(h.counts.values()), h.passed) for h in holdings if h is not None],
+        setup.tricks_per_round,
+        setup.players,
+    )
+    return tuple(found.problems)

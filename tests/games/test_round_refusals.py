@@ -24,6 +24,7 @@ from companion.rules import (
 from companion.rules.checks import (
     check_cards_named_once,
     check_hat_trick_holdings,
+    check_hat_trick_playable,
     check_indicators,
     check_marked_captures,
     check_trick_total,
@@ -401,6 +402,44 @@ def test_hat_trick_without_javascript_the_last_count_is_filled_in_from_c5(
     assert read_page(page).find("fieldset", data_count_field="s3-green").get("data-implied")
     assert "Cards accounted for: 56 of 56 · all accounted for" in text_of(page)
     assert_redirects_to_scoreboard(send(client, url, page, []), code)
+
+
+def test_hat_trick_more_passes_than_the_tricks_allow_are_refused_naming_the_passers(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """C5 from R19: 14 tricks of 4 allow 28 passes; 30 could not have been played."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 13, "blue": 13, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(0, 10), (0, 10), (0, 10), (26, 0)]
+    expected = refusal(app, lambda: check_hat_trick_playable(holdings, 14, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert all(name in expected for name in NAMES[:3]) and NAMES[3] not in expected
+    assert "30" in expected and "28" in expected
+
+
+def test_hat_trick_face_up_cards_of_a_seat_that_passed_every_trick_are_refused(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """C5 from R20: a seat that passed in all 14 tricks took no pile."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 0, "blue": 14, "green": 0, "passed": 0},
+        {"red": 14, "blue": 0, "green": 0, "passed": 14},
+        {"red": 0, "blue": 0, "green": 14, "passed": 0},
+        {"red": 0, "blue": 0, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(14, 0), (14, 14), (14, 0), (0, 0)]
+    expected = refusal(app, lambda: check_hat_trick_playable(holdings, 14, 4))
+    assert seat_errors(page, 1) == [expected]
+    assert seats_with_errors(page) == [1]
+    assert "Ben" in expected and "(C5)" in expected
 
 
 def test_hat_trick_passes_over_one_a_trick_are_refused(
