@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from babel.lists import format_list
+from flask_babel import get_locale, gettext, ngettext
 
 from companion.data.models import Game, Round
 from companion.data.queries import setup_of
@@ -129,8 +130,9 @@ TERM_WORDS: dict[TermKind, Callable[[Term, str], str]] = {
 
 
 def _choice_words(choice: DelayedChoice) -> str:
-    """R16: the colours scored, and why: the best (against the next best), the only legal
-    choice, or the table's override (against what the proposal would have scored)."""
+    """R16: the colours scored, and why: the best (against the next best), one of choices
+    that score the same ("blue or red, equally good"), the only legal choice, or the table's
+    override (against what the proposal would have scored)."""
     colours = _colours_words(choice.colours)
     if choice.by_table:
         return gettext(
@@ -143,6 +145,16 @@ def _choice_words(choice: DelayedChoice) -> str:
     runner_up: Choice | None = choice.next_best
     if runner_up is None:
         return gettext("Chosen: %(colours)s, the only choice.", colours=colours)
+    if choice.equally_good:
+        tied = [choice.colours, *(other.colours for other in choice.equally_good)]
+        return gettext(
+            "Chosen: %(colours)s (%(choices)s, equally good: %(score)s).",
+            colours=colours,
+            choices=format_list(
+                [_colours_words(c) for c in tied], style="or", locale=get_locale() or "en"
+            ),
+            score=signed_number(choice.proposed.score),
+        )
     return gettext(
         "Chosen: %(colours)s, the best choice (next best: %(other)s, %(score)s).",
         colours=colours,

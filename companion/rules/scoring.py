@@ -76,17 +76,19 @@ class SeatScore:
 
 @dataclass(frozen=True)
 class HatTrickSeatScore:
-    """How one seat scored a Hat Trick round (R22)."""
+    """How one seat scored a Hat Trick round (R22). ``colour`` is the scoring colour, ``None``
+    for a seat that captured nothing (no face-up card, so no colour scores)."""
 
     score: int
-    colour: Colour
+    colour: Colour | None
     counts: Mapping[Colour, int] = field(hash=False)
     passed: int
 
     @property
     def colours(self) -> tuple[Colour, ...]:
-        """The scoring colour, as a one-colour tuple like the classic family's."""
-        return (self.colour,)
+        """The scoring colour, as a one-colour tuple like the classic family's; none for a
+        seat that captured nothing."""
+        return () if self.colour is None else (self.colour,)
 
     @property
     def tricks(self) -> None:
@@ -97,7 +99,7 @@ class HatTrickSeatScore:
         """The API's shape of one entry of a scored Hat Trick round."""
         return {
             "score": self.score,
-            "colours": [self.colour.value],
+            "colours": [colour.value for colour in self.colours],
             "counts": {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS},
             "passed": self.passed,
         }
@@ -386,7 +388,7 @@ def _score_hat_trick(
         tuple(
             HatTrickSeatScore(
                 hat_trick_score(holding),
-                best_hat_trick_colour(holding.counts),
+                best_hat_trick_colour(holding.counts) if any(holding.counts.values()) else None,
                 holding.counts,
                 holding.passed,
             )

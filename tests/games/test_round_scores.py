@@ -86,6 +86,10 @@ def english_line(explained: SeatExplanation) -> str:
         )
     elif choice.next_best is None:
         why = f"Chosen: {colours}, the only choice."
+    elif choice.next_best.score == choice.proposed.score:
+        tied = [colours, *(" + ".join(c.value for c in o.colours) for o in choice.equally_good)]
+        choices = " or ".join(tied) if len(tied) == 2 else ", ".join(tied[:-1]) + f", or {tied[-1]}"
+        why = f"Chosen: {colours} ({choices}, equally good: {signed(choice.proposed.score)})."
     else:
         other = " + ".join(colour.value for colour in choice.next_best.colours)
         why = (
@@ -182,6 +186,21 @@ def test_a_delayed_round_says_which_colour_was_chosen_and_why(
     table.correct(game, 1, entries)
     explained = assert_page_explains(client, game, setup, entries)
     assert explained[0].choice.by_table
+
+
+def test_a_delayed_choice_that_ties_says_the_choices_are_equally_good(
+    client: FlaskClient, table: Table
+) -> None:
+    """R16: red and blue both score 0; the line names no "next best" of the same score."""
+    game = table.new_game(NAMES, "delayed")
+    setup = table_setup(4, variant_named("delayed"))
+    captured = cs("red 3, blue 3, green 9, yellow 8")
+    entries = complete_round(setup, {0: DelayedEntry(captured)})
+    table.record(game, entries)
+    assert_page_explains(client, game, setup, entries)
+    line = page_lines(client, game["id"], 1)[0][2]
+    assert line.endswith("Chosen: red (red or blue, equally good: 0).")
+    assert "next best" not in line
 
 
 @pytest.mark.parametrize("quick", [True, False], ids=["quick", "full"])
