@@ -40,6 +40,7 @@ from companion.rules.implied import (
     implied_count,
     implied_hat_trick_count,
     implied_tricks,
+    seats_at_zero_passes,
 )
 from companion.rules.scoring import RoundScore, round_problems, score_round, unplayable_problems
 from companion.rules.table import (
@@ -124,6 +125,7 @@ __all__ = [
     "implied_count",
     "implied_hat_trick_count",
     "implied_tricks",
+    "seats_at_zero_passes",
     "in_box",
     "resolve_hat_trick",
     "round_dealer",

@@ -18,6 +18,7 @@ from companion.rules import (
     Colour,
     implied_hat_trick_count,
     implied_tricks,
+    seats_at_zero_passes,
     table_setup,
     variant_named,
 )
@@ -402,6 +403,40 @@ def test_hat_trick_without_javascript_the_last_count_is_filled_in_from_c5(
     assert read_page(page).find("fieldset", data_count_field="s3-green").get("data-implied")
     assert "Cards accounted for: 56 of 56 · all accounted for" in text_of(page)
     assert_redirects_to_scoreboard(send(client, url, page, []), code)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_hat_trick_the_implied_count_names_the_players_whose_passes_are_at_0(
+    app: Flask, client: FlaskClient, table: Table, lang: str
+) -> None:
+    """A pass forgotten at a seat still at 0 passes goes into the implied count unnoticed
+    (C5's totals still add up), so the note under it asks about those players."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    client.get(f"/lang/{lang}")
+    seats = [
+        {"red": 9, "blue": 2, "green": 4, "passed": 1},
+        {"red": 3, "blue": 10, "green": 1},  # passes left at 0
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},
+        {"red": 1, "blue": 5},  # passes left at 0; green follows from the others
+    ]
+    url = f"/g/{code}/rounds/record"
+    page = quick_round(client, url, seats, action="check").get_data(as_text=True)
+    counts: list[int | None] = [
+        seat.get(name, 0 if name == "passed" else None)
+        for seat in seats
+        for name in ("red", "blue", "green", "passed")
+    ]
+    implied = implied_hat_trick_count(counts, table_setup(4, variant_named("hat-trick")))
+    assert implied is not None and implied.index == 14
+    asked = seats_at_zero_passes(counts, implied)
+    assert asked == (1, 3)
+    note = read_page(page).find("fieldset", data_count_field="s3-green").find(data_zero_passes=True)
+    catalog = Translations.load(str(Path(companion.__file__).parent / "translations"), [lang])
+    question = catalog.gettext("%(names)s: 0 passes, right?")
+    assert note.text.strip() == question % {"names": "Ben, Dan"}
+    assert note.get("hidden") is None
+    # no other count is implied, and no other note asks
+    assert len(read_page(page).find_all(data_implied="true")) == 1
 
 
 def test_hat_trick_more_passes_than_the_tricks_allow_are_refused_naming_the_passers(
