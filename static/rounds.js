@@ -1,8 +1,9 @@
 /* Round pages, improved while tapping (the pages work without this file):
    - the C3 / C5 line ("tricks assigned", "cards accounted for") follows every tap;
    - the one count nobody entered is filled in when the others imply it (C3, C5), marked
-     "implied" for the table to check, and refilled while the others change, until someone
-     taps it themselves (without this file, Check does the same on the server);
+     "implied" for the table to check (in Hat Trick naming the players whose passes are
+     still at 0), and refilled while the others change, until someone taps it themselves
+     (without this file, Check does the same on the server);
    - a card tapped for one seat is greyed out for the others (C1: each card is in one place);
    - in quick entry, only the chips of a seat's marked colour(s) are shown (C4), and a seat's
      tricks and cards open as soon as its indicator is chosen (without this file, Continue);
@@ -70,6 +71,29 @@
     if (note) {
       note.hidden = !on;
     }
+    var asked = note && note.querySelector("[data-zero-passes]");
+    if (asked) {
+      var text = on ? zeroPassesText(field) : "";
+      asked.textContent = text ? " " + text : "";
+      asked.hidden = !text;
+    }
+  }
+
+  /* Hat Trick (C5): a forgotten pass hides in the implied count (passes start at 0 and the
+     total still adds up), so its note names the players whose passes are still at 0. */
+  function zeroPassesText(implied) {
+    var template = form.dataset.zeroPassesText;
+    if (!template) {
+      return "";
+    }
+    var names = [];
+    Array.prototype.forEach.call(form.querySelectorAll("fieldset.round-seat"), function (seat) {
+      var passes = seat.querySelector('fieldset[data-count="passed"]');
+      if (passes && passes !== implied && countOf(passes) === 0) {
+        names.push(seat.querySelector(".round-seat__name").textContent);
+      }
+    });
+    return names.length ? fill(template, { names: names.join(", ") }) : "";
   }
 
   function choose(field, value) {

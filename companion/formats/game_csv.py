@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from babel.numbers import get_decimal_symbol
 from flask_babel import get_locale, pgettext
@@ -26,9 +26,28 @@ from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundStatus
 from companion.read_models.messages import colour_name
+from companion.rules import Card, Entry, entry_from_json
+from companion.rules.deck import HAT_TRICK_COLOURS
+from companion.rules.entries import HatTrickFullEntry, HatTrickQuickEntry
 
 #: The columns of a game's CSV export, one row per scored round and seat.
 CSV_COLUMNS = ("round", "seat", "player", "indicators", "colours", "tricks", "score", "total")
+
+#: A Hat Trick game's columns: no colour is marked and tricks are not counted (R17, R22), so
+#: a round is its face-up cards per colour, its pass cards (named when entered in full),
+#: and the score.
+HAT_TRICK_CSV_COLUMNS = (
+    "round",
+    "seat",
+    "player",
+    "red",
+    "blue",
+    "green",
+    "passes",
+    "pass_cards",
+    "score",
+    "total",
+)
 
 
 def localized_columns() -> tuple[str, ...]:
@@ -40,6 +59,22 @@ def localized_columns() -> tuple[str, ...]:
         pgettext("CSV column", "Indicator cards"),
         pgettext("CSV column", "Marked colours"),
         pgettext("CSV column", "Tricks"),
+        pgettext("CSV column", "Score"),
+        pgettext("CSV column", "Total"),
+    )
+
+
+def localized_hat_trick_columns() -> tuple[str, ...]:
+    """A Hat Trick game's columns in the player's language."""
+    return (
+        pgettext("CSV column", "Round"),
+        pgettext("CSV column", "Seat"),
+        pgettext("CSV column", "Player"),
+        pgettext("CSV column", "Red face up"),
+        pgettext("CSV column", "Blue face up"),
+        pgettext("CSV column", "Green face up"),
+        pgettext("CSV column", "Passes"),
+        pgettext("CSV column", "Pass cards"),
         pgettext("CSV column", "Score"),
         pgettext("CSV column", "Total"),
     )
@@ -66,11 +101,17 @@ class CsvWords:
 PLAIN = CsvWords(CSV_COLUMNS, ",", str, "; ", " ")
 
 
-def localized_words() -> CsvWords:
+def plain_words(hat_trick: bool) -> CsvWords:
+    """The export for programs: a Hat Trick game has its own columns."""
+    return replace(PLAIN, columns=HAT_TRICK_CSV_COLUMNS) if hat_trick else PLAIN
+
+
+def localized_words(hat_trick: bool = False) -> CsvWords:
     """The export for a spreadsheet in the current language (Flask-Babel's locale)."""
     locale = get_locale()
     decimal_comma = locale is not None and get_decimal_symbol(locale) == ","
-    return CsvWords(localized_columns(), ";" if decimal_comma else ",", colour_name, ", ", ", ")
+    columns = localized_hat_trick_columns() if hat_trick else localized_columns()
+    return CsvWords(columns, ";" if decimal_comma else ",", colour_name, ", ", ", ")
 
 
 #: Where a spreadsheet may start a new cell inside a text: at either separator, since the
@@ -123,6 +164,8 @@ def csv_line(cells: Sequence[object], delimiter: str) -> str:
 
 def csv_rows(game: Game, words: CsvWords = PLAIN) -> list[list[object]]:
     """One row per scored round and seat (seats counted from 1), with the running total."""
+    if game.variant.has_passes:
+        return hat_trick_rows(game, words)
     names = [seat.player.name for seat in game.seats]
     totals = queries.totals_of(game).per_round
     rows: list[list[object]] = []
@@ -151,10 +194,59 @@ def csv_rows(game: Game, words: CsvWords = PLAIN) -> list[list[object]]:
     return rows
 
 
+def hat_trick_rows(game: Game, words: CsvWords) -> list[list[object]]:
+    """A Hat Trick game's rows: per scored round and seat, the face-up cards of each colour,
+    the passes and, entered in full or played live, the pass cards themselves (R19, R22)."""
+    names = [seat.player.name for seat in game.seats]
+    totals = queries.totals_of(game).per_round
+    setup = queries.setup_of(game)
+    rows: list[list[object]] = []
+    for round_, running in zip(game.rounds, totals, strict=True):
+        if round_.status != RoundStatus.SCORED:
+            continue
+        entries = [entry_from_json(setup, entry) for entry in round_.entries]
+        for result in round_.results:
+            entry = entries[result.seat]
+            rows.append(
+                [
+                    round_.number,
+                    result.seat + 1,
+                    names[result.seat],
+                    *_face_up_counts(entry),
+                    _passes(entry),
+                    words.cards_joined_by.join(
+                        f"{words.colour(card.colour.value)} {card.value}"
+                        for card in _pass_cards(entry)
+                    ),
+                    result.score,
+                    running[result.seat],
+                ]
+            )
+    return rows
+
+
+def _face_up_counts(entry: Entry) -> list[int]:
+    """R22: a seat's face-up cards of red, blue and green, counted or named."""
+    if isinstance(entry, HatTrickQuickEntry):
+        return [entry.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS]
+    assert isinstance(entry, HatTrickFullEntry)
+    return [sum(card.colour is colour for card in entry.captured) for colour in HAT_TRICK_COLOURS]
+
+
+def _passes(entry: Entry) -> int:
+    return entry.passed if isinstance(entry, HatTrickQuickEntry) else len(_pass_cards(entry))
+
+
+def _pass_cards(entry: Entry) -> tuple[Card, ...]:
+    """The face-down cards, when the table named them (a count alone names none)."""
+    return entry.passed if isinstance(entry, HatTrickFullEntry) else ()
+
+
 def game_csv(game: Game, localized: bool = False) -> str:
     """One game as CSV: a header row, then ``csv_rows``; UTF-8 with a byte order mark so
     spreadsheets read the names right. ``localized``: in the current language."""
-    words = localized_words() if localized else PLAIN
+    hat_trick = game.variant.has_passes
+    words = localized_words(hat_trick) if localized else plain_words(hat_trick)
     lines = [csv_line(words.columns, words.delimiter)]
     for row in csv_rows(game, words):
         lines.append(csv_line([csv_safe(cell) for cell in row], words.delimiter))

@@ -14,12 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from babel.lists import format_list
+from flask_babel import get_locale, gettext, ngettext
 
 from companion.data.models import Game, Round
 from companion.data.queries import setup_of
 from companion.data.states import RoundStatus
-from companion.read_models.messages import colour_name, signed_number
+from companion.read_models.messages import colour_name, render_message, signed_number
 from companion.rules import (
     Choice,
     Colour,
@@ -34,6 +35,7 @@ from companion.rules import (
     TermKind,
     entry_from_json,
     explain_round,
+    unplayable_problems,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -47,7 +49,7 @@ def round_explanations(game: Game, round_: Round) -> tuple[SeatExplanation, ...]
         return None
     setup = setup_of(game)
     try:
-        explained = explain_round(setup, stored_entries(setup, round_.entries))
+        explained = explain_round(setup, stored_entries(setup, round_.entries), stored=True)
     except (RuleError, MalformedEntry):
         return None
     stored = [result.score for result in round_.results]
@@ -128,8 +130,9 @@ TERM_WORDS: dict[TermKind, Callable[[Term, str], str]] = {
 
 
 def _choice_words(choice: DelayedChoice) -> str:
-    """R16: the colours scored, and why: the best (against the next best), the only legal
-    choice, or the table's override (against what the proposal would have scored)."""
+    """R16: the colours scored, and why: the best (against the next best), one of choices
+    that score the same ("blue or red, equally good"), the only legal choice, or the table's
+    override (against what the proposal would have scored)."""
     colours = _colours_words(choice.colours)
     if choice.by_table:
         return gettext(
@@ -142,6 +145,16 @@ def _choice_words(choice: DelayedChoice) -> str:
     runner_up: Choice | None = choice.next_best
     if runner_up is None:
         return gettext("Chosen: %(colours)s, the only choice.", colours=colours)
+    if choice.equally_good:
+        tied = [choice.colours, *(other.colours for other in choice.equally_good)]
+        return gettext(
+            "Chosen: %(colours)s (%(choices)s, equally good: %(score)s).",
+            colours=colours,
+            choices=format_list(
+                [_colours_words(c) for c in tied], style="or", locale=get_locale() or "en"
+            ),
+            score=signed_number(choice.proposed.score),
+        )
     return gettext(
         "Chosen: %(colours)s, the best choice (next best: %(other)s, %(score)s).",
         colours=colours,
@@ -178,6 +191,8 @@ class ExplainedRound:
     #: The scored rounds before and after this one, for stepping through a game's rounds.
     previous: int | None
     next: int | None
+    #: What the round breaks of the limits checked since it was stored (C5), in words.
+    breaks: tuple[str, ...] = ()
 
 
 def explained_round(game: Game, round_: Round) -> ExplainedRound | None:
@@ -198,4 +213,17 @@ def explained_round(game: Game, round_: Round) -> ExplainedRound | None:
         seats,
         earlier[-1] if earlier else None,
         later[0] if later else None,
+        round_breaks(game, round_),
     )
+
+
+def round_breaks(game: Game, round_: Round) -> tuple[str, ...]:
+    """What a stored Hat Trick round breaks of C5's limits from R19 and R20, checked since it
+    was saved: it still reads back as scored, and its page says so."""
+    setup = setup_of(game)
+    names = [place.player.name for place in game.seats]
+    try:
+        problems = unplayable_problems(setup, stored_entries(setup, round_.entries))
+    except MalformedEntry:
+        return ()
+    return tuple(render_message(problem.message, names) for problem in problems)

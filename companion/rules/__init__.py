@@ -40,8 +40,9 @@ from companion.rules.implied import (
     implied_count,
     implied_hat_trick_count,
     implied_tricks,
+    seats_at_zero_passes,
 )
-from companion.rules.scoring import RoundScore, round_problems, score_round
+from companion.rules.scoring import RoundScore, round_problems, score_round, unplayable_problems
 from companion.rules.table import (
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
@@ -124,6 +125,7 @@ __all__ = [
     "implied_count",
     "implied_hat_trick_count",
     "implied_tricks",
+    "seats_at_zero_passes",
     "in_box",
     "resolve_hat_trick",
     "round_dealer",
@@ -131,6 +133,7 @@ __all__ = [
     "running_totals",
     "round_problems",
     "score_round",
+    "unplayable_problems",
     "seat_order",
     "table_setup",
     "trick_winner",

@@ -17,7 +17,7 @@ from companion.rules.errors import (
     MarkedCaptureError,
     TrickCountError,
 )
-from companion.rules.text import N_, ngettext
+from companion.rules.text import N_, Message, ngettext
 from companion.rules.tricks import deck_message
 
 
@@ -217,4 +217,71 @@ def check_hat_trick_holdings(
             tricks=tricks_per_round,
             players=players,
             expected=most,
+        )
+
+
+def check_hat_trick_playable(
+    holdings: Sequence[tuple[int, int]], tricks_per_round: int, players: int
+) -> None:
+    """C5's two limits from R19 and R20, per seat (face-up, face-down) cards of holdings that
+    already add up: a seat takes at most one pile a trick, only in a trick it played a card in,
+    so it holds at most (tricks - its passes) x players face-up cards; and two cards are
+    played in a trick before anyone may pass, so the table passes at most tricks x
+    (players - 2) times. Counts that break them could not have been played."""
+    for seat, (face_up, face_down) in enumerate(holdings):
+        played = max(tricks_per_round - face_down, 0)
+        most = played * players
+        if face_up and not played:
+            raise HatTrickError.saying(
+                ngettext(
+                    "%(player)s has %(count)s face-up card, but passed in all %(tricks)s "
+                    "tricks: a player takes a pile only in a trick they played a card in (C5).",
+                    "%(player)s has %(count)s face-up cards, but passed in all %(tricks)s "
+                    "tricks: a player takes a pile only in a trick they played a card in (C5).",
+                    face_up,
+                ),
+                seat=seat,
+                count=face_up,
+                tricks=tricks_per_round,
+            )
+        if face_up > most:
+            raise HatTrickError.saying(
+                ngettext(
+                    "%(player)s has %(count)s face-up card, but passed in %(passed)s of the "
+                    "%(tricks)s tricks and takes at most one pile of %(players)s cards in "
+                    "each of the other %(played)s: at most %(most)s (C5).",
+                    "%(player)s has %(count)s face-up cards, but passed in %(passed)s of the "
+                    "%(tricks)s tricks and takes at most one pile of %(players)s cards in "
+                    "each of the other %(played)s: at most %(most)s (C5).",
+                    face_up,
+                ),
+                seat=seat,
+                count=face_up,
+                passed=face_down,
+                tricks=tricks_per_round,
+                players=players,
+                played=played,
+                most=most,
+            )
+    passes = sum(down for _, down in holdings)
+    most_passes = tricks_per_round * max(players - 2, 0)
+    if passes > most_passes:
+        passers = tuple(seat for seat, (_, down) in enumerate(holdings) if down)
+        busiest = max(passers, key=lambda seat: holdings[seat][1])
+        raise HatTrickError(
+            Message.of(
+                N_(
+                    "%(player)s pass %(count)s times in all, but %(tricks)s tricks of "
+                    "%(players)s players allow at most %(most)s passes: two cards are "
+                    "played in a trick before anyone may pass (C5)."
+                ),
+                {
+                    "player": passers,
+                    "count": passes,
+                    "tricks": tricks_per_round,
+                    "players": players,
+                    "most": most_passes,
+                },
+            ),
+            seat=busiest,
         )

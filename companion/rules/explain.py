@@ -126,6 +126,14 @@ class DelayedChoice:
             return self.proposed
         return self.others[0] if self.others else None
 
+    @property
+    def equally_good(self) -> tuple[Choice, ...]:
+        """The choices not scored that score as much as the proposal scored (R16: any of
+        them is the best), so the explanation names no "next best" of the same score."""
+        if self.by_table:
+            return ()
+        return tuple(other for other in self.others if other.score == self.proposed.score)
+
     def as_json(self) -> dict[str, object]:
         """The API's shape of the choice."""
         return {
@@ -156,10 +164,12 @@ class SeatExplanation:
         return data
 
 
-def explain_round(setup: TableSetup, entries: Sequence[Entry]) -> tuple[SeatExplanation, ...]:
+def explain_round(
+    setup: TableSetup, entries: Sequence[Entry], *, stored: bool = False
+) -> tuple[SeatExplanation, ...]:
     """Score a complete round (C1-C5, through :func:`score_round`) and explain every seat's
-    score, in seat order."""
-    scored = score_round(setup, entries)
+    score, in seat order; ``stored``: a saved round, read back as it was scored."""
+    scored = score_round(setup, entries, stored=stored)
     return tuple(
         explain_seat(setup, seat, entry) for seat, entry in zip(scored.seats, entries, strict=True)
     )
@@ -250,7 +260,7 @@ def _explain_hat_trick(seat: HatTrickSeatScore, entry: Entry) -> SeatExplanation
     """R22: the best colour's cards +1 each, each other colour's -1 each, passes -2 each."""
     face_up = entry.captured if isinstance(entry, HatTrickFullEntry) else None
     terms: list[Term] = []
-    colours = [seat.colour, *(c for c in HAT_TRICK_COLOURS if c is not seat.colour)]
+    colours = [*seat.colours, *(c for c in HAT_TRICK_COLOURS if c is not seat.colour)]
     for colour in colours:
         count = seat.counts.get(colour, 0)
         if not count:

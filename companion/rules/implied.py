@@ -2,6 +2,9 @@
 
 The table says its counts aloud; when every count but one is known, the checks leave the
 last one a single possible value. Offering it saves a tap, and the table still confirms it.
+In Hat Trick the implied count also absorbs a forgotten pass (passes start at 0, and C5's
+total still adds up), which no check can catch, so the table is asked about the seats whose
+passes are still at 0.
 """
 
 from __future__ import annotations
@@ -69,3 +72,22 @@ def implied_hat_trick_count(counts: Sequence[int | None], setup: TableSetup) -> 
     limits = hat_trick_count_limits(setup)
     most = [limits[index % len(limits)] for index in range(len(counts))]
     return implied_count(counts, setup.cards_per_round, most)
+
+
+#: A seat's Hat Trick quick-entry counts, in the order the rules take them.
+HAT_TRICK_COUNTS_PER_SEAT = len(HAT_TRICK_COLOURS) + 1
+
+
+def seats_at_zero_passes(counts: Sequence[int | None], implied: ImpliedCount) -> tuple[int, ...]:
+    """C5: the seats whose passes are at 0 (the count ``implied`` apart): a pass one of them
+    forgot went into the implied count unnoticed, so the table checks these.
+
+    ``counts`` is every seat's red, blue, green and passes, seat after seat, as for
+    :func:`implied_hat_trick_count`.
+    """
+    width = HAT_TRICK_COUNTS_PER_SEAT
+    return tuple(
+        seat
+        for seat in range(len(counts) // width)
+        if counts[seat * width + width - 1] == 0 and implied.index != seat * width + width - 1
+    )

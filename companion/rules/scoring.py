@@ -16,6 +16,7 @@ from companion.rules.cards import Card, Colour
 from companion.rules.checks import (
     check_cards_named_once,
     check_hat_trick_holdings,
+    check_hat_trick_playable,
     check_indicators,
     check_marked_captures,
     check_trick_total,
@@ -75,17 +76,19 @@ class SeatScore:
 
 @dataclass(frozen=True)
 class HatTrickSeatScore:
-    """How one seat scored a Hat Trick round (R22)."""
+    """How one seat scored a Hat Trick round (R22). ``colour`` is the scoring colour, ``None``
+    for a seat that captured nothing (no face-up card, so no colour scores)."""
 
     score: int
-    colour: Colour
+    colour: Colour | None
     counts: Mapping[Colour, int] = field(hash=False)
     passed: int
 
     @property
     def colours(self) -> tuple[Colour, ...]:
-        """The scoring colour, as a one-colour tuple like the classic family's."""
-        return (self.colour,)
+        """The scoring colour, as a one-colour tuple like the classic family's; none for a
+        seat that captured nothing."""
+        return () if self.colour is None else (self.colour,)
 
     @property
     def tricks(self) -> None:
@@ -96,7 +99,7 @@ class HatTrickSeatScore:
         """The API's shape of one entry of a scored Hat Trick round."""
         return {
             "score": self.score,
-            "colours": [self.colour.value],
+            "colours": [colour.value for colour in self.colours],
             "counts": {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS},
             "passed": self.passed,
         }
@@ -118,11 +121,12 @@ class RoundScore:
         return {"scores": self.scores, "entries": [seat.as_json() for seat in self.seats]}
 
 
-def score_round(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+def score_round(setup: TableSetup, entries: Sequence[Entry], *, stored: bool = False) -> RoundScore:
     """Check (C1-C5) and score a complete round, one entry per seat in seat order; the first
-    refusal is raised."""
+    refusal is raised. ``stored``: a round saved before C5's limits from R19 and R20 were
+    checked is read back as it was scored (:func:`unplayable_problems` says what it breaks)."""
     found = Findings()
-    scored = _checked_round(setup, entries, found)
+    scored = _checked_round(setup, entries, found, stored=stored)
     if found.problems:
         raise found.problems[0]
     assert scored is not None
@@ -162,7 +166,7 @@ class Findings:
 
 
 def _checked_round(
-    setup: TableSetup, entries: Sequence[Entry], found: Findings
+    setup: TableSetup, entries: Sequence[Entry], found: Findings, *, stored: bool = False
 ) -> RoundScore | None:
     """The round's score, or ``None`` with every refusal noted in ``found``."""
     if len(entries) != setup.players:
@@ -175,7 +179,7 @@ def _checked_round(
         )
         return None
     if isinstance(setup.variant, HatTrickVariant):
-        return _score_hat_trick(setup, entries, found)
+        return _score_hat_trick(setup, entries, found, stored=stored)
     return _score_classic(setup, setup.variant, entries, found)
 
 
@@ -349,9 +353,10 @@ def _checked_choice(seat: int, entry: DelayedEntry, colours: int) -> tuple[Colou
 
 
 def _score_hat_trick(
-    setup: TableSetup, entries: Sequence[Entry], found: Findings
+    setup: TableSetup, entries: Sequence[Entry], found: Findings, *, stored: bool = False
 ) -> RoundScore | None:
-    """R22 with the checks C1 and C5."""
+    """R22 with the checks C1 and C5 (without C5's limits from R19 and R20 for a round
+    ``stored`` before they were checked)."""
     for seat, entry in enumerate(entries):
         if not isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry):
             found.problems.append(_entry_kind_error(seat, N_("a Hat Trick entry")))
@@ -370,13 +375,20 @@ def _score_hat_trick(
         setup.tricks_per_round,
         setup.players,
     )
+    if not found.problems and not stored:
+        found.passes(
+            check_hat_trick_playable,
+            [(sum(h.counts.values()), h.passed) for h in holdings],
+            setup.tricks_per_round,
+            setup.players,
+        )
     if found.problems:
         return None
     return RoundScore(
         tuple(
             HatTrickSeatScore(
                 hat_trick_score(holding),
-                best_hat_trick_colour(holding.counts),
+                best_hat_trick_colour(holding.counts) if any(holding.counts.values()) else None,
                 holding.counts,
                 holding.passed,
             )
@@ -431,3 +443,23 @@ def _check_colour_totals(holdings: Sequence[HatTrickCounts], setup: TableSetup) 
                 colour=colour,
                 most=setup.deck.cards_of(colour),
             )
+
+
+def unplayable_problems(setup: TableSetup, entries: Sequence[Entry]) -> tuple[RuleError, ...]:
+    """What a Hat Trick round that scores otherwise breaks of C5's limits from R19 and R20
+    (a round stored before they were checked): its refusal, or nothing."""
+    if not isinstance(setup.variant, HatTrickVariant) or not all(
+        isinstance(entry, HatTrickFullEntry | HatTrickQuickEntry) for entry in entries
+    ):
+        return ()
+    found = Findings()
+    holdings = [found.value(_hat_trick_holding, seat, entry) for seat, entry in enumerate(entries)]
+    if found.problems:
+        return ()
+    found.passes(
+        check_hat_trick_playable,
+        [(sum(h.counts.values()), h.passed) for h in holdings if h is not None],
+        setup.tricks_per_round,
+        setup.players,
+    )
+    return tuple(found.problems)

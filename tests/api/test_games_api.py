@@ -605,3 +605,26 @@ def test_a_whole_game_of_every_preset_adds_up_its_random_rounds(
     assert state["status"] == "finished"
     best = max(expected_totals)
     assert state["winners"] == [s for s, t in enumerate(expected_totals) if t == best]
+
+
+def test_a_hat_trick_round_that_cannot_be_played_is_refused_and_saves_nothing(
+    client: FlaskClient, app: Flask, table: Table
+) -> None:
+    """C5 from R19: 30 passes where 14 tricks of 4 allow 28; the counts add up otherwise."""
+    game = create(table, variant="hat-trick", rounds=4)
+    nothing = {"red": 0, "blue": 0, "green": 0}
+    entries = [{"counts": nothing, "passed": 10}] * 3 + [
+        {"counts": {"red": 13, "blue": 13, "green": 0}, "passed": 0}
+    ]
+    with app.app_context():
+        before = snapshot()
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"version": game["version"], "entries": entries},
+        headers=auth(game),
+    )
+    assert answer.status_code == 422, answer.json
+    assert "seat 0, seat 1, seat 2 pass 30 times" in answer.json["error"].lower()
+    assert "(C5)" in answer.json["error"]
+    with app.app_context():
+        assert snapshot() == before

@@ -341,3 +341,39 @@ def test_score_a_hat_trick_round_full_and_quick(client: FlaskClient) -> None:
         "/api/v1/rounds/score", json={"variant": "hat-trick", "players": 4, "entries": quick}
     )
     assert answer.json["scores"] == [1, -5, 6, 6]
+
+
+def hat_quick(red: int, blue: int, green: int, passed: int) -> dict[str, Any]:
+    return {"counts": {"red": red, "blue": blue, "green": green}, "passed": passed}
+
+
+@pytest.mark.parametrize(
+    ("entries", "named"),
+    [
+        # 30 passes, but 14 tricks of 4 allow 14 x 2 = 28 (C5, from R19)
+        (
+            [hat_quick(0, 0, 0, 10)] * 3 + [hat_quick(13, 13, 0, 0)],
+            ["seat 0", "seat 1", "seat 2"],
+        ),
+        # red 14 with 14 passes: it played no card, so it took no pile (C5, from R20)
+        (
+            [
+                hat_quick(14, 0, 0, 14),
+                hat_quick(0, 14, 0, 0),
+                hat_quick(0, 0, 14, 0),
+                hat_quick(0, 0, 0, 0),
+            ],
+            ["seat 0"],
+        ),
+    ],
+    ids=["more-passes-than-the-tricks-allow", "face-up-cards-after-passing-every-trick"],
+)
+def test_score_refuses_a_hat_trick_round_that_cannot_be_played(
+    client: FlaskClient, entries: list[dict[str, Any]], named: list[str]
+) -> None:
+    answer = client.post(
+        "/api/v1/rounds/score", json={"variant": "hat-trick", "players": 4, "entries": entries}
+    )
+    assert answer.status_code == 422, answer.json
+    assert "C5" in answer.json["error"]
+    assert all(seat in answer.json["error"].lower() for seat in named), answer.json

@@ -14,7 +14,13 @@ from flask_babel import force_locale
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.formats.game_csv import CSV_COLUMNS, csv_cell, csv_line, csv_safe
+from companion.formats.game_csv import (
+    CSV_COLUMNS,
+    HAT_TRICK_CSV_COLUMNS,
+    csv_cell,
+    csv_line,
+    csv_safe,
+)
 from companion.read_models.messages import colour_name
 from companion.rules import PRESETS, table_setup
 from scripts.page_reader import read_page
@@ -60,13 +66,38 @@ def test_the_csv_has_a_header_and_a_row_per_scored_round_and_seat(
     assert first[4] == colour and value.isdigit()  # the marked colour
 
 
-def test_hat_trick_rows_have_the_scoring_colour_and_no_trick_count(
+def test_hat_trick_rows_have_the_colour_counts_and_pass_cards_and_no_marked_colour(
     client: FlaskClient, games: dict[str, dict[str, Any]]
 ) -> None:
-    _header, *rows = csv_of(client, games["hat-trick"]["id"])
+    """R22: a Hat Trick round is its face-up cards per colour and its pass cards; no colour
+    is marked (R17), so there is no marked-colour column, and no tricks are counted."""
+    game = games["hat-trick"]
+    header, *rows = csv_of(client, game["id"])
+    assert tuple(header) == HAT_TRICK_CSV_COLUMNS
+    assert "colours" not in header and "indicators" not in header and "tricks" not in header
     assert len(rows) == 3 * 4
-    assert all(row[3] == "" and row[5] == "" for row in rows)
-    assert all(row[4] in ("red", "blue", "green") for row in rows)
+    for number, round_ in enumerate(game["rounds"], start=1):
+        mine = [dict(zip(header, row, strict=True)) for row in rows if row[0] == str(number)]
+        assert [int(row["score"]) for row in mine] == round_["scores"]
+        for row, explained in zip(mine, round_["explanations"], strict=True):
+            # the counts the rules' terms give (R22): each colour's face-up cards, the passes
+            counted = {"red": 0, "blue": 0, "green": 0, "passes": 0}
+            for term in explained["terms"]:
+                if term["kind"] == "pass-cards":
+                    counted["passes"] = term["count"]
+                elif term.get("colour"):
+                    counted[term["colour"]] = term["count"]
+            assert {key: int(row[key]) for key in counted} == counted
+            named = row["pass_cards"].split("; ") if row["pass_cards"] else []
+            if round_["mode"] == "quick":  # counted, not named
+                assert named == []
+            else:  # live and full rounds name every pass card, of the deck (R17)
+                assert len(named) == counted["passes"]
+                assert all(card.split()[0] in ("red", "blue", "green") for card in named)
+        # C5: face-up and face-down cards of the table make players x tricks
+        assert sum(int(row[c]) for row in mine for c in ("red", "blue", "green", "passes")) == 56
+    assert {round_["mode"] for round_ in game["rounds"]} == {"live", "full", "quick"}
+    assert any(row[7] for row in rows)  # some pass cards are named
 
 
 def test_names_that_look_like_formulas_are_written_as_text(
@@ -229,21 +260,22 @@ PLAIN_CLASSIC = (
     "3,4,Dan,red 7,red,3,-24,-71\r\n"
 )
 
-#: The Hat Trick game's: no indicators or tricks, names that look like formulas.
+#: The Hat Trick game's: colour counts and pass cards (named in the live and the full round,
+#: counted in the quick one), no marked colour; names that look like formulas.
 PLAIN_HAT_TRICK = (
-    "\ufeffround,seat,player,indicators,colours,tricks,score,total\r\n"
-    "1,1,Ben,,red,,-2,-2\r\n"
-    "1,2,'=SUM(A1:A9),,blue,,-2,-2\r\n"
-    "1,3,Fay,,green,,9,9\r\n"
-    "1,4,'@Gus,,red,,0,0\r\n"
-    "2,1,Ben,,green,,-1,-3\r\n"
-    "2,2,'=SUM(A1:A9),,red,,-12,-14\r\n"
-    "2,3,Fay,,green,,-4,5\r\n"
-    "2,4,'@Gus,,red,,3,3\r\n"
-    "3,1,Ben,,green,,-2,-5\r\n"
-    "3,2,'=SUM(A1:A9),,red,,-2,-16\r\n"
-    "3,3,Fay,,red,,-5,0\r\n"
-    "3,4,'@Gus,,red,,-6,-3\r\n"
+    "\ufeffround,seat,player,red,blue,green,passes,pass_cards,score,total\r\n"
+    "1,1,Ben,10,7,3,1,red 11,-2,-2\r\n"
+    "1,2,'=SUM(A1:A9),4,6,2,1,red 2,-2,-2\r\n"
+    "1,3,Fay,0,3,12,0,,9,9\r\n"
+    "1,4,'@Gus,4,0,2,1,blue 20,0,0\r\n"
+    "2,1,Ben,1,5,7,1,blue 9,-1,-3\r\n"
+    '2,2,\'=SUM(A1:A9),1,0,1,6,"green 19; blue 4; blue 14; blue 8; blue 15; blue 18",-12,-14\r\n'
+    "2,3,Fay,5,4,7,1,blue 7,-4,5\r\n"
+    '2,4,\'@Gus,11,2,2,2,"blue 11; green 12",3,3\r\n'
+    "3,1,Ben,5,5,8,0,,-2,-5\r\n"
+    "3,2,'=SUM(A1:A9),3,3,2,0,,-2,-16\r\n"
+    "3,3,Fay,4,4,3,1,,-5,0\r\n"
+    "3,4,'@Gus,7,5,4,2,,-6,-3\r\n"
 )
 
 
@@ -305,6 +337,24 @@ def test_a_localized_csv_has_the_languages_words_and_separator(
             colour, value = plain[3].split()
             assert row[3] == f"{colour_name(colour)} {value}"
             assert row[4] == colour_name(plain[4])
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "fr", "hu"])
+def test_a_localized_hat_trick_csv_has_the_counts_and_pass_cards_in_the_languages_words(
+    app: Flask, client: FlaskClient, games: dict[str, dict[str, Any]], lang: str
+) -> None:
+    code = games["hat-trick"]["id"]
+    text, separator = localized_csv(client, code, lang)
+    header, *rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    plain_header, *plain_rows = csv_of(client, code)
+    assert header[0] == ROUND_COLUMN[lang]
+    assert len(header) == len(HAT_TRICK_CSV_COLUMNS) and all(header)
+    assert not set(header) & set(HAT_TRICK_CSV_COLUMNS)
+    with app.test_request_context(), force_locale(lang):
+        for row, plain in zip(rows, plain_rows, strict=True):
+            assert row[:7] + row[8:] == plain[:7] + plain[8:]  # numbers and names
+            cards = [card.split() for card in plain[7].split("; ") if card]
+            assert row[7] == ", ".join(f"{colour_name(c)} {value}" for c, value in cards)
 
 
 def test_a_localized_csv_keeps_formula_names_as_text(

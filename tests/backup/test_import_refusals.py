@@ -141,6 +141,17 @@ def tamper_hat_trick_counts(data: Document) -> None:
     data["games"][2]["rounds"][2]["entries"][0]["counts"]["red"] += 1
 
 
+def tamper_hat_trick_passes(data: Document) -> None:
+    """30 passes in 14 tricks of 4, which allow 28 (C5, from R19); the counts add up."""
+    round_ = data["games"][2]["rounds"][2]
+    nothing = {"red": 0, "blue": 0, "green": 0}
+    round_["entries"] = [{"counts": nothing, "passed": 10}] * 3 + [
+        {"counts": {"red": 13, "blue": 13, "green": 0}, "passed": 0}
+    ]
+    round_["scores"] = [-20, -20, -20, 0]
+    round_.pop("explanations", None)  # optional: the round would import without the check
+
+
 def tamper_unscored_scores(data: Document) -> None:
     data["games"][3]["rounds"][1]["scores"] = [0, 0, 0, 0]
 
@@ -170,6 +181,7 @@ def tamper_variant(data: Document) -> None:
         (tamper_time, "Game 4 ({code3}): created_at"),
         (tamper_hazy_marks, "Game 4 ({code3}), round 2:"),
         (tamper_hat_trick_counts, "Game 3 ({code2}), round 3:"),
+        (tamper_hat_trick_passes, "allow at most 28 passes"),
         (tamper_unscored_scores, "Game 4 ({code3}), round 2: a round still being played"),
         (tamper_variant, "Game 1 ({code0}), round 1:"),
         (tamper_explanation, "Game 1 ({code0}), round 1: explanations are not what the rules"),

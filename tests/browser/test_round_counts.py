@@ -7,7 +7,14 @@ from __future__ import annotations
 from babel.support import Translations
 from playwright.sync_api import expect
 
-from companion.rules import implied_tricks, table_setup, tricks_of_cards, variant_named
+from companion.rules import (
+    implied_hat_trick_count,
+    implied_tricks,
+    seats_at_zero_passes,
+    table_setup,
+    tricks_of_cards,
+    variant_named,
+)
 from tests.browser.support import Phone
 from tests.browser.test_journeys import CATALOGS, NAMES, new_api_game, tap, tap_chip
 from tests.table import Table
@@ -79,4 +86,49 @@ def test_c3_the_last_trick_count_is_filled_in_and_refilled_until_someone_taps_it
     expect(page.locator("[data-progress-state]")).to_have_text(progress_state("de", 1))
     tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "3")
     expect(page.locator("[data-progress-state]")).to_have_text(progress_state("de", 2))
+    assert not phone.foreign_requests()
+
+
+HAT_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+
+
+def test_c5_the_implied_hat_trick_count_asks_about_the_players_still_at_0_passes(
+    phone: Phone, live_table: Table
+) -> None:
+    """A pass forgotten at a seat still at 0 passes goes into the implied count unnoticed
+    (C5's totals still add up), so its note names those players, and follows the taps."""
+    game = live_table.new_game(HAT_NAMES, "hat-trick", rounds=5)
+    phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
+    phone.goto("/lang/de")
+    phone.goto(f"/g/{game['id']}/rounds/record")
+    page = phone.page
+    setup = table_setup(4, variant_named("hat-trick"))
+    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 0)]
+    last = page.locator('fieldset[data-count-field="s3-green"]')
+    asked = last.locator("[data-zero-passes]")
+    expect(asked).to_be_hidden()
+    for seat, counts in enumerate(seats):
+        for name, count in zip(("red", "blue", "green", "passed"), counts, strict=True):
+            if count:  # 0 passes are already there
+                tap(page.locator(f'[data-count-field="s{seat}-{name}"]'), "radio", str(count))
+    counts = [count for seat in seats for count in seat]
+    implied = implied_hat_trick_count(counts, setup)
+    assert implied is not None and implied.index == 14
+    expect(last.get_by_role("radio", name=str(implied.value), exact=True)).to_be_checked()
+    question = Translations.load(str(CATALOGS), ["de"]).gettext("%(names)s: 0 passes, right?")
+    names = [HAT_NAMES[seat] for seat in seats_at_zero_passes(counts, implied)]
+    assert names == ["Ben", "Dan"]
+    expect(asked).to_be_visible()
+    expect(asked).to_have_text(question % {"names": "Ben, Dan"})
+
+    # Ben remembers a pass: the implied count takes it back, and only Dan is asked about
+    tap(page.locator('[data-count-field="s1-passed"]'), "radio", "1")
+    counts[7] = 1
+    implied = implied_hat_trick_count(counts, setup)
+    assert implied is not None
+    expect(last.get_by_role("radio", name=str(implied.value), exact=True)).to_be_checked()
+    expect(asked).to_have_text(question % {"names": "Dan"})
+    tap(page.locator('[data-count-field="s3-passed"]'), "radio", "1")
+    expect(asked).to_be_hidden()  # nobody left at 0: the plain note alone
+    expect(last.locator("[data-implied-note]")).to_be_visible()
     assert not phone.foreign_requests()

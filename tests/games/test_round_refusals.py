@@ -18,12 +18,14 @@ from companion.rules import (
     Colour,
     implied_hat_trick_count,
     implied_tricks,
+    seats_at_zero_passes,
     table_setup,
     variant_named,
 )
 from companion.rules.checks import (
     check_cards_named_once,
     check_hat_trick_holdings,
+    check_hat_trick_playable,
     check_indicators,
     check_marked_captures,
     check_trick_total,
@@ -401,6 +403,78 @@ def test_hat_trick_without_javascript_the_last_count_is_filled_in_from_c5(
     assert read_page(page).find("fieldset", data_count_field="s3-green").get("data-implied")
     assert "Cards accounted for: 56 of 56 · all accounted for" in text_of(page)
     assert_redirects_to_scoreboard(send(client, url, page, []), code)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_hat_trick_the_implied_count_names_the_players_whose_passes_are_at_0(
+    app: Flask, client: FlaskClient, table: Table, lang: str
+) -> None:
+    """A pass forgotten at a seat still at 0 passes goes into the implied count unnoticed
+    (C5's totals still add up), so the note under it asks about those players."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    client.get(f"/lang/{lang}")
+    seats = [
+        {"red": 9, "blue": 2, "green": 4, "passed": 1},
+        {"red": 3, "blue": 10, "green": 1},  # passes left at 0
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},
+        {"red": 1, "blue": 5},  # passes left at 0; green follows from the others
+    ]
+    url = f"/g/{code}/rounds/record"
+    page = quick_round(client, url, seats, action="check").get_data(as_text=True)
+    counts: list[int | None] = [
+        seat.get(name, 0 if name == "passed" else None)
+        for seat in seats
+        for name in ("red", "blue", "green", "passed")
+    ]
+    implied = implied_hat_trick_count(counts, table_setup(4, variant_named("hat-trick")))
+    assert implied is not None and implied.index == 14
+    asked = seats_at_zero_passes(counts, implied)
+    assert asked == (1, 3)
+    note = read_page(page).find("fieldset", data_count_field="s3-green").find(data_zero_passes=True)
+    catalog = Translations.load(str(Path(companion.__file__).parent / "translations"), [lang])
+    question = catalog.gettext("%(names)s: 0 passes, right?")
+    assert note.text.strip() == question % {"names": "Ben, Dan"}
+    assert note.get("hidden") is None
+    # no other count is implied, and no other note asks
+    assert len(read_page(page).find_all(data_implied="true")) == 1
+
+
+def test_hat_trick_more_passes_than_the_tricks_allow_are_refused_naming_the_passers(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """C5 from R19: 14 tricks of 4 allow 28 passes; 30 could not have been played."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 0, "blue": 0, "green": 0, "passed": 10},
+        {"red": 13, "blue": 13, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(0, 10), (0, 10), (0, 10), (26, 0)]
+    expected = refusal(app, lambda: check_hat_trick_playable(holdings, 14, 4))
+    assert seat_errors(page, 0) == [expected]
+    assert all(name in expected for name in NAMES[:3]) and NAMES[3] not in expected
+    assert "30" in expected and "28" in expected
+
+
+def test_hat_trick_face_up_cards_of_a_seat_that_passed_every_trick_are_refused(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """C5 from R20: a seat that passed in all 14 tricks took no pile."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 0, "blue": 14, "green": 0, "passed": 0},
+        {"red": 14, "blue": 0, "green": 0, "passed": 14},
+        {"red": 0, "blue": 0, "green": 14, "passed": 0},
+        {"red": 0, "blue": 0, "green": 0, "passed": 0},
+    ]
+    page = refused(app, client, f"/g/{code}/rounds/record", seats)
+    holdings = [(14, 0), (14, 14), (14, 0), (0, 0)]
+    expected = refusal(app, lambda: check_hat_trick_playable(holdings, 14, 4))
+    assert seat_errors(page, 1) == [expected]
+    assert seats_with_errors(page) == [1]
+    assert "Ben" in expected and "(C5)" in expected
 
 
 def test_hat_trick_passes_over_one_a_trick_are_refused(

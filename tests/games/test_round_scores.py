@@ -12,8 +12,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import services
+from companion.data.models import db
 from companion.rules import (
     DelayedEntry,
     FullEntry,
@@ -23,10 +26,12 @@ from companion.rules import (
     SeatExplanation,
     TermKind,
     explain_round,
+    score_round,
     table_setup,
     variant_from_settings,
     variant_named,
 )
+from companion.rules.errors import HatTrickError
 from scripts.page_reader import read_page
 from tests.rules.helpers import (
     BLUE,
@@ -81,6 +86,10 @@ def english_line(explained: SeatExplanation) -> str:
         )
     elif choice.next_best is None:
         why = f"Chosen: {colours}, the only choice."
+    elif choice.next_best.score == choice.proposed.score:
+        tied = [colours, *(" + ".join(c.value for c in o.colours) for o in choice.equally_good)]
+        choices = " or ".join(tied) if len(tied) == 2 else ", ".join(tied[:-1]) + f", or {tied[-1]}"
+        why = f"Chosen: {colours} ({choices}, equally good: {signed(choice.proposed.score)})."
     else:
         other = " + ".join(colour.value for colour in choice.next_best.colours)
         why = (
@@ -179,6 +188,21 @@ def test_a_delayed_round_says_which_colour_was_chosen_and_why(
     assert explained[0].choice.by_table
 
 
+def test_a_delayed_choice_that_ties_says_the_choices_are_equally_good(
+    client: FlaskClient, table: Table
+) -> None:
+    """R16: red and blue both score 0; the line names no "next best" of the same score."""
+    game = table.new_game(NAMES, "delayed")
+    setup = table_setup(4, variant_named("delayed"))
+    captured = cs("red 3, blue 3, green 9, yellow 8")
+    entries = complete_round(setup, {0: DelayedEntry(captured)})
+    table.record(game, entries)
+    assert_page_explains(client, game, setup, entries)
+    line = page_lines(client, game["id"], 1)[0][2]
+    assert line.endswith("Chosen: red (red or blue, equally good: 0).")
+    assert "next best" not in line
+
+
 @pytest.mark.parametrize("quick", [True, False], ids=["quick", "full"])
 def test_a_hat_trick_round_explains_colours_and_passes(
     client: FlaskClient, table: Table, quick: bool
@@ -264,3 +288,43 @@ def test_the_page_steps_to_the_other_scored_rounds(client: FlaskClient, table: T
     assert steps.find("a", rel="next").get("href") == f"/g/{game['id']}/rounds/3/scores"
     first = read_page(client.get(f"/g/{game['id']}/rounds/1/scores").get_data(as_text=True))
     assert first.find("nav", class_="round-steps").find_all("a", rel="prev") == []
+
+
+def test_a_stored_hat_trick_round_that_breaks_c5_reads_back_and_says_so(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """A round saved before C5's limits from R19 and R20 were checked (30 passes where 14
+    tricks of 4 allow 28) still reads back as scored; its page says what it breaks."""
+    game = table.new_game(NAMES, "hat-trick")
+    setup = table_setup(4, variant_named("hat-trick"))
+    played = play_hat_trick_round(setup, random.Random(11))
+    table.record(
+        game,
+        [
+            HatTrickFullEntry(tuple(up), tuple(down))
+            for up, down in zip(played.face_up, played.face_down, strict=True)
+        ],
+    )
+    first = client.get(f"/g/{game['id']}/rounds/1/scores").get_data(as_text=True)
+    assert read_page(first).find_all(data_round_breaks=True) == []
+    broken = [HatTrickQuickEntry({}, 10)] * 3 + [HatTrickQuickEntry({RED: 13, BLUE: 13}, 0)]
+    with pytest.raises(HatTrickError):
+        score_round(setup, broken)
+    scored = score_round(setup, broken, stored=True)
+    with app.app_context():
+        round_ = services.round_of(services.get_game(game["id"]), 1)
+        round_.entries = [entry.as_json() for entry in broken]
+        for result, seat in zip(round_.results, scored.seats, strict=True):
+            result.score = seat.score
+        db.session.commit()
+    answer = client.get(f"/g/{game['id']}/rounds/1/scores")
+    assert answer.status_code == 200
+    note = read_page(answer.get_data(as_text=True)).find(data_round_breaks=True)
+    words = note.text
+    assert "C5" in words and "Ann, Ben, Cleo pass 30 times" in words and "Dan" not in words
+    assert [row[1] for row in page_lines(client, game["id"], 1)] == [
+        signed(score) for score in scored.scores
+    ]
+    state = client.get(f"/api/v1/games/{game['id']}").json
+    assert state["rounds"][0]["scores"] == scored.scores
+    assert state["rounds"][0]["explanations"] is not None

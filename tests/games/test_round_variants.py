@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from scripts.page_reader import read_page
 from tests.games.round_helpers import (
     MINUS,
     NAMES,
@@ -196,6 +197,42 @@ def test_hat_trick_quick_entry_counts_colours_and_passes(client: FlaskClient, ta
     assert "Ann +1" in seat_text(checked, 0).replace(" leads", "")
     assert f"Cleo {MINUS}4" in seat_text(checked, 2)
     assert record(client, code, seats) == [1, 6, -4, -2]
+
+
+def test_hat_trick_a_seat_that_captured_nothing_has_no_scoring_colour(
+    client: FlaskClient, table: Table
+) -> None:
+    """R22: a seat with only pass cards has no face-up card, so no colour scores: the API's
+    ``colours`` is empty and the scoreboard shows no colour symbol in its cell."""
+    code = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)["id"]
+    seats = [
+        {"red": 9, "blue": 2, "green": 4, "passed": 1},  # 9 - 2 - 4 - 2 = 1
+        {"red": 3, "blue": 10, "green": 7, "passed": 0},  # 10 - 3 - 7 = 0
+        {"red": 5, "blue": 3, "green": 8, "passed": 2},  # 8 - 5 - 3 - 4 = -4
+        {"red": 0, "blue": 0, "green": 0, "passed": 2},  # nothing face up: -4
+    ]
+    assert record(client, code, seats) == [1, 0, -4, -4]
+    answer = client.post(
+        "/api/v1/rounds/score",
+        json={
+            "variant": "hat-trick",
+            "players": 4,
+            "entries": [
+                {"counts": {c: seat[c] for c in ("red", "blue", "green")}, "passed": seat["passed"]}
+                for seat in seats
+            ],
+        },
+    )
+    assert [entry["colours"] for entry in answer.json["entries"]] == [
+        ["red"],
+        ["blue"],
+        ["green"],
+        [],
+    ]
+    board = read_page(page_of(client, f"/g/{code}"))
+    row = board.find("tbody").find("tr")
+    chips = [len(cell.find_all(class_="chip--mark")) for cell in row.find_all("td")]
+    assert chips == [1, 1, 1, 0]
 
 
 def test_hat_trick_full_entry_scores_face_up_cards_and_pass_cards(

@@ -282,13 +282,18 @@ def hat_trick_options(hand: Sequence[Card], plays: Sequence[Play]) -> list[Play]
 
 
 def play_hat_trick_round(
-    setup: TableSetup, rng: random.Random, check_every_option: bool = False
+    setup: TableSetup,
+    rng: random.Random,
+    check_every_option: bool = False,
+    pass_often: float = 0.0,
 ) -> HatTrickRound:
     """Deal and play every trick with random legal plays (R19), piles and next leader from
     ``resolve_hat_trick`` (R20, R21); the last card of each hand is set aside (R18).
 
     With ``check_every_option``, every card of the hand played or passed at every turn is
-    put to ``check_hat_trick_plays`` first, which must accept exactly the legal ones."""
+    put to ``check_hat_trick_plays`` first, which must accept exactly the legal ones. With
+    ``pass_often``, a player who may pass does so with that chance (R19 allows it whenever
+    two colours are in the trick), to reach the table's most passes (C5)."""
     players = setup.players
     dealt = deal(setup, rng)
     hands = [list(hand) for hand in dealt.hands]
@@ -302,7 +307,11 @@ def play_hat_trick_round(
             hand = hands[(leader + offset) % players]
             if check_every_option:
                 assert_options_checked(hand, plays, setup)
-            play = rng.choice(hat_trick_options(hand, plays))
+            options = hat_trick_options(hand, plays)
+            passes = [option for option in options if option.passed]
+            if pass_often and passes and rng.random() < pass_often:
+                options = passes
+            play = rng.choice(options)
             hand.remove(play.card)
             plays.append(play)
         check_hat_trick_plays(plays, setup.deck, players)

@@ -190,6 +190,19 @@ def test_r16_the_proposal_is_the_best_and_the_next_best_says_why():
     assert mine.terms[1].cards == (CountedCard(cs("green 0")[0]),)  # nothing laid out (R16)
 
 
+def test_r16_choices_that_tie_with_the_proposal_are_equally_good():
+    setup = classic_setup("classic", reveal="delayed")
+    captured = cs("red 3, blue 3, green 9, yellow 8")
+    mine = explain_round(setup, complete_round(setup, {0: DelayedEntry(captured)}))[0]
+    # red: 3 others - 3 = 0; blue the same; yellow 3 - 8 = -5; green 3 - 9 = -6
+    assert mine.choice.colours == (RED,) and mine.choice.proposed.score == 0
+    assert [(c.colours, c.score) for c in mine.choice.equally_good] == [((BLUE,), 0)]
+    # a best choice with no tie has none
+    captured = cs("red 9, red 8, blue 1, green 0")
+    alone = explain_round(setup, complete_round(setup, {0: DelayedEntry(captured)}))[0]
+    assert alone.choice.equally_good == ()
+
+
 def test_r16_an_override_keeps_what_the_proposal_would_have_scored():
     setup = classic_setup("classic", reveal="delayed")
     captured = cs("red 9, red 8, blue 1, green 0")
@@ -221,9 +234,13 @@ def test_r22_a_hat_trick_seat_with_only_passes_scores_its_passes():
         HatTrickQuickEntry({BLUE: 17}, 0),
         HatTrickQuickEntry({GREEN: 18}, 0),
     ]
+    scored = score_round(setup, entries)
     mine = explain_round(setup, entries)[0]
     assert kinds(mine) == [TermKind.PASS_CARDS]
     assert points(mine) == [-4]
+    # R22: no face-up card, so no colour scores (the others' best colours do)
+    assert [seat.colours for seat in scored.seats] == [(), (RED,), (BLUE,), (GREEN,)]
+    assert scored.as_json()["entries"][0]["colours"] == []
 
 
 def test_terms_answer_the_api_shape():

@@ -18,6 +18,7 @@ from companion.rules.implied import (
     implied_count,
     implied_hat_trick_count,
     implied_tricks,
+    seats_at_zero_passes,
 )
 from companion.rules.table import table_setup
 from companion.rules.variants import variant_named
@@ -140,3 +141,31 @@ def test_c5_an_implied_hat_trick_count_always_passes_the_totals(
         # Only a seat's own limit (more cards than a seat can hold) is left to the check.
         assert error.seat is not None
     assert sum(filled) == HAT_TRICK_4.cards_per_round
+
+
+@pytest.mark.parametrize(
+    ("counts", "asked"),
+    [
+        # red, blue, green, passes per seat; the implied count is seat 3's green
+        ([9, 2, 4, 1, 3, 10, 1, 0, 5, 3, 8, 2, 1, 5, None, 0], (1, 3)),
+        ([9, 2, 4, 1, 3, 10, 1, 1, 5, 3, 8, 2, 1, 2, None, 2], ()),
+        ([9, 2, 4, 0, 3, 10, 1, 0, 5, 3, 8, 0, 3, 5, None, 0], (0, 1, 2, 3)),
+        # the implied count is seat 1's passes: it is what the total gives, not a 0 entered
+        ([9, 2, 4, 0, 3, 10, 1, None, 5, 3, 8, 2, 3, 2, 2, 0], (0, 3)),
+    ],
+    ids=["two-seats-at-0", "every-seat-passed", "no-seat-passed", "implied-passes-apart"],
+)
+def test_c5_an_implied_count_asks_about_the_seats_whose_passes_are_at_0(counts, asked):
+    """A pass forgotten at a seat whose passes stayed at 0 goes into the implied count (the
+    totals still add up, so no check catches it): the table is asked about those seats."""
+    implied = implied_hat_trick_count(counts, HAT_TRICK_4)
+    assert implied is not None
+    assert seats_at_zero_passes(counts, implied) == asked
+    # the hiding: one of them forgot a pass, and the implied count takes it in silently
+    if asked:
+        forgetful = asked[0]
+        remembered = list(counts)
+        remembered[forgetful * 4 + 3] = 1
+        other = implied_hat_trick_count(remembered, HAT_TRICK_4)
+        assert other is not None and other.index == implied.index
+        assert other.value == implied.value - 1

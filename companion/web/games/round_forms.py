@@ -286,6 +286,8 @@ class RoundForm:
     top: VersionForm
     seats: list[Form]
     implied: str | None = None  # the count filled in from the others, for the table to confirm
+    #: Hat Trick: the seats whose passes are still at 0 when a count was implied (C5).
+    zero_passes: tuple[int, ...] = ()
 
     @classmethod
     def build(
@@ -350,6 +352,8 @@ class RoundForm:
             return None  # open only if nothing at all was sent (not a typing slip)
         counts[implied.index].fill(implied.value)
         self.implied = counts[implied.index].name
+        if self.kind is Kind.HAT_QUICK:
+            self.zero_passes = rules.seats_at_zero_passes(entered, implied)
         return self.implied
 
     def seat_of_prefix(self, prefix: str) -> int | None:

@@ -5,7 +5,7 @@ seat they name. Built from a round form; nothing here reads a request or saves."
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wtforms import Field, Form
@@ -80,6 +80,9 @@ class CountChips(SeatField):
     colour: str | None = None
     symbol: str | None = None
     implied: bool = False
+    #: Hat Trick, when implied: the players whose passes are still at 0 ("Ann, Ben"), for
+    #: the table to check (a forgotten pass hides in the implied count, C5).
+    zero_passes: str = ""
 
     @property
     def count_name(self) -> str:
@@ -271,6 +274,11 @@ def seat_part(
         )
     if form.kind in SEAT_FILLERS:
         SEAT_FILLERS[form.kind](part, form, form.seats[seat], refused)
+    if form.zero_passes:
+        asked = ", ".join(names[other] for other in form.zero_passes)
+        part.counts = [
+            replace(count, zero_passes=asked) if count.implied else count for count in part.counts
+        ]
     part.waiting = form.kind is Kind.QUICK and waits_for_indicator(form.seats[seat])
     return part
 
