@@ -40,6 +40,10 @@ SCOREBOARD_STATIC = (
     "score_reasons.js",
     "wake_lock.js",
 )
+#: The table display (a phone propped up on the table, ``/g/<code>/table``) follows the game as
+#: the read-only scoreboard does, with the same ETags and the same polling script.
+TABLE_TEMPLATE = "games/table.html"
+TABLE_STATIC = ("style.css", "chips.css", "table.css", "app.js", "scoreboard.js", "wake_lock.js")
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
@@ -63,7 +67,12 @@ SCOREBOARD_STATE = (
 )
 
 
-def scoreboard_etag(code: str, view: bool) -> str | None:
+def scoreboard_etag(
+    code: str,
+    view: bool,
+    template: str = SCOREBOARD_TEMPLATE,
+    static: tuple[str, ...] = SCOREBOARD_STATIC,
+) -> str | None:
     """The strong ETag (unquoted) of a scoreboard page as this request would render it, or
     ``None`` when there is no such game; one query, no rendering.
 
@@ -75,7 +84,8 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     and script root (the links' beginning: a page made for another must never be shared).
     A page with edit controls holds a CSRF token, which expires: its tag also changes with
     the session's token and every half of the token's lifetime, so a revalidated page never
-    carries an expired token.
+    carries an expired token. Another page of the game that shows what the scoreboard does
+    (the table display) passes its own ``template`` and ``static`` files.
     """
     rows = read_once(SCOREBOARD_STATE, code=code)
     if not rows:
@@ -83,8 +93,9 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
     held = None if view else held_key(code)
     opens = held is not None and hmac.compare_digest(rows[0].edit_key_hash, hash_edit_key(held))
     parts: list[object] = [
-        templates_digest(),
-        [linked_name(name) for name in SCOREBOARD_STATIC],
+        template,
+        templates_digest(template),
+        [linked_name(name) for name in static],
         "view" if view else "board",
         request.host_url,  # every link starts with the script root (URL_PREFIX)
         code,  # two games of the same players at the same version are still two pages
@@ -108,24 +119,26 @@ def hash_of(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def templates_digest() -> str:
-    """A digest of the scoreboard's templates, computed once per app."""
-    digest: str | None = current_app.extensions.get("scoreboard_templates")
+def templates_digest(template: str = SCOREBOARD_TEMPLATE) -> str:
+    """A digest of a page's templates (the scoreboard's by default), computed once per app."""
+    digests: dict[str, str] = current_app.extensions.setdefault("scoreboard_templates", {})
+    digest = digests.get(template)
     if digest is None:
         env = current_app.jinja_env
         assert env.loader is not None
-        sources = [env.loader.get_source(env, name)[0] for name in scoreboard_templates()]
+        names = scoreboard_templates(template)
+        sources = [env.loader.get_source(env, name)[0] for name in names]
         digest = hash_of("\0".join(sources))[:16]
-        current_app.extensions["scoreboard_templates"] = digest
+        digests[template] = digest
     return digest
 
 
-def scoreboard_templates() -> list[str]:
-    """The scoreboard's template and every one it extends, includes or imports, found in the
-    templates themselves, so a macro file added later counts too."""
+def scoreboard_templates(template: str = SCOREBOARD_TEMPLATE) -> list[str]:
+    """A page's template (the scoreboard's by default) and every one it extends, includes or
+    imports, found in the templates themselves, so a macro file added later counts too."""
     env = current_app.jinja_env
     assert env.loader is not None
-    found = [SCOREBOARD_TEMPLATE]
+    found = [template]
     for name in found:
         source = env.loader.get_source(env, name)[0]
         for used in meta.find_referenced_templates(env.parse(source)):
