@@ -371,6 +371,7 @@ def pages(code: str) -> list[Page]:
         Page("home-scorer", "/", as_editor=True),
         Page("scoreboard", f"/g/{code}", as_editor=True),
         Page("scoreboard-view", f"/g/{code}/view"),
+        Page("table-display", f"/g/{code}/table"),
         Page("resolve", "/resolve"),
         Page("setup", "/setup"),
         Page("rules", "/rules"),

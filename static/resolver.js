@@ -7,6 +7,7 @@
  *    so the rules stay in one place. Any failure falls back to the normal form post.
  * 3. The address bar follows the trick (the page names the address that opens it as it is
  *    now), so Back after a rule link, a reload or a shared link shows the same trick.
+ * 4. Where the browser has a share sheet (Web Share API), a button shares that address.
  */
 (function () {
   "use strict";
@@ -127,6 +128,36 @@
     });
   }
 
+  /* The phone's own share sheet (Web Share API, where the browser has one) for the trick as
+     it is now: its address, which opens the same trick on another phone. */
+  function offerSharing(form) {
+    if (typeof navigator.share !== "function" || !form.dataset.share) {
+      return;
+    }
+    var line = document.createElement("p");
+    line.className = "actions resolver-share";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "button";
+    button.textContent = form.dataset.share;
+    line.append(button);
+    form.insertAdjacentElement("afterend", line);
+    function showWhenAddressed() {
+      line.hidden = !form.getAttribute("data-address");
+    }
+    button.addEventListener("click", function () {
+      var url = new URL(form.getAttribute("data-address"), window.location.href).href;
+      // Closing the sheet without choosing rejects the promise: nothing to say then.
+      navigator.share({ title: document.title, url: url }).then(null, function () {});
+    });
+    new MutationObserver(showWhenAddressed).observe(form, {
+      attributes: true,
+      attributeFilter: ["data-address"],
+    });
+    showWhenAddressed();
+  }
+
   document.querySelectorAll("form[data-autosubmit]").forEach(enableAutosubmit);
+  document.querySelectorAll("form[data-resolver]").forEach(offerSharing);
   document.querySelectorAll("form[data-resolver]").forEach(enhanceResolver);
 })();

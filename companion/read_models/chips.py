@@ -81,6 +81,8 @@ class ChipGroup(Coloured):
     chips: tuple[Chip, ...]
     hidden: bool = False
     in_trick: bool = False
+    #: On the live page, the third colour once a Hat Trick trick holds two: a tap passes (R19).
+    passes: bool = False
 
     @property
     def low(self) -> int | None:

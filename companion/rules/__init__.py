@@ -32,6 +32,7 @@ from companion.rules.hat_trick import (
     Play,
     can_pass,
     check_hat_trick_plays,
+    only_a_pass,
     resolve_hat_trick,
 )
 from companion.rules.implied import (
@@ -119,6 +120,7 @@ __all__ = [
     "check_trick_cards",
     "deal",
     "entry_from_json",
+    "only_a_pass",
     "explain_round",
     "explain_seat",
     "hat_trick_count_limits",

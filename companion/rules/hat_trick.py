@@ -104,6 +104,13 @@ def can_pass(variant: Variant, plays: Sequence[Play]) -> bool:
     return variant.has_passes and len(_trick_colours(plays)) == 2
 
 
+def only_a_pass(variant: Variant, plays: Sequence[Play], card: Card) -> bool:
+    """R19: whether ``card``, shown next, can only be a pass: once two colours are in the
+    trick, a card of the third colour may not be played onto it, only shown face down (a
+    card of the trick's colours stays a play: a pass always shows the third colour)."""
+    return can_pass(variant, plays) and card.colour not in _trick_colours(plays)
+
+
 def _trick_colours(plays: Sequence[Play]) -> set[Colour]:
     """The colours played face up so far (a pass shows a third colour, not a trick's)."""
     return {play.card.colour for play in plays if not play.passed}

@@ -40,6 +40,10 @@ SCOREBOARD_STATIC = (
     "score_reasons.js",
     "wake_lock.js",
 )
+#: The table display (a phone propped up on the table, ``/g/<code>/table``) follows the game as
+#: the read-only scoreboard does, with the same ETags and the same polling script.
+TABLE_TEMPLATE = "games/table.html"
+TABLE_STATIC = ("style.css", "chips.css", "table.css", "app.js", "scoreboard.js", "wake_lock.js")
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
@@ -78,6 +82,12 @@ def live_etag(code: str, number: int) -> str | None:
     rights and CSRF token), in its own templates: :func:`scoreboard_etag`'s parts, with the
     live page's templates and round number in place of the scoreboard's."""
     return page_etag(code, LIVE_TEMPLATE, LIVE_STATIC, f"live {number}", view=False)
+
+
+def table_etag(code: str) -> str | None:
+    """The strong ETag (unquoted) of the table display: what the read-only scoreboard shows,
+    in the table display's own templates (see :func:`scoreboard_etag`)."""
+    return page_etag(code, TABLE_TEMPLATE, TABLE_STATIC, "table", view=True)
 
 
 def scoreboard_etag(code: str, view: bool) -> str | None:

@@ -64,6 +64,8 @@ PAGES = [
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),
     # Another phone follows that trick on the read-only view: the card entered, its taker.
     Page("view-live", "/g/{live}/view", ".follow .trick-cards .takes"),
+    # The phone propped up on the table: the same trick in large type (issue 24).
+    Page("table-display", "/g/{live}/table", ".table-cards .takes"),
     Page("setup", "/setup", ".box-rows"),
     Page("game-setup", "/g/{main}/setup", ".table-seats"),
     Page("resolver", "/resolve", ".trick-empty"),

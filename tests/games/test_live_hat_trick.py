@@ -12,12 +12,14 @@ from flask.testing import FlaskClient
 from companion.read_models.messages import render_message
 from companion.rules import PRESETS, HatTrickFullEntry, score_round, table_setup
 from companion.rules.hat_trick import Play, resolve_hat_trick
+from scripts.page_reader import read_page
 from tests.games.round_helpers import database, signed, text_of
 from tests.games.test_live_pages import (
     NAMES,
     chips,
     form_ending,
     label,
+    page,
     play_cards,
     refusal_of,
     score_rows,
@@ -26,10 +28,9 @@ from tests.games.test_live_pages import (
     slots,
     start_live,
     state,
-    tap,
     tap_and_follow,
 )
-from tests.rules.helpers import c, expected_next_leader, play_hat_trick_round
+from tests.rules.helpers import expected_next_leader, play_hat_trick_round
 from tests.table import Table
 
 
@@ -103,17 +104,37 @@ def test_a_whole_hat_trick_round_with_passes_scores_like_a_full_entry(
         assert rows[name] == [*counts, str(len(played.face_down[seat]))]
 
 
-def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(
+def pass_note(live: str) -> str | None:
+    """The note above the chips saying a third colour's card is a pass, if shown."""
+    notes = read_page(live).find_all("p", class_="live-pass")
+    return notes[0].text if notes else None
+
+
+def test_once_two_colours_are_in_the_trick_a_third_colour_card_is_a_pass_in_one_tap(
     client: FlaskClient, table: Table
 ) -> None:
+    """R19: a card of the third colour can then only be a pass: one tap passes, no box to
+    tick first."""
     _, live = open_hat_trick(table)
-    assert 'name="pass_next"' not in live
+    assert pass_note(live) is None and 'name="pass_next"' not in live
     live = play_cards(client, live, "red 5, red 9")
-    assert 'name="pass_next"' not in live  # one colour: no pass yet (R19)
+    assert pass_note(live) is None  # one colour: no pass yet (R19)
     live = play_cards(client, live, "blue 3")
-    assert 'name="pass_next"' in live
-    assert "The next card is a pass (face down)" in text_of(live)
-    live = tap_and_follow(client, live, c("green 4"), passed=True)
+    assert pass_note(live) == (
+        "Two colours are in the trick: a card of the third colour is a pass, put face down "
+        "(R19). Tap the card the player shows."
+    )
+    assert 'name="pass_next"' not in live  # nothing to tick
+    labels = {
+        str(chip.get("value")): str(chip.get("aria-label"))
+        for chip in read_page(live).find_all("button", name="card")
+    }
+    assert labels["green-4"] == "green 4 (a pass)"
+    assert labels["red-12"] == "red 12"  # the trick's colours stay plays
+    form = form_ending(live, "/live/card")
+    answer = client.post(form.action, data={**form.fields, "card": "green-4"})  # one tap
+    assert answer.status_code == 302
+    live = page(client, answer.headers["Location"])
     assert slots(live, "live-last")[3] == ("Dan", "green-4")
     taken = section(live, "live-last")
     assert "Passed (R19): Dan, showing green 4." in taken
@@ -123,6 +144,41 @@ def test_the_pass_toggle_appears_once_two_colours_are_in_the_trick(
     assert seat_rows(live)["Dan"] == ["0", "0", "0", "1"]
     assert seat_rows(live)["Ben"] == ["2", "0", "0", "0"]
     assert chips(live)["green-4"] is True  # shown, so out of every hand (C6)
+
+
+def grey_legend(live: str) -> str:
+    """The line under the chips saying what a greyed-out chip means."""
+    hints = read_page(live).find_all("p", class_="live-hint")
+    (legend,) = [hint.text for hint in hints if hint.text.startswith("Greyed-out")]
+    return legend
+
+
+def test_the_grey_legend_says_what_grey_means_before_and_during_a_trick(
+    client: FlaskClient, table: Table
+) -> None:
+    _, live = open_hat_trick(table)
+    assert grey_legend(live) == "Greyed-out cards were played this round."
+    live = play_cards(client, live, "red 5")
+    assert grey_legend(live) == (
+        "Greyed-out cards were played this round; the filled ones are in this trick."
+    )
+    assert chips(live)["red-5"] is True  # the filled one is greyed: it is in this trick
+
+
+def test_the_start_page_of_a_hat_trick_round_says_who_leads_next_by_r21(
+    client: FlaskClient, table: Table
+) -> None:
+    game = table.new_game(NAMES, "hat-trick", rounds=5, edit_here=True)
+    start = text_of(page(client, f"/g/{game['id']}/rounds/live"))
+    assert "moves the lead to the winner" not in start
+    assert (
+        "who leads the next trick (R21: whoever played the card that decides between the "
+        "piles, even without a pile)" in start
+    )
+    classic = table.new_game(NAMES, rounds=5, edit_here=True)
+    assert "moves the lead to the winner" in text_of(
+        page(client, f"/g/{classic['id']}/rounds/live")
+    )
 
 
 def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
@@ -142,18 +198,19 @@ def test_r21_after_equal_top_cards_the_deciding_cards_player_leads_next(
     assert "Cleo leads: tap the card they play." in text_of(live)
 
 
-def test_r19_a_third_colour_is_refused_unless_it_is_a_pass(
+def test_r19_a_card_of_the_tricks_colours_stays_a_play(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
+    """A card of one of the trick's two colours is played onto it, never taken as a pass;
+    sent as a pass anyway (an old page's box), it is refused and nothing changes."""
     _, live = open_hat_trick(table)
-    live = play_cards(client, live, "red 5, blue 9")
+    live = play_cards(client, live, "red 5, blue 9, red 7")
+    assert slots(live)[2] == ("Cleo", "red-7")
+    form = form_ending(live, "/live/card")
     before = database(app)
-    response = tap(client, live, c("green 4"))
+    response = client.post(form.action, data={**form.fields, "card": "blue-4", "pass_next": "y"})
     assert response.status_code == 422
-    assert refusal_of(response.get_data(as_text=True)) == (
-        "Not added: Green 4 would bring a third colour into a trick of red, blue; "
-        "play one of those colours or pass (R19)."
-    )
+    assert "R19" in refusal_of(response.get_data(as_text=True))
     assert database(app) == before
 
 

@@ -14,6 +14,7 @@ from companion.rules.hat_trick import (
     can_pass,
     check_hat_trick_plays,
     hat_trick_score,
+    only_a_pass,
     resolve_hat_trick,
 )
 from companion.rules.variants import variant_named
@@ -324,3 +325,15 @@ def test_r19_the_classic_family_never_passes(name):
 def test_a_play_is_stored_as_its_card_with_pass_only_when_passed() -> None:
     assert Play(c("green 7")).as_json() == {"colour": "green", "value": 7}
     assert Play(c("red 3"), passed=True).as_json() == {"colour": "red", "value": 3, "pass": True}
+
+
+def test_r19_a_third_colours_card_is_only_a_pass_once_two_colours_are_in_the_trick() -> None:
+    hat = variant_named("hat-trick")
+    red, blue = Play(c("red 5")), Play(c("blue 9"))
+    assert not only_a_pass(hat, [], c("green 4"))  # the leader plays (R19)
+    assert not only_a_pass(hat, [red], c("green 4"))  # one colour: green is a play
+    assert only_a_pass(hat, [red, blue], c("green 4"))
+    assert not only_a_pass(hat, [red, blue], c("red 7"))  # the trick's colours stay plays
+    # A pass shows the third colour without bringing it into the trick.
+    assert only_a_pass(hat, [red, blue, Play(c("green 2"), passed=True)], c("green 4"))
+    assert not only_a_pass(variant_named("classic"), [red, blue], c("green 4"))  # no passes (R6)

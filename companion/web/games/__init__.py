@@ -12,4 +12,5 @@ from companion.web.games import (  # noqa: E402, F401  (routes register on bp)
     round_pages,
     round_scores,
     share_pages,
+    table_pages,
 )

@@ -22,7 +22,7 @@ from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
 from companion.read_models.chips import Chip, card_of_token, card_token
 from companion.read_models.messages import render_message
-from companion.rules import RuleError, TableSetup, round_leader
+from companion.rules import RuleError, TableSetup, only_a_pass, round_leader
 from companion.rules.hat_trick import Play
 from companion.web.errors import Refused, refusals
 from companion.web.games import bp
@@ -296,7 +296,9 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
     if card is None:
         message = gettext("“%(value)s” is not a card.", value=(form.card.data or "")[:20])
         return render_live(game, round_, plays=plays, refusal=message, status=422)
-    play = Play(card, passed=setup.variant.has_passes and bool(form.pass_next.data))
+    # R19: a card of the third colour, once two colours are in the trick, is a pass.
+    passed = bool(form.pass_next.data) or only_a_pass(setup.variant, plays, card)
+    play = Play(card, passed=setup.variant.has_passes and passed)
     live = queries.live_round_of(game, round_)
     try:
         check_next_play(live, [*plays, play])

@@ -78,7 +78,12 @@ def chip_rows(
                 state = "played"
             chips.append(Chip.of(card, refused=card_token(card) == refused, out=state))
         rows.append(
-            ChipGroup(colour.value, tuple(chips), in_trick=two_colours and colour in trick_colours)
+            ChipGroup(
+                colour.value,
+                tuple(chips),
+                in_trick=two_colours and colour in trick_colours,
+                passes=two_colours and colour not in trick_colours,
+            )
         )
     return tuple(rows)
 
