@@ -129,8 +129,6 @@
     if (!fresh || !page.querySelector("[data-live][data-poll]")) {
       return; // not a live page (the round ended elsewhere, rights gone): keep this one
     }
-    var passBox = main.querySelector("#pass_next");
-    var passTicked = passBox && passBox.checked;
     var focused = document.activeElement && main.contains(document.activeElement)
       ? document.activeElement
       : null;
@@ -141,10 +139,6 @@
     main.innerHTML = fresh.innerHTML;
     if (page.title) {
       document.title = page.title;
-    }
-    var newPassBox = main.querySelector("#pass_next");
-    if (newPassBox && passTicked) {
-      newPassBox.checked = true;
     }
     window.scrollTo(x, y);
     var again = focusedCard
