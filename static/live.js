@@ -6,7 +6,7 @@
 // form is sent the ordinary way.
 // The page also follows the other phones at the table: every few seconds it asks with its
 // ETag (the scoreboard's, as scoreboard.js does) and, when a card was entered elsewhere,
-// swaps in the page as it is now, keeping the pass box, the scroll and the focus, so the
+// swaps in the page as it is now, keeping the scroll and the focus, so the
 // next tap here is the next card. It never swaps while a tap of this phone is on its way.
 // Without JavaScript a tap from a page that missed a card is refused and the trick shown.
 (function () {
