@@ -285,7 +285,6 @@ def render_live(
         can_undo_trick=bool(live.tricks) and (not complete or round_ is game.rounds[-1]),
         game_over=game.status == GameStatus.FINISHED,
         result=game_result(game, round_, names) if complete else None,
-        play_again_url=url_for("games.play_again", code=game.code),
         version=game.version,
         card_url=url_for("games.play_live_card", code=game.code, number=round_.number),
         undo_card_url=url_for("games.undo_live_card", code=game.code, number=round_.number),
