@@ -16,7 +16,7 @@ from companion.rules.entries import (
     QuickEntry,
     entry_from_json,
 )
-from companion.rules.errors import Refusal, RuleError
+from companion.rules.errors import Refusal, RoundRefused, RuleError
 from companion.rules.explain import (
     Choice,
     CountedCard,
@@ -43,7 +43,13 @@ from companion.rules.implied import (
     implied_tricks,
     seats_at_zero_passes,
 )
-from companion.rules.scoring import RoundScore, round_problems, score_round, unplayable_problems
+from companion.rules.scoring import (
+    RoundScore,
+    round_problems,
+    score_checked,
+    score_round,
+    unplayable_problems,
+)
 from companion.rules.table import (
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
@@ -108,6 +114,7 @@ __all__ = [
     "QuickEntry",
     "RoundScore",
     "Refusal",
+    "RoundRefused",
     "RuleError",
     "SeatExplanation",
     "TableSetup",
@@ -134,6 +141,7 @@ __all__ = [
     "round_leader",
     "running_totals",
     "round_problems",
+    "score_checked",
     "score_round",
     "unplayable_problems",
     "seat_order",

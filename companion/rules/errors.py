@@ -68,6 +68,18 @@ class RuleError(Refusal, ValueError):
         return cls(Message.of(template, {**named, **params}), seat, card, field=field)
 
 
+class RoundRefused(RuleError):
+    """Every refusal of one round at once (C1-C5, R16), in the order the checks meet them:
+    a page shows each beside its seat, so the table fixes the whole round before the next
+    send. As one error it is the first of them (its message, seat, card and field: what
+    the API answers)."""
+
+    def __init__(self, problems: tuple[RuleError, ...]) -> None:
+        first = problems[0]
+        super().__init__(first.message, first.seat, first.card, field=first.field)
+        self.problems = problems
+
+
 class UnknownColourError(RuleError):
     """A colour name that is not one of the six (R1)."""
 

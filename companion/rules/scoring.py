@@ -32,7 +32,7 @@ from companion.rules.entries import (
     HatTrickQuickEntry,
     QuickEntry,
 )
-from companion.rules.errors import ChoiceError, HatTrickError, RuleError
+from companion.rules.errors import ChoiceError, HatTrickError, RoundRefused, RuleError
 from companion.rules.hat_trick import HatTrickCounts, best_hat_trick_colour, hat_trick_score
 from companion.rules.table import TableSetup
 from companion.rules.text import N_, ngettext
@@ -129,6 +129,17 @@ def score_round(setup: TableSetup, entries: Sequence[Entry], *, stored: bool = F
     scored = _checked_round(setup, entries, found, stored=stored)
     if found.problems:
         raise found.problems[0]
+    assert scored is not None
+    return scored
+
+
+def score_checked(setup: TableSetup, entries: Sequence[Entry]) -> RoundScore:
+    """Check (C1-C5) and score a round being saved, each check run once: refused with every
+    problem at once (:class:`RoundRefused`), so the table fixes the whole round in one go."""
+    found = Findings()
+    scored = _checked_round(setup, entries, found)
+    if found.problems:
+        raise RoundRefused(tuple(found.problems))
     assert scored is not None
     return scored
 

@@ -12,7 +12,7 @@ from companion.rules import (
     Entry,
     RoundScore,
     round_leader,
-    score_round,
+    score_checked,
 )
 from companion.rules.cards import Card
 from companion.rules.checks import check_cards_named_once, check_indicators
@@ -99,11 +99,11 @@ def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
 
 
 def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
-    """Score and store the next round, or the one whose colours are marked (C1-C5 first:
-    nothing is stored if they fail)."""
+    """Score and store the next round, or the one whose colours are marked (C1-C5 first,
+    each run once: nothing is stored if they fail, and every refusal is said at once)."""
     check_version(game, version)
     check_open(game)
-    scored = score_round(setup_of(game), entries)
+    scored = score_checked(setup_of(game), entries)
     round_ = playing_round(game) or open_next_round(game, entry_mode(entries))
     if round_.mode == RoundMode.LIVE:
         raise ServiceError(N_("This round is being played trick by trick; finish it live."))
@@ -115,7 +115,8 @@ def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:
 
 
 def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry]) -> Round:
-    """Score a past round again from corrected entries; totals follow."""
+    """Score a past round again from corrected entries (C1-C5 once, every refusal at once);
+    totals follow."""
     check_version(game, version)
     check_open(game)
     round_ = round_of(game, number)
@@ -123,7 +124,7 @@ def correct_round(game: Game, number: int, version: int, entries: Sequence[Entry
         raise ServiceError(
             N_("Round %(number)s is not scored yet; record it instead."), number=number
         )
-    scored = score_round(setup_of(game), entries)
+    scored = score_checked(setup_of(game), entries)
     round_.mode = entry_mode(entries)
     round_.status = RoundStatus.SCORED
     store_score(game, round_, entries, scored)

@@ -13,23 +13,12 @@ from flask_babel import gettext
 
 from companion import services
 from companion.data.models import Game, Round, db
-from companion.rules import Entry, RoundScore, RuleError, round_problems, score_round
-from companion.rules.errors import Refusal
+from companion.rules import Entry, RoundRefused, RoundScore, score_checked
 from companion.web.errors import refusals
 from companion.web.games.round_forms import RoundForm
 from companion.web.games.round_state import names_of
 from companion.web.games.round_views import Problems
 from companion.web.round_saved import remember_marked, remember_saved
-
-
-class RoundRefused(Refusal):
-    """Every refusal of a round at once (C1-C5), so the page shows each beside its seat and
-    the table fixes the whole round before the next send."""
-
-    def __init__(self, problems: tuple[RuleError, ...]) -> None:
-        first = problems[0]
-        super().__init__(first.message, field=first.field, seat=first.seat)
-        self.problems = problems
 
 
 @dataclass
@@ -52,7 +41,8 @@ def handle_post(
     """Check the round, or save it and go to the scoreboard (post/redirect/get), which
     confirms the save. Nothing is saved unless the rules and the version both agree. A count
     the others imply (C3, C5) is filled in and shown, never saved unseen: that post checks,
-    and the next save confirms."""
+    and the next save confirms. The rules check the round once, in the service that saves
+    it (or here, for a check that saves nothing)."""
     outcome = Outcome()
     implied = form.fill_implied()
     if not readable(form, outcome):
@@ -62,11 +52,9 @@ def handle_post(
     saved_round: list[int] = []
 
     def score_and_save() -> None:
-        problems = round_problems(form.setup, entries)
-        if problems:
-            raise RoundRefused(problems)
-        outcome.scored = score_round(form.setup, entries)
-        if not checking:
+        if checking:
+            outcome.scored = score_checked(form.setup, entries)
+        else:
             saved_round.append(save(form.version, entries).number)
 
     if not saved(game, form, outcome, score_and_save):
