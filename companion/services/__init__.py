@@ -11,7 +11,7 @@ names, as in ``create_game``), so the package answers for the functions they cal
 
 from __future__ import annotations
 
-from companion.services.errors import NotFound, ServiceError, StaleVersion
+from companion.services.errors import NotFound, RoundNotNext, ServiceError, StaleVersion
 from companion.services.games import (
     abandon_game,
     check_game_code,
@@ -36,6 +36,7 @@ from companion.services.live import (
 )
 from companion.services.players import suggest_players
 from companion.services.rounds import (
+    check_round_meant,
     correct_round,
     mark_colours,
     record_round,
@@ -47,10 +48,12 @@ __all__ = [
     "NotFound",
     "ReopenedTrick",
     "ServiceError",
+    "RoundNotNext",
     "StaleVersion",
     "abandon_game",
     "check_game_code",
     "check_version",
+    "check_round_meant",
     "correct_round",
     "create_game",
     "delete_game",

@@ -36,6 +36,22 @@ class NotFound(ServiceError):
     status = 404
 
 
+class RoundNotNext(ServiceError):
+    """A round was sent for another round than the one to record now (another phone
+    recorded it meanwhile): it is never filed under another number."""
+
+    status = 409
+    template = N_(
+        "Round %(number)s is not the round to record: round %(next)s is next (another "
+        "phone may have recorded it). Nothing was saved."
+    )
+
+    def __init__(self, meant: int, next_number: int):
+        super().__init__(number=meant, next=next_number)
+        self.meant = meant
+        self.next_number = next_number
+
+
 class StaleVersion(ServiceError):
     """The change was based on an older state of the game (another phone changed it)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.data.models import Game, Round, RoundResult
-from companion.data.queries import playing_round, setup_of
+from companion.data.queries import number_to_record, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import (
     Entry,
@@ -17,7 +17,7 @@ from companion.rules import (
 from companion.rules.cards import Card
 from companion.rules.checks import check_cards_named_once, check_indicators
 from companion.rules.text import N_
-from companion.services.errors import NotFound, ServiceError
+from companion.services.errors import NotFound, RoundNotNext, ServiceError
 from companion.services.games import after_change, check_open, check_version
 
 
@@ -96,6 +96,18 @@ def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
     )
     for seat, cards in enumerate(marked):
         check_indicators(seat, cards, setup.variant.colours_marked)
+
+
+def check_round_meant(game: Game, meant: int | None) -> None:
+    """A round form, an API client or an outbox names the round it was opened for; it
+    belongs to that round and is never filed under another number: refused when that
+    round is no longer the one to record (:class:`RoundNotNext`). ``None``, a sender that
+    did not say, passes."""
+    if meant is None:
+        return
+    next_number = number_to_record(game)
+    if meant != next_number:
+        raise RoundNotNext(meant, next_number)
 
 
 def record_round(game: Game, version: int, entries: Sequence[Entry]) -> Round:

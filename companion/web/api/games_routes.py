@@ -102,17 +102,12 @@ def _version_and_entries(game: Game, *optional: str) -> tuple[int, list[Any]]:
 
 
 def check_round_meant(game: Game, number: int) -> None:
-    """A client that names the round it records is never filed under another number: if
-    that round is not the one to record next (another phone recorded it), 409 with the
-    game as it is now."""
-    next_number = queries.number_to_record(game)
-    if number != next_number:
-        raise ApiError(
-            f"Round {number} is not the round to record: round {next_number} is next "
-            "(another phone may have recorded it). Nothing was saved.",
-            409,
-            state=game_state(game),
-        )
+    """A client that names the round it records is never filed under another number
+    (``services.check_round_meant``, as for the pages): 409 with the game as it is now."""
+    try:
+        services.check_round_meant(game, number)
+    except services.RoundNotNext as taken:
+        raise ApiError(str(taken), 409, state=game_state(game)) from taken
 
 
 @bp.post("/games/<code>/rounds")

@@ -7,6 +7,7 @@ from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
+from companion import services
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import GameStatus, RoundMode
@@ -71,17 +72,19 @@ def notice_page(game: Game, title: str, message: str) -> ResponseReturnValue:
 
 
 def round_gone(game: Game, form: RoundForm) -> ResponseReturnValue | None:
-    """A record or mark form belongs to the round it was opened for. ``None`` while that
-    round is still the one to record (or the page did not say which); otherwise nothing is
-    saved and the page says what became of that round, never moving the input on."""
-    meant = form.top.meant
-    if meant is None or meant == number_to_record(game):
-        return None
-    title = gettext("Record round %(number)s", number=meant)
-    round_ = round_numbered(game, meant)
-    if round_ is None:
-        return not_next_notice(game, meant, title)
-    return clash_page(game, record_clash(game, form, round_, title))
+    """A record or mark form belongs to the round it was opened for
+    (``services.check_round_meant``, as for the API). ``None`` while that round is still
+    the one to record (or the page did not say which); otherwise nothing is saved and the
+    page says what became of that round, never moving the input on."""
+    try:
+        services.check_round_meant(game, form.top.meant)
+    except services.RoundNotNext as taken:
+        title = gettext("Record round %(number)s", number=taken.meant)
+        round_ = round_numbered(game, taken.meant)
+        if round_ is None:
+            return not_next_notice(game, taken.meant, title)
+        return clash_page(game, record_clash(game, form, round_, title))
+    return None
 
 
 def not_next_notice(game: Game, meant: int, title: str) -> ResponseReturnValue:
