@@ -37,6 +37,7 @@ from companion.web.games.round_sending import (
     handle_post,
     readable,
     saved,
+    to_scoreboard,
 )
 from companion.web.games.round_state import (
     editable_game,
@@ -72,10 +73,9 @@ def mark_colours(code: str) -> ResponseReturnValue:
         return notice_page(game, gettext("Mark colours"), blocked)
     outcome = Outcome()
     if request.method == "POST":
-        result = handle_mark_post(game, form)
-        if not isinstance(result, Outcome):
-            return result
-        outcome = result
+        outcome = handle_mark_post(game, form)
+        if outcome.saved is not None:
+            return to_scoreboard(game)
         taken = marked_elsewhere(game, form, meant) if outcome.conflict and meant else None
         if taken is not None:
             return taken
@@ -106,7 +106,7 @@ def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnVal
         lambda: services.replace_marks(game, form.version, number, form.marked()),
     ):
         remember_marked(game)
-        return redirect(url_for("games.scoreboard", code=game.code))
+        return to_scoreboard(game)
     if outcome.conflict:
         return marked_elsewhere(game, form, number)
     return render_round_page("games/round_mark.html", game, form, outcome, number)
@@ -147,13 +147,12 @@ def record_round(code: str) -> ResponseReturnValue:
     )
     outcome = Outcome()
     if is_entering():
-        result = handle_post(
+        outcome = handle_post(
             game, form, lambda version, entries: services.record_round(game, version, entries)
         )
-        if not isinstance(result, Outcome):
-            return result
-        outcome = result
-        if outcome.conflict:  # a race lost at flush: the round may be gone by now
+        if outcome.saved is not None:
+            return to_scoreboard(game)
+        if outcome.conflict:  # another phone saved first: the round may be gone by now
             gone = round_gone(game, form)
             if gone is not None:
                 return gone
@@ -221,15 +220,14 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         clash = correction_clash(game, form, round_, title)
         if clash is not None:
             return clash_page(game, clash)
-        result = handle_post(
+        outcome = handle_post(
             game,
             form,
             lambda version, entries: services.correct_round(game, number, version, entries),
             corrected=True,
         )
-        if not isinstance(result, Outcome):
-            return result
-        outcome = result
+        if outcome.saved is not None:
+            return to_scoreboard(game)
         clash = correction_clash(game, form, round_, title) if outcome.conflict else None
         if clash is not None:
             return clash_page(game, clash)

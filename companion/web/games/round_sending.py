@@ -23,12 +23,14 @@ from companion.web.round_saved import remember_marked, remember_saved
 
 @dataclass
 class Outcome:
-    """What a post of a round form came to, when it did not redirect."""
+    """What a post of a round form came to: the round saved (its number; the page then
+    goes to the scoreboard, :func:`to_scoreboard`), or what to show on the page again."""
 
     problems: Problems = field(default_factory=Problems)
     conflict: bool = False
     expired: bool = False
     scored: RoundScore | None = None
+    saved: int | None = None
 
 
 def handle_post(
@@ -37,12 +39,12 @@ def handle_post(
     save: Callable[[int, list[Entry]], Round],
     *,
     corrected: bool = False,
-) -> ResponseReturnValue | Outcome:
-    """Check the round, or save it and go to the scoreboard (post/redirect/get), which
-    confirms the save. Nothing is saved unless the rules and the version both agree. A count
-    the others imply (C3, C5) is filled in and shown, never saved unseen: that post checks,
-    and the next save confirms. The rules check the round once, in the service that saves
-    it (or here, for a check that saves nothing)."""
+) -> Outcome:
+    """Check the round, or save it and note it for the scoreboard, which confirms the save
+    after the redirect (post/redirect/get). Nothing is saved unless the rules and the
+    version both agree. A count the others imply (C3, C5) is filled in and shown, never
+    saved unseen: that post checks, and the next save confirms. The rules check the round
+    once, in the service that saves it (or here, for a check that saves nothing)."""
     outcome = Outcome()
     implied = form.fill_implied()
     if not readable(form, outcome):
@@ -62,20 +64,31 @@ def handle_post(
         return outcome
     if checking:
         return outcome
-    remember_saved(game.code, saved_round[0], corrected=corrected)
-    return redirect(url_for("games.scoreboard", code=game.code))
+    outcome.saved = saved_round[0]
+    remember_saved(game.code, outcome.saved, corrected=corrected)
+    return outcome
 
 
-def handle_mark_post(game: Game, form: RoundForm) -> ResponseReturnValue | Outcome:
-    """Save the indicators of the next round (C1, C2 first) and go to the scoreboard."""
+def handle_mark_post(game: Game, form: RoundForm) -> Outcome:
+    """Save the indicators of the next round (C1, C2 first), noted for the scoreboard."""
     outcome = Outcome()
     if not readable(form, outcome):
         return outcome
+    marked: list[Round] = []
     if not saved(
-        game, form, outcome, lambda: services.mark_colours(game, form.version, form.marked())
+        game,
+        form,
+        outcome,
+        lambda: marked.append(services.mark_colours(game, form.version, form.marked())),
     ):
         return outcome
+    outcome.saved = marked[0].number
     remember_marked(game)
+    return outcome
+
+
+def to_scoreboard(game: Game) -> ResponseReturnValue:
+    """After a save: the scoreboard, which confirms it."""
     return redirect(url_for("games.scoreboard", code=game.code))
 
 
