@@ -46,12 +46,6 @@ class FollowedRound:
     tallies: tuple[SeatTally, ...]
 
     @property
-    def next_seat(self) -> int | None:
-        """The seat whose turn it is."""
-        place = self.current.next_place
-        return place.seat if place is not None else None
-
-    @property
     def shows_last(self) -> bool:
         """Whether the last trick is worth showing: the new one has no card yet, so the
         table glances up at the trick just taken."""

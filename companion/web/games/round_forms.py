@@ -356,13 +356,6 @@ class RoundForm:
             self.zero_passes = rules.seats_at_zero_passes(entered, implied)
         return self.implied
 
-    def seat_of_prefix(self, prefix: str) -> int | None:
-        """The seat whose fields start with ``prefix`` (``s2``)."""
-        number = prefix[1:]
-        if prefix[:1] != "s" or not number.isdigit() or int(number) >= len(self.seats):
-            return None
-        return int(number)
-
     def marked(self) -> list[tuple[rules.Card, ...]]:
         """Each seat's indicator cards."""
         return [seat["marked"].cards for seat in self.seats]
