@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import sqlalchemy as sa
-
 from companion.data import queries
-from companion.data.models import Game, Round, db
+from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip
 from companion.read_models.following import FollowedRound, followed_round
@@ -232,8 +230,9 @@ def round_cells(game: Game, round_: Round, totals: Sequence[int]) -> tuple[SeatC
     return tuple(cells)
 
 
-def next_round_of(game: Game) -> NextRound | None:
-    """The round being played, or the next one to play; ``None`` once no round is left.
+def next_round_of(game: Game, playing: Round | None) -> NextRound | None:
+    """The round being played (``playing``, its colours marked), or the next one to play;
+    ``None`` once no round is left.
 
     Round n is the one being played, else the number of rounds recorded + 1 (R3, R23).
     """
@@ -246,7 +245,7 @@ def next_round_of(game: Game) -> NextRound | None:
         planned=game.rounds_planned,
         dealer=round_dealer(number, game.first_leader, players),
         leader=round_leader(number, game.first_leader, players),
-        colours_marked=queries.playing_round(game) is not None,
+        colours_marked=playing is not None,
         lays_out_indicators=queries.setup_of(game).cards_laid_out > 0,
     )
 
@@ -254,6 +253,7 @@ def next_round_of(game: Game) -> NextRound | None:
 def scoreboard_of(game: Game) -> Scoreboard:
     """The whole scoreboard of ``game``, ready for the template."""
     names = tuple(seat.player.name for seat in game.seats)
+    playing = queries.playing_round(game)
     variant = game.variant
     totals = queries.totals_of(game)
     players = len(names)
@@ -280,15 +280,13 @@ def scoreboard_of(game: Game) -> Scoreboard:
         rows=rows,
         totals=tuple(totals.totals),
         winners=tuple(totals.winners),
-        next_round=next_round_of(game),
+        next_round=next_round_of(game, playing),
         excluded=game.excluded,
         next_game_code=next_game_code(game),
-        following=followed_round(game, queries.playing_round(game), names),
+        following=followed_round(game, playing, names),
     )
 
 
 def next_game_code(game: Game) -> str | None:
     """The public id of the game started after ``game``; no query while there is none."""
-    if game.next_game_id is None:
-        return None
-    return db.session.scalar(sa.select(Game.code).where(Game.id == game.next_game_id))
+    return game.next_game.code if game.next_game is not None else None

@@ -62,7 +62,7 @@ def game_at_table(game: Game) -> GameAtTable:
         names=tuple(seat_names(game)),
         variant=variant_label(game.variant),
         rounds_planned=game.rounds_planned,
-        round=next_round_of(game),
+        round=next_round_of(game, queries.playing_round(game)),
     )
 
 
