@@ -20,6 +20,10 @@ merging two players are all just that difference.
 The rules of counting are those of companion.data.stats; the totals of a game are added up here,
 in Python, from its stored round scores, and its winners are the rules' (``rules.winners``,
 R11: equal highest totals share the win).
+
+It is a little over 400 lines: the ledger's difference, its upserts on both databases, the
+flush hooks that keep it and the rebuild that checks it belong together, since they must
+agree row for row.
 """
 
 from __future__ import annotations

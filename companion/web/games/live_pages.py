@@ -5,6 +5,10 @@ is scored by itself after the last trick. The cards of the unfinished trick are 
 the round as they are entered, one trick for every phone (``unfinished_trick``); what the
 page shows is built in ``live_views``. Every card is checked by the rules as it is entered,
 so a wrong card is refused at once, naming the player and the card.
+
+It is a little over 400 lines: the routes of live play (start, card, undo card, undo trick)
+and the refusals they share; what the page shows is ``live_views``. Issue 25 moves live
+play into a package of its own, where the start page can stand apart.
 """
 
 from __future__ import annotations

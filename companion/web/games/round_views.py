@@ -1,6 +1,10 @@
 """What the mark and record pages show: the card chips, count chips and delayed choices of
 each seat's part of the form, the C3/C5 progress line, and the refusals placed next to the
-seat they name. Built from a round form; nothing here reads a request or saves."""
+seat they name. Built from a round form; nothing here reads a request or saves.
+
+It is a little over 400 lines: one small view per field kind (card chips, count chips,
+delayed choices) and one filler per entry kind, side by side, so the four entry kinds of the
+record page are shown alike and a change of one is made in one place."""
 
 from __future__ import annotations
 
