@@ -25,7 +25,7 @@ def new_edit_key() -> str:
 def next_game_key(secret: str | bytes, key: str, code: str) -> str:
     """The edit key of the table's next game ``code``, made from ``key``, a key that opened
     the game before it, and the server's ``secret``: every phone still holding that key
-    gets the same next key without it being stored anywhere in clear (issue 24). Without
+    gets the same next key without it being stored anywhere in clear. Without
     the secret a key cannot be derived, so a key taken back from the old game (a new edit
     link) gives nothing, and a new edit link of the next game ends what was derived."""
     secret_bytes = secret.encode() if isinstance(secret, str) else secret

@@ -68,7 +68,7 @@ def next_key_of(game: Game, code: str) -> str | None:
 
 
 def take_on_rights(game: Game, following: Game) -> bool:
-    """Play again keeps the table's rights (issue 24): a device holding a key that still
+    """Play again keeps the table's rights: a device holding a key that still
     opens ``game`` is given the edit rights of the table's next game ``following``, whichever
     phone started it, as long as the key derived from its own opens ``following`` (a new
     edit link of either game ends that). Answers whether this device may change

@@ -67,8 +67,8 @@ SCOREBOARD_STATE = (
 )
 
 
-#: The live page's template, and the static files it links (issue 24: it follows the other
-#: phones at the table with the scoreboard's ETag, asked every few seconds by live.js).
+#: The live page's template, and the static files it links: it follows the other phones at
+#: the table with the scoreboard's ETag, asked every few seconds by live.js.
 LIVE_TEMPLATE = "games/live.html"
 LIVE_STATIC = ("style.css", "chips.css", "play.css", "app.js", "live.js", "wake_lock.js")
 

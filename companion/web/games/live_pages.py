@@ -7,8 +7,7 @@ page shows is built in ``live_views``. Every card is checked by the rules as it 
 so a wrong card is refused at once, naming the player and the card.
 
 It is a little over 400 lines: the routes of live play (start, card, undo card, undo trick)
-and the refusals they share; what the page shows is ``live_views``. Issue 25 moves live
-play into a package of its own, where the start page can stand apart.
+and the refusals they share; what the page shows is ``live_views``.
 """
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ def render_live(
     the deck, each seat's captures, and the round's scores once it is over.
 
     The page carries its ETag (``etag``, else the game's as it is now): live.js asks with
-    it every few seconds and swaps in the page another phone's card changed (issue 24)."""
+    it every few seconds and swaps in the page another phone's card changed."""
     if etag is None:
         etag = live_etag(game.code, round_.number)
     names = names_of(game)

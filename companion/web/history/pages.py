@@ -11,8 +11,7 @@ long the history is.
 It is over 400 lines because it is one blueprint's area: every history and player route
 sits here with the few formatting helpers its templates share. The numbers themselves are
 read in ``companion.data`` and the charts drawn in ``companion.read_models.charts``; what
-stays is routes, rights and rendering. (Issue 25 moves the game pages' areas into packages;
-this area is next when it grows.)
+stays is routes, rights and rendering.
 """
 
 from __future__ import annotations
