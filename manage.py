@@ -99,9 +99,15 @@ def compile_translations() -> None:
     if not catalogs:
         step("compile translations: no catalog yet, skipped")
         return
+    # The same code the wheel build uses (setup.py), run by the virtualenv's Python because
+    # babel is installed there only; compiled in place, beside each .po.
+    compile_in_place = (
+        "import sys, pathlib, setup; "
+        "folder = pathlib.Path(sys.argv[1]); setup.compile_catalogs(folder, folder)"
+    )
     run_or_fail(
         "compile translations",
-        [str(BIN / "pybabel"), "-q", "compile", "-d", str(TRANSLATIONS)],
+        [str(BIN / "python"), "-c", compile_in_place, str(TRANSLATIONS)],
     )
 
 

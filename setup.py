@@ -5,6 +5,11 @@ package; a wheel carries them inside it (``companion/templates`` and so on), whe
 ``companion.resources`` looks first. The message catalogs are compiled from the .po files
 into the build, since compiled catalogs are never committed. Everything else about the
 project is in pyproject.toml.
+
+``compile_catalogs`` is the one way catalogs are compiled: ``manage.py setup`` calls it on
+the checkout (through the virtualenv's Python, since babel is not there before setup), so
+a checkout and a wheel carry .mo files made by the same code. That is why ``setup()`` runs
+only as a script (setuptools runs this file as ``__main__``): importing it must not build.
 """
 
 from __future__ import annotations
@@ -74,4 +79,5 @@ class BuildWithBundle(build_py):
         compile_catalogs(TRANSLATIONS, package / "translations")
 
 
-setup(cmdclass={"build_py": BuildWithBundle})
+if __name__ == "__main__":
+    setup(cmdclass={"build_py": BuildWithBundle})
