@@ -26,9 +26,7 @@ from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundStatus
 from companion.read_models.messages import colour_name
-from companion.rules import Card, Entry, entry_from_json
-from companion.rules.deck import HAT_TRICK_COLOURS
-from companion.rules.entries import HatTrickFullEntry, HatTrickQuickEntry
+from companion.rules import entry_from_json
 
 #: The columns of a game's CSV export, one row per scored round and seat.
 CSV_COLUMNS = ("round", "seat", "player", "indicators", "colours", "tricks", "score", "total")
@@ -212,34 +210,17 @@ def hat_trick_rows(game: Game, words: CsvWords) -> list[list[object]]:
                     round_.number,
                     result.seat + 1,
                     names[result.seat],
-                    *_face_up_counts(entry),
-                    _passes(entry),
+                    *entry.face_up_counts().values(),
+                    entry.pass_count,
                     words.cards_joined_by.join(
                         f"{words.colour(card.colour.value)} {card.value}"
-                        for card in _pass_cards(entry)
+                        for card in entry.pass_cards
                     ),
                     result.score,
                     running[result.seat],
                 ]
             )
     return rows
-
-
-def _face_up_counts(entry: Entry) -> list[int]:
-    """R22: a seat's face-up cards of red, blue and green, counted or named."""
-    if isinstance(entry, HatTrickQuickEntry):
-        return [entry.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS]
-    assert isinstance(entry, HatTrickFullEntry)
-    return [sum(card.colour is colour for card in entry.captured) for colour in HAT_TRICK_COLOURS]
-
-
-def _passes(entry: Entry) -> int:
-    return entry.passed if isinstance(entry, HatTrickQuickEntry) else len(_pass_cards(entry))
-
-
-def _pass_cards(entry: Entry) -> tuple[Card, ...]:
-    """The face-down cards, when the table named them (a count alone names none)."""
-    return entry.passed if isinstance(entry, HatTrickFullEntry) else ()
 
 
 def game_csv(game: Game, localized: bool = False) -> str:

@@ -112,6 +112,20 @@ class HatTrickFullEntry:
         """The API's shape of a full Hat Trick entry."""
         return {"captured": _cards_json(self.captured), "passed": _cards_json(self.passed)}
 
+    def face_up_counts(self) -> dict[Colour, int]:
+        """R22: the face-up cards per colour of red, blue and green."""
+        return {c: sum(card.colour is c for card in self.captured) for c in HAT_TRICK_COLOURS}
+
+    @property
+    def pass_count(self) -> int:
+        """How many times the seat passed (one face-down card a pass, R20)."""
+        return len(self.passed)
+
+    @property
+    def pass_cards(self) -> tuple[Card, ...]:
+        """The face-down cards, named."""
+        return self.passed
+
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Self:
         """A full Hat Trick entry back from its API shape."""
@@ -131,6 +145,20 @@ class HatTrickQuickEntry:
         """The API's shape of a quick Hat Trick entry."""
         counts = {colour.value: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
         return {"counts": counts, "passed": self.passed}
+
+    def face_up_counts(self) -> dict[Colour, int]:
+        """R22: the face-up cards per colour of red, blue and green, as counted."""
+        return {colour: self.counts.get(colour, 0) for colour in HAT_TRICK_COLOURS}
+
+    @property
+    def pass_count(self) -> int:
+        """How many times the seat passed (R20)."""
+        return self.passed
+
+    @property
+    def pass_cards(self) -> tuple[Card, ...]:
+        """A count names no face-down card."""
+        return ()
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Self:
