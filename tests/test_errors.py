@@ -17,8 +17,8 @@ from companion.formats.parse import ApiError
 from companion.rules import Card, Colour, Message, PlainText, Refusal, RuleError, variant_named
 from companion.rules.errors import PlayerCountError, UnknownColourError, UnknownVariantError
 from companion.rules.text import N_
-from companion.web.errors import AREAS, PageArea, page_area, refusals
-from companion.web.games.round_views import Problems
+from companion.web.errors import PageArea, refusals, register_api_errors, register_page_errors
+from companion.web.games.entry.seat_parts import Problems
 from companion.web.scoreboard_page import game_template_helpers
 
 NAMES = ["Ann", "Ben", "Cleo"]
@@ -97,7 +97,7 @@ def test_a_refusal_caught_by_a_page_keeps_its_field_and_seat_and_saves_nothing(
             services.create_game(NAMES, variant_named("classic"), 5, 0)
             db.session.flush()
             raise services.ServiceError(N_("Every player needs a name."), field="players", seat=2)
-        assert refused
+        assert refused.failed
         assert refused.refusal is not None
         assert (refused.refusal.field, refused.refusal.seat) == ("players", 2)
         assert not refused.stale
@@ -118,7 +118,7 @@ def test_a_change_that_goes_through_is_no_refusal(app: Flask) -> None:
         with refusals() as refused:
             services.create_game(NAMES, variant_named("classic"), 5, 0)
             db.session.commit()
-        assert not refused
+        assert not refused.failed
         assert game_count() == 1
 
 
@@ -152,12 +152,15 @@ def raising(app: Flask) -> Iterator[dict[str, Exception]]:
     trial = Blueprint("trial", __name__)
     trial.context_processor(game_template_helpers)  # the scoreboard's helpers, as games has
     trial.add_url_rule("/trial/<code>", "page", raise_it)
+    area = PageArea(ways_back=lambda _status: [("/trial", "Trial")], about_games=True)
+    register_page_errors(trial, area)
     app.register_blueprint(trial)
-    app.add_url_rule("/api/v1/trial", "api_trial", raise_it)
+    api_trial = Blueprint("api_trial", __name__, url_prefix="/api/v1/trial")
+    api_trial.add_url_rule("", "answer", raise_it)
+    register_api_errors(api_trial)
+    app.register_blueprint(api_trial)
     app.add_url_rule("/plain/<code>", "plain", raise_it)
-    page_area("trial", PageArea(ways_back=lambda _status: [("/trial", "Trial")], about_games=True))
     yield raised
-    AREAS.pop("trial")
 
 
 @pytest.mark.parametrize(

@@ -46,9 +46,9 @@ class RoundNotNext(ServiceError):
         "phone may have recorded it). Nothing was saved."
     )
 
-    def __init__(self, meant: int, next_number: int):
-        super().__init__(number=meant, next=next_number)
-        self.meant = meant
+    def __init__(self, opened_for: int, next_number: int):
+        super().__init__(number=opened_for, next=next_number)
+        self.opened_for = opened_for
         self.next_number = next_number
 
 

@@ -3,14 +3,19 @@
 A refusal (``companion.rules.Refusal``: a rule, a service or the API's reading of a request)
 carries its message and, where it applies, the field and seat it concerns. Pages that can
 show it next to a field or a seat catch it with :func:`refusals`, which also rolls back so
-nothing is half saved. What no page catches comes here, to the handlers ``init_app``
-registers on the app, and is answered by blueprint:
+nothing is half saved. What no view catches is answered by Flask's error handlers, which
+each blueprint registers for itself:
 
-- the JSON API (any path under its prefix, even an unknown one): ``{"error": "<one
-  sentence>"}`` with the status codes of DESIGN.md "JSON API";
-- a page area (``PageArea``, declared by its blueprint): its own error pages, with its ways
-  back, its conflict scoreboard and the forms it shows again after an expired token;
+- the JSON API (:func:`register_api_errors`, and ``init_app`` for a path under its prefix
+  that no view serves): ``{"error": "<one sentence>"}`` with the status codes of
+  DESIGN.md "JSON API";
+- a page area (:func:`register_page_errors` with its ``PageArea``): its own error pages,
+  with its ways back, the game as it is now after a lost race (the conflict scoreboard,
+  ``scoreboard_page.conflict_scoreboard``) and the forms it shows again after an expired
+  token;
 - any other page: one friendly error page in the player's language.
+
+This module maps refusals to pages and JSON, and nothing else.
 """
 
 from __future__ import annotations
@@ -18,9 +23,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import sqlalchemy as sa
-from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -32,8 +47,7 @@ from companion import services
 from companion.data.models import Game, db
 from companion.formats.parse import ApiError
 from companion.rules import Refusal, RuleError
-from companion.web.edit_rights import can_edit
-from companion.web.scoreboard_page import render_scoreboard
+from companion.web.scoreboard_page import conflict_scoreboard
 
 #: A way out of an error page: its address and its translated label.
 Link = tuple[str, str]
@@ -55,32 +69,35 @@ HTTP_MESSAGES = {
 
 
 @dataclass
-class Refused:
-    """What a guarded change came to: through (falsy), refused, or overtaken by a change made
-    on another phone (``stale``, with the game's version now when the service knew it)."""
+class Guarded:
+    """What a guarded change came to: through, refused (``refusal``), or overtaken by a
+    change made on another phone (``stale``, with the game's version now when the service
+    knew it)."""
 
     refusal: Refusal | None = None
     stale: bool = False
     current: int | None = None
 
-    def __bool__(self) -> bool:
+    @property
+    def failed(self) -> bool:
+        """Whether nothing was saved: refused or stale."""
         return self.stale or self.refusal is not None
 
 
 @contextmanager
-def refusals() -> Iterator[Refused]:
+def refusals() -> Iterator[Guarded]:
     """Run a change; on a refusal or a lost race roll everything back (nothing is half
     saved) and say which, so the page can show it next to its field or seat."""
-    refused = Refused()
+    guarded = Guarded()
     try:
-        yield refused
+        yield guarded
     except (services.StaleVersion, StaleDataError) as error:
         db.session.rollback()  # on SQLite a lost race fails at flush (StaleDataError)
-        refused.stale = True
-        refused.current = getattr(error, "current", None)
+        guarded.stale = True
+        guarded.current = getattr(error, "current", None)
     except Refusal as error:
         db.session.rollback()
-        refused.refusal = error
+        guarded.refusal = error
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,20 +192,6 @@ class PageArea:
     bad_request: Callable[[], str] | None = None  # a 400 of its own
 
 
-#: The page areas by blueprint name, declared by the blueprints as they are imported.
-AREAS: dict[str, PageArea] = {}
-
-
-def page_area(blueprint: str, area: PageArea) -> None:
-    """Declare how the pages of ``blueprint`` show their errors."""
-    AREAS[blueprint] = area
-
-
-def area_of_request() -> PageArea | None:
-    """The page area whose view failed (none for an address no view serves)."""
-    return AREAS.get(request.blueprint or "")
-
-
 def missing_game_page(area: PageArea) -> ResponseReturnValue:
     """An unknown game code (a mistyped or deleted game)."""
     db.session.rollback()
@@ -211,7 +214,7 @@ def conflict_page(area: PageArea) -> ResponseReturnValue:
     db.session.rollback()
     game = game_in_request()
     if game is not None:
-        return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
+        return conflict_scoreboard(game)
     if area.missing_game_after_conflict:
         return missing_game_page(area)
     return not_found_page(area, NotFound())
@@ -274,7 +277,7 @@ def api_refusal(error: Refusal) -> tuple[Response, int]:
     return error_response(message, 422 if broken_rule else 400)
 
 
-def api_lost_race() -> tuple[Response, int]:
+def api_lost_race(_error: StaleDataError | IntegrityError) -> tuple[Response, int]:
     """Two phones saved at the same moment: the other one won; this one changed nothing."""
     db.session.rollback()
     code = (request.view_args or {}).get("code", "")
@@ -290,44 +293,48 @@ def api_http_error(error: HTTPException) -> tuple[Response, int]:
 
 
 # --------------------------------------------------------------------------------------------
-# The handlers, by blueprint
+# The handlers, registered by each blueprint
 
 
-def answer_http_error(error: HTTPException) -> ResponseReturnValue:
-    """An HTTP error: JSON on the API, the area's page, or the app's error page."""
-    if is_api_request():
-        return api_http_error(error)
-    area = area_of_request()
-    return http_error_page(error) if area is None else page_http_error(area, error)
-
-
-def answer_refusal(error: Refusal) -> ResponseReturnValue:
-    """A refusal no view caught: JSON on the API; on a page, the conflict scoreboard or the
-    missing game where the area shows them. Anything else is a server error, as before."""
-    if is_api_request():
-        return api_refusal(error)
-    area = area_of_request()
-    if area is not None and area.about_games and isinstance(error, services.StaleVersion):
+def page_refusal(area: PageArea, error: Refusal) -> ResponseReturnValue:
+    """A refusal no view of the area caught: the conflict scoreboard or the missing game
+    where the area shows them; anything else is a server error."""
+    if area.about_games and isinstance(error, services.StaleVersion):
         return conflict_page(area)
-    if area is not None and isinstance(error, services.NotFound):
+    if isinstance(error, services.NotFound):
         return missing_game_page(area)
     raise error
 
 
-def answer_lost_race(error: StaleDataError | IntegrityError) -> ResponseReturnValue:
-    """Two phones saved at the same moment (SQLite takes no row lock: it fails at flush):
-    the API says the game changed; a page area shows the game as it is now."""
-    if is_api_request():
-        return api_lost_race()
-    area = area_of_request()
-    if area is not None and area.about_games and isinstance(error, StaleDataError):
+def page_lost_race(area: PageArea, error: StaleDataError | IntegrityError) -> ResponseReturnValue:
+    """Two phones saved at the same moment (SQLite fails at flush): the game as it is now."""
+    if area.about_games and isinstance(error, StaleDataError):
         return conflict_page(area)
     raise error
 
 
+def register_page_errors(blueprint: Blueprint, area: PageArea) -> None:
+    """Answer what the views of ``blueprint`` did not, as ``area`` says."""
+    blueprint.register_error_handler(HTTPException, partial(page_http_error, area))
+    blueprint.register_error_handler(Refusal, partial(page_refusal, area))
+    blueprint.register_error_handler(StaleDataError, partial(page_lost_race, area))
+    blueprint.register_error_handler(IntegrityError, partial(page_lost_race, area))
+
+
+def register_api_errors(blueprint: Blueprint) -> None:
+    """Answer every refusal, HTTP error and lost race of the API's views as JSON."""
+    blueprint.register_error_handler(HTTPException, api_http_error)
+    blueprint.register_error_handler(Refusal, api_refusal)
+    blueprint.register_error_handler(StaleDataError, api_lost_race)
+    blueprint.register_error_handler(IntegrityError, api_lost_race)
+
+
+def answer_http_error(error: HTTPException) -> ResponseReturnValue:
+    """An HTTP error no blueprint took (an address no view serves, a wrong method): JSON
+    under the API's prefix, else the app's error page."""
+    return api_http_error(error) if is_api_request() else http_error_page(error)
+
+
 def init_app(app: Flask) -> None:
-    """Register the one error path on the app, for every blueprint."""
+    """The app's own handler, for the requests no blueprint's view was found for."""
     app.register_error_handler(HTTPException, answer_http_error)
-    app.register_error_handler(Refusal, answer_refusal)
-    app.register_error_handler(StaleDataError, answer_lost_race)
-    app.register_error_handler(IntegrityError, answer_lost_race)

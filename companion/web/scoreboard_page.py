@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
-from flask import current_app, make_response, render_template, url_for
+from flask import make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 from werkzeug.http import quote_etag
-from werkzeug.routing import BuildError
 
 from companion.data import queries
 from companion.data.models import Game, Round
@@ -22,20 +21,14 @@ from companion.data.states import GameStatus, RoundMode
 from companion.read_models.charts import cumulative_chart
 from companion.read_models.messages import signed_number
 from companion.read_models.scoreboard import Scoreboard, scoreboard_of
-from companion.web.edit_rights import device_edit_key, edit_rights_lost
+from companion.web.edit_rights import can_edit, device_edit_key, edit_rights_lost
 from companion.web.round_saved import SavedRound
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
 
 
-def page_url(endpoint: str, **values: Any) -> str | None:
-    """The URL of a page, or ``None`` while that page does not exist (yet): the round pages
-    are built separately, and a missing one must hide its button, not break the scoreboard."""
-    if endpoint not in current_app.view_functions:
-        return None
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return None
+def conflict_scoreboard(game: Game) -> ResponseReturnValue:
+    """The game as it is now, after another phone changed it first (409, never kept)."""
+    return render_scoreboard(game, editable=can_edit(game), conflict=True, status=409)
 
 
 def qr_svg(url: str) -> Markup:
@@ -48,7 +41,6 @@ def qr_svg(url: str) -> Markup:
 def game_template_helpers() -> dict[str, Any]:
     """Give the game templates their helpers."""
     return {
-        "page_url": page_url,
         "signed": signed_number,
         "qr_svg": qr_svg,
         "cumulative_chart": cumulative_chart,
@@ -57,8 +49,7 @@ def game_template_helpers() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class EditActions:
-    """The changes an editing device is offered on the scoreboard (each page only if it
-    exists: the round pages are built separately)."""
+    """The changes an editing device is offered on the scoreboard (``None``: not now)."""
 
     mark_url: str | None
     record_url: str | None
@@ -74,19 +65,17 @@ def edit_actions(board: Scoreboard, live: Round | None = None) -> EditActions:
     next_round = board.next_round
     mark_url = record_url = live_url = continue_live_url = None
     if next_round is not None and live is not None:
-        continue_live_url = page_url("games.live_round", code=board.code, number=live.number)
+        continue_live_url = url_for("games.live_round", code=board.code, number=live.number)
     elif next_round is not None:
         if next_round.lays_out_indicators and not next_round.colours_marked:
-            mark_url = page_url("games.mark_colours", code=board.code)
-        record_url = page_url("games.record_round", code=board.code)
-        live_url = page_url("games.start_live_round", code=board.code)
+            mark_url = url_for("games.mark_colours", code=board.code)
+        record_url = url_for("games.record_round", code=board.code)
+        live_url = url_for("games.start_live_round", code=board.code)
     corrections = []
     if board.status != GameStatus.ABANDONED:
         for row in board.rows:
-            url = row.is_scored and page_url(
-                "games.correct_round", code=board.code, number=row.number
-            )
-            if url:
+            if row.is_scored:
+                url = url_for("games.correct_round", code=board.code, number=row.number)
                 corrections.append((row.number, url))
     return EditActions(mark_url, record_url, corrections, live_url, continue_live_url)
 

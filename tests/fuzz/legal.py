@@ -13,7 +13,7 @@ from companion.rules import RuleError, table_setup, variant_named
 from companion.rules.hat_trick import Play
 from companion.services.games import get_game
 from companion.services.rounds import round_of
-from companion.web.games.round_forms import Kind, seat_data
+from companion.web.games.entry.forms import Kind, seat_data
 from tests.fuzz.forms import Pairs
 
 

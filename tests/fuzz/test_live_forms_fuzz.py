@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.web.games.round_forms import Kind
+from companion.web.games.entry.forms import Kind
 from scripts.page_reader import csrf_token
 from tests.fuzz.forms import Pairs, fuzz_form, post_form
 from tests.fuzz.legal import as_form, legal_marked, next_legal_trick

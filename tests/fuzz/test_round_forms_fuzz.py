@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.web.games.round_forms import Kind
+from companion.web.games.entry.forms import Kind
 from tests.fuzz.answers import check_page
 from tests.fuzz.forms import Pairs, fuzz_form, post_form
 from tests.fuzz.legal import as_form, legal_entries, legal_marked

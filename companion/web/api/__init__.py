@@ -3,7 +3,10 @@ answered as JSON by ``companion.web.errors``."""
 
 from flask import Blueprint
 
+from companion.web.errors import register_api_errors
+
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+register_api_errors(bp)
 
 from companion.web.api import (  # noqa: E402, F401  (routes register on bp)
     games_routes,

@@ -7,8 +7,6 @@ the game as a whole or, refused, leaves the database exactly as it was.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
@@ -92,42 +90,50 @@ def show_game(code: str) -> ResponseReturnValue:
     return response.make_conditional(request)
 
 
-def _version_and_entries(game: Game, *optional: str) -> tuple[int, list[Any]]:
+def round_sent(game: Game, opened_for: int | None = None) -> services.RoundSent:
+    """The round in the request's body: the version it was based on, the entries and, for
+    a new round, the number the client meant (if it says)."""
+    optional = ("number",) if opened_for is None else ()
     data = parse.fields(request_body(), "The request", ("version", "entries"), optional)
     if "number" in data:
-        check_round_meant(game, parse.integer(data["number"], "number", 1, 2**31))
+        opened_for = parse.integer(data["number"], "number", 1, 2**31)
     version = parse.integer(data["version"], "version", 0, 2**31)
-    services.check_version(game, version)
-    return version, read_entries(data["entries"], queries.setup_of(game))
+    entries = read_entries(data["entries"], queries.setup_of(game))
+    return services.RoundSent(version, tuple(entries), opened_for)
 
 
-def check_round_meant(game: Game, number: int) -> None:
-    """A client that names the round it records is never filed under another number
-    (``services.check_round_meant``, as for the pages): 409 with the game as it is now."""
-    try:
-        services.check_round_meant(game, number)
-    except services.RoundNotNext as taken:
-        raise ApiError(str(taken), 409, state=game_state(game)) from taken
+def answer(game: Game, submitted: services.Submitted) -> dict[str, object]:
+    """The game as it is now after a saved round; any other result is refused: a stale
+    version (409 with the current one), a round the client did not mean (409 with the game
+    as it is now: it is never filed under another number) or what the rules refuse."""
+    match submitted:
+        case services.Saved():
+            db.session.commit()
+            return game_state(game)
+        case services.Stale(current):
+            raise services.StaleVersion(current)
+        case services.Clashed(round_):
+            not_next = services.RoundNotNext(round_.number, queries.number_to_record(game))
+            raise ApiError(str(not_next), 409, state=game_state(game))
+        case services.Refused(services.RoundNotNext() as not_next):
+            raise ApiError(str(not_next), 409, state=game_state(game))
+        case services.Refused(refusal):
+            raise refusal
+    raise AssertionError(f"a round is never only checked here: {submitted!r}")
 
 
 @bp.post("/games/<code>/rounds")
 def record_round(code: str) -> ResponseReturnValue:
     """Record and score the next round, or refuse if the client meant another one."""
     game = editable_game(code)
-    version, entries = _version_and_entries(game, "number")
-    services.record_round(game, version, entries)
-    db.session.commit()
-    return game_state(game), 201
+    return answer(game, services.submit(game, round_sent(game))), 201
 
 
 @bp.put("/games/<code>/rounds/<int:number>")
 def correct_round(code: str, number: int) -> ResponseReturnValue:
     """Correct a scored round; totals and winners follow."""
     game = editable_game(code)
-    version, entries = _version_and_entries(game)
-    services.correct_round(game, number, version, entries)
-    db.session.commit()
-    return game_state(game)
+    return answer(game, services.submit(game, round_sent(game, number), correcting=True))
 
 
 @bp.post("/games/<code>/rounds/live")

@@ -1,16 +1,14 @@
-"""The game pages: new game, scoreboard, sharing, rounds and corrections."""
+"""The game pages, one blueprint in three areas: the game itself (new game, scoreboard,
+sharing, the table display, export), its rounds entered whole (mark, record, correct) and
+live play (trick by trick). ``entry`` holds what both ways of entering a round share: the
+round form, the page it is shown on and the conflict view."""
 
-from flask import Blueprint
+from companion.web.games.blueprint import bp
+from companion.web.games.game import export, routes, sharing, table
+from companion.web.games.live import routes as live_routes
+from companion.web.games.rounds import routes as round_routes
 
-bp = Blueprint("games", __name__)
+#: The modules whose routes register on ``bp`` as they are imported.
+ROUTES = (export, routes, sharing, table, live_routes, round_routes)
 
-from companion.web.games import (  # noqa: E402, F401  (routes register on bp)
-    clash_pages,
-    export_pages,
-    game_pages,
-    live_pages,
-    round_pages,
-    round_scores,
-    share_pages,
-    table_pages,
-)
+__all__ = ["bp"]

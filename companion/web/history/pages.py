@@ -57,7 +57,7 @@ from companion.services.player_changes import (
     rename_player,
 )
 from companion.web.edit_rights import SESSION_KEYS, game_to_change
-from companion.web.errors import Link, PageArea, back_to_game, home, page_area
+from companion.web.errors import Link, PageArea, back_to_game, home, register_page_errors
 from companion.web.history import bp
 from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.web.history.player_names import (
@@ -455,8 +455,8 @@ def not_from_this_page() -> str:
     return gettext("This form did not come from this page; nothing was saved.")
 
 
-page_area(
-    bp.name,
+register_page_errors(
+    bp,
     PageArea(
         ways_back=ways_back,
         form_again=rename_or_merge_again,

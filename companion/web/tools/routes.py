@@ -26,7 +26,7 @@ from companion.read_models.scoreboard import NextRound, next_round_of
 from companion.rules import Play, RuleError, TableSetup, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
 from companion.services.games import get_game
-from companion.web.errors import Link, PageArea, home, page_area
+from companion.web.errors import Link, PageArea, home, register_page_errors
 from companion.web.tools import bp
 from companion.web.tools.box import (
     box_view,
@@ -297,7 +297,7 @@ def ways_back(_status: int) -> list[Link]:
     ]
 
 
-page_area(
-    bp.name,
+register_page_errors(
+    bp,
     PageArea(ways_back=ways_back, form_again=trick_again, expired_message=expired_tap_message),
 )

@@ -22,8 +22,8 @@ from companion.read_models.trick import trick_view as build_trick_view
 from companion.rules import TableSetup, can_pass, seat_order
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound, PlayedTrick
-from companion.web.games.round_state import names_of
-from companion.web.games.unfinished_trick import trick_so_far
+from companion.web.games.entry.editing import names_of
+from companion.web.games.live.unfinished_trick import trick_so_far
 from companion.web.scoreboard_cache import live_etag
 
 #: The flashed notes of the live page (a card or a trick taken back).

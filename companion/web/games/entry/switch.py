@@ -28,7 +28,7 @@ from wtforms import Form
 from companion import rules
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
-from companion.web.games.round_forms import SEAT_FORMS, Kind, RoundForm, VersionForm
+from companion.web.games.entry.forms import SEAT_FORMS, Kind, RoundForm, VersionForm
 
 #: The ``action`` of the switch buttons.
 SWITCH = "switch"
@@ -188,9 +188,9 @@ def switched(target: Kind, setup: rules.TableSetup) -> Switch | None:
     source = next((s for s, t in CARRY if t is target), None)
     if source is None:
         return None
-    top = VersionForm()
+    stamp = VersionForm()
     seats: list[Form] = []
-    switch = Switch(source, RoundForm(target, setup, top, seats))
+    switch = Switch(source, RoundForm(target, setup, stamp, seats))
     for seat in range(setup.players):
         typed = SEAT_FORMS[source](formdata=request.form, prefix=f"s{seat}")
         data, lost = CARRY[(source, target)](typed, setup.cards_per_trick)

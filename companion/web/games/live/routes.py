@@ -3,11 +3,11 @@
 A trick is saved when its last card is entered (``services.play_live_trick``), and the round
 is scored by itself after the last trick. The cards of the unfinished trick are stored on
 the round as they are entered, one trick for every phone (``unfinished_trick``); what the
-page shows is built in ``live_views``. Every card is checked by the rules as it is entered,
+page shows is built in ``live.page``. Every card is checked by the rules as it is entered,
 so a wrong card is refused at once, naming the player and the card.
 
 It is a little over 400 lines: the routes of live play (start, card, undo card, undo trick)
-and the refusals they share; what the page shows is ``live_views``.
+and the refusals they share; what the page shows is ``live.page``.
 """
 
 from __future__ import annotations
@@ -27,34 +27,31 @@ from companion.read_models.chips import Chip, card_of_token, card_token
 from companion.read_models.messages import render_message
 from companion.rules import RuleError, TableSetup, only_a_pass, round_leader
 from companion.rules.hat_trick import Play
-from companion.web.errors import Refused, refusals
-from companion.web.games import bp
-from companion.web.games.live_views import FLASH_CATEGORY, live_url, render_live
-from companion.web.games.round_clash import (
+from companion.web.errors import Guarded, refusals
+from companion.web.games.blueprint import bp
+from companion.web.games.entry.clash import (
     clash_page,
     marks_clash,
-    round_numbered,
     start_clash,
-    what_happened,
 )
-from companion.web.games.round_forms import (
+from companion.web.games.entry.editing import (
+    editable_game,
+    names_of,
+    not_next_notice,
+    notice_page,
+    why_no_round_to_record,
+)
+from companion.web.games.entry.forms import (
     Kind,
     LiveCardForm,
     LiveTrickForm,
     RoundForm,
     VersionForm,
 )
-from companion.web.games.round_rendering import game_now, render_round_page
-from companion.web.games.round_sending import Outcome, readable, saved
-from companion.web.games.round_state import (
-    editable_game,
-    names_of,
-    not_next_notice,
-    notice_page,
-    number_to_record,
-    why_no_round_to_record,
-)
-from companion.web.games.unfinished_trick import check_next_play, missed_cards, trick_so_far
+from companion.web.games.entry.page import game_now, render_round_page
+from companion.web.games.entry.sending import change_form
+from companion.web.games.live.page import FLASH_CATEGORY, live_url, render_live
+from companion.web.games.live.unfinished_trick import check_next_play, missed_cards, trick_so_far
 from companion.web.scoreboard_cache import live_etag
 from companion.web.security import csrf
 
@@ -110,7 +107,7 @@ def posted_live(
 
 
 def refused_change_page(
-    game: Game, round_: Round, refused: Refused, plays: Sequence[Play] | None = None
+    game: Game, round_: Round, refused: Guarded, plays: Sequence[Play] | None = None
 ) -> ResponseReturnValue:
     """A trick saved or taken back that was refused (nothing saved): the round as it is now
     after a conflict, else the live page with the refusal and the trick as it was."""
@@ -167,14 +164,17 @@ def started_elsewhere(game: Game) -> ResponseReturnValue | None:
     """A start form belongs to the round it was opened for. ``None`` while that round can
     still be started here (or the page did not say which); otherwise nothing is saved and
     the conflict view says that the round was marked, started or recorded elsewhere."""
-    meant = VersionForm().meant
-    if meant is None:
-        return None
-    round_ = round_numbered(game, meant)
+    opened_for = VersionForm().opened_for
+    clash = services.opening_clash(game, opened_for)
     with_indicators = any(name.endswith("-marked") for name in request.form)
-    title = gettext("Play round %(number)s live", number=meant)
-    if round_ is None or (what_happened(round_) == "marked" and not with_indicators):
-        return None if meant == number_to_record(game) else not_next_notice(game, meant, title)
+    title = gettext("Play round %(number)s live", number=opened_for)
+    if isinstance(clash, services.Refused) and opened_for is not None:
+        return not_next_notice(game, opened_for, title)
+    if not isinstance(clash, services.Clashed):
+        return None
+    if clash.change is services.RoundChange.MARKED and not with_indicators:
+        return None  # the colours marked on the mark page: this start plays them
+    round_ = clash.round
     if not with_indicators:
         return clash_page(game, start_clash(game, round_, title))
     setup = queries.setup_of(game)
@@ -185,21 +185,19 @@ def started_elsewhere(game: Game) -> ResponseReturnValue | None:
 
 def start_with_indicators(game: Game, setup: TableSetup) -> ResponseReturnValue:
     """The mark-colours chips, then the live page (C1, C2 checked before anything is saved)."""
-    form = RoundForm.build(Kind.MARK, setup, game.version, number=number_to_record(game))
-    outcome = Outcome()
-    opened: list[Round] = []
-    if request.method == "POST" and readable(form, outcome):
-
-        def open_round() -> None:
-            opened.append(services.open_live_round(game, form.version, form.marked()))
-
-        if saved(game, form, outcome, open_round):
-            return redirect(live_url(game, opened[0]))
-        taken = started_elsewhere(game) if outcome.conflict else None
+    form = RoundForm.build(Kind.MARK, setup, game.version, number=queries.number_to_record(game))
+    sent = None
+    if request.method == "POST":
+        sent = change_form(
+            form, lambda: services.open_live_round(game, form.version, form.marked())
+        )
+        if isinstance(sent, services.Saved):
+            return redirect(live_url(game, sent.round))
+        taken = started_elsewhere(game) if isinstance(sent, services.Stale) else None
         if taken is not None:
             return taken
     return render_round_page(
-        "games/live_start.html", game, form, outcome, with_indicators=True, **now_live(game)
+        "games/live_start.html", game, form, sent, with_indicators=True, **now_live(game)
     )
 
 
@@ -207,7 +205,7 @@ def start_without_indicators(
     game: Game, setup: TableSetup, playing: Round | None
 ) -> ResponseReturnValue:
     """One button: the round's colours are marked already, or the variant lays none out."""
-    shown = {"version": game.version, "number": number_to_record(game)}
+    shown = {"version": game.version, "number": queries.number_to_record(game)}
     form = VersionForm() if request.method == "POST" else VersionForm(data=shown)
     problems: list[str] = []
     conflict = None
@@ -225,7 +223,7 @@ def start_without_indicators(
             with refusals() as refused:
                 round_ = services.open_live_round(game, form.version.data, None)
                 db.session.commit()
-            if not refused:
+            if not refused.failed:
                 return redirect(live_url(game, round_))
             if refused.stale:
                 taken = started_elsewhere(game)
@@ -320,7 +318,7 @@ def play_live_card(code: str, number: int) -> ResponseReturnValue:
     with refusals() as refused:
         services.play_live_trick(game, number, game.version, plays)
         db.session.commit()
-    if refused:
+    if refused.failed:
         return refused_change_page(game, round_, refused, plays[:-1])
     return redirect(live_url(game, round_))
 
@@ -359,7 +357,7 @@ def keep_unfinished(
     with refusals() as refused:
         services.show_unfinished_trick(game, round_.number, plays)
         db.session.commit()
-    if refused:
+    if refused.failed:
         return refused_change_page(game, round_, refused, plays)
     if note:
         flash(note, FLASH_CATEGORY)
@@ -373,7 +371,7 @@ def reopen_last_trick(game: Game, round_: Round) -> ResponseReturnValue:
     with refusals() as refused:
         reopened = services.take_back_last_card(game, round_.number, game.version)
         db.session.commit()
-    if refused:
+    if refused.failed:
         return refused_change_page(game, round_, refused)
     note = gettext(
         "Taken back: %(card)s (%(player)s). Trick %(number)s is open again: enter its last card.",
@@ -401,7 +399,7 @@ def undo_live_trick(code: str, number: int) -> ResponseReturnValue:
     with refusals() as refused:
         services.undo_live_trick(game, number, game.version)
         db.session.commit()
-    if refused:
+    if refused.failed:
         return refused_change_page(game, round_, refused)
     flash(
         gettext(

@@ -16,7 +16,7 @@ from werkzeug.http import quote_etag
 
 from companion import services
 from companion.read_models.scoreboard import Scoreboard, SeatCell, scoreboard_of
-from companion.web.games import bp
+from companion.web.games.blueprint import bp
 from companion.web.scoreboard_cache import (
     TABLE_TEMPLATE,
     keep_rendered,

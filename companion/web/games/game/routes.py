@@ -10,7 +10,7 @@ The scoreboards answer conditional GETs: their ETag comes from the game's versio
 whatever else changes the page (view or edit variant, language, this phone's edit rights),
 read with one cheap query, so the phones that poll a scoreboard (static/scoreboard.js) get
 an empty ``304 Not Modified`` until something changes, without the page being rendered.
-The share page (QR codes, the edit link, a new edit link) is in ``share_pages``.
+The share page (QR codes, the edit link, a new edit link) is in ``sharing``.
 """
 
 from __future__ import annotations
@@ -40,12 +40,13 @@ from companion.web.errors import (
     back_to_game,
     game_in_request,
     home,
-    page_area,
     refusals,
+    register_page_errors,
 )
-from companion.web.games import bp, share_pages
-from companion.web.games.game_forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
-from companion.web.round_saved import saved_pending, take_saved
+from companion.web.games.blueprint import bp
+from companion.web.games.game import sharing
+from companion.web.games.game.forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
+from companion.web.round_saved import take_saved
 from companion.web.scoreboard_cache import (
     not_modified,
     rendered_page,
@@ -133,9 +134,10 @@ def scoreboard_answer(code: str, *, view: bool) -> ResponseReturnValue:
     """A scoreboard (``view``: the read-only one): ``304`` when the phone's copy is current,
     else the page as last rendered, else the page rendered now. A save this phone just made
     is confirmed on a page rendered for it alone (neither cached nor shared)."""
-    if not view and saved_pending(code):
+    saved = None if view else take_saved(code)
+    if saved is not None:
         game = services.get_game(code)
-        return render_scoreboard(game, editable=can_edit(game), saved=take_saved(code))
+        return render_scoreboard(game, editable=can_edit(game), saved=saved)
     tag = scoreboard_etag(code, view=view)
     if tag is not None and request.if_none_match.contains_weak(tag):
         return not_modified(tag, view=view)
@@ -271,7 +273,7 @@ def form_again(message: str) -> ResponseReturnValue | None:
         if game is not None:
             form = ConfirmForm()
             form.csrf_token.errors = [message]
-            return share_pages.render_share(game, form, status=400)
+            return sharing.render_share(game, form, status=400)
     confirming = CONFIRM_ACTIONS.get(request.endpoint or "")
     game = game_in_request() if confirming else None
     if confirming and game is not None and can_edit(game):
@@ -286,7 +288,7 @@ def ways_back(status: int) -> list[Link]:
     return [*back_to_game(status), home(), (url_for("games.new_game"), gettext("New game"))]
 
 
-page_area(
-    bp.name,
+register_page_errors(
+    bp,
     PageArea(ways_back=ways_back, form_again=form_again, about_games=True),
 )

@@ -25,7 +25,7 @@ from wtforms import BooleanField, Form, IntegerField, SelectField, SelectMultipl
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from companion import rules
+from companion import rules, services
 from companion.data.states import RoundMode
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
@@ -67,10 +67,9 @@ class Kind(enum.Enum):
 def kinds_for(setup: rules.TableSetup) -> tuple[Kind, ...]:
     """The entry forms a game offers, the default first: delayed rounds are entered in full
     because the colours are chosen from the captures (R16)."""
-    variant = setup.variant.settings
-    if variant is None:
+    if setup.variant.has_passes:  # Hat Trick: the forms count the passes too (R19, R22)
         return (Kind.HAT_QUICK, Kind.HAT_FULL)
-    if not variant.reveal.lays_out_indicators:
+    if not setup.cards_laid_out:
         return (Kind.DELAYED,)
     return (Kind.QUICK, Kind.FULL)
 
@@ -253,10 +252,10 @@ class VersionForm(FlaskForm):
 
     version = IntegerField(widget=HiddenInput())
     number = IntegerField(widget=HiddenInput(), validators=[Optional()])
-    seen = StringField(widget=HiddenInput(), validators=[Optional(), Length(max=64)])
+    digest = StringField(widget=HiddenInput(), validators=[Optional(), Length(max=64)])
 
     @property
-    def meant(self) -> int | None:
+    def opened_for(self) -> int | None:
         """The round the page was opened for; ``None`` from a page that did not say."""
         data = self.number.data
         return data if isinstance(data, int) else None
@@ -283,7 +282,9 @@ class RoundForm:
 
     kind: Kind
     setup: rules.TableSetup
-    top: VersionForm
+    #: What every round form carries besides the seats: the CSRF token, the game's version
+    #: and the round it was opened for.
+    stamp: VersionForm
     seats: list[Form]
     implied: str | None = None  # the count filled in from the others, for the table to confirm
     #: Hat Trick: the seats whose passes are still at 0 when a count was implied (C5).
@@ -297,13 +298,14 @@ class RoundForm:
         version: int,
         prefill: Sequence[Mapping[str, Any]] | None = None,
         number: int | None = None,
-        seen: str | None = None,
+        digest: str | None = None,
     ) -> RoundForm:
         """The form as posted, or (on a first visit) pre-filled from ``prefill``, a stored
-        entry per seat in the API's shape, for round ``number`` (as ``seen``, if corrected)."""
+        entry per seat in the API's shape, for round ``number`` (as ``digest`` says it was
+        shown, if corrected)."""
         submitted = request.method == "POST"
-        shown = {"version": version, "number": number, "seen": seen}
-        top = VersionForm() if submitted else VersionForm(data=shown)
+        shown = {"version": version, "number": number, "digest": digest}
+        stamp = VersionForm() if submitted else VersionForm(data=shown)
         seats = []
         for seat in range(setup.players):
             stored = prefill[seat] if prefill and seat < len(prefill) else None
@@ -314,22 +316,22 @@ class RoundForm:
                     formdata=request.form if submitted else None, prefix=f"s{seat}", data=data
                 )
             )
-        return cls(kind, setup, top, seats)
+        return cls(kind, setup, stamp, seats)
 
     @property
     def version(self) -> int:
         """The version the table's input was based on (-1 if the page sent none)."""
-        data = self.top.version.data
+        data = self.stamp.version.data
         return data if isinstance(data, int) else -1
 
     def move_to_version(self, version: int) -> None:
         """After a conflict: the input stays, the next save is based on the current game."""
-        self.top.version.data = version
-        self.top.version.raw_data = [str(version)]
+        self.stamp.version.data = version
+        self.stamp.version.raw_data = [str(version)]
 
     def validate(self) -> bool:
         """Every seat's fields are readable (the rules then judge the round)."""
-        results = [self.top.validate()] + [seat.validate() for seat in self.seats]
+        results = [self.stamp.validate()] + [seat.validate() for seat in self.seats]
         return all(results)
 
     def counts(self) -> list[CountField]:
@@ -363,6 +365,12 @@ class RoundForm:
     def entries(self) -> list[rules.Entry]:
         """One rules entry per seat, in seat order (call after :meth:`validate`)."""
         return [ENTRY_OF[self.kind](seat) for seat in self.seats]
+
+    def sent(self) -> services.RoundSent:
+        """The round as sent, for ``services.submit`` (call after :meth:`validate`)."""
+        return services.RoundSent(
+            self.version, tuple(self.entries()), self.stamp.opened_for, self.stamp.digest.data
+        )
 
 
 def _quick_entry(seat: Form) -> rules.Entry:

@@ -24,8 +24,8 @@ from flask_babel import gettext
 from companion import services
 from companion.data.models import Game, db
 from companion.web.edit_rights import device_edit_key, game_to_change, remember_edit_key
-from companion.web.games import bp
-from companion.web.games.game_forms import ConfirmForm
+from companion.web.games.blueprint import bp
+from companion.web.games.game.forms import ConfirmForm
 
 #: The flash category that tells the share page a new edit link was just made.
 NEW_KEY_MADE = "edit-key-made"

@@ -26,7 +26,7 @@ from companion.rules import (
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
 from companion.rules.scoring import best_delayed_choice, delayed_choices, score_choice
-from companion.web.games.round_forms import (
+from companion.web.games.entry.forms import (
     CHOICE_SEPARATOR,
     Kind,
     RoundForm,

@@ -11,8 +11,6 @@ keep theirs, or use mine for that same round.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,11 +21,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from companion.data.models import Game, Round
-from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.data.states import GameStatus, RoundStatus
 from companion.read_models.chips import Chip, card_of_token
 from companion.read_models.messages import colour_name, signed_number
 from companion.rules import Colour, RuleError, TableSetup, score_round
-from companion.web.games.round_forms import RoundForm, json_tokens
+from companion.services import Clashed, Refused, RoundChange, RoundNotNext, change_of, round_digest
+from companion.web.games.entry.editing import not_next_notice
+from companion.web.games.entry.forms import Kind, RoundForm, json_tokens
+from companion.web.games.entry.sending import Sent
 
 #: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.
 SEAT_FIELD = re.compile(r"^s\d+-[a-z_]+$")
@@ -77,37 +78,16 @@ class Clash:
 
 
 # --------------------------------------------------------------------------------------------
-# Which round a form meant, and whether its round is still as it was shown
+# What happened to the round
 
 
-def round_digest(round_: Round) -> str:
-    """A short fingerprint of a round's stored entries: a correction form carries the one of
-    the round it showed, so a correction made elsewhere meanwhile is noticed."""
-    text = json.dumps(round_.entries, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def round_numbered(game: Game, number: int) -> Round | None:
-    """Round ``number`` of the game, if it exists by now."""
-    return game.rounds[number - 1] if 1 <= number <= len(game.rounds) else None
-
-
-def what_happened(round_: Round) -> str:
-    """What the other phone did to the round: recorded, started live or marked it."""
-    if round_.status == RoundStatus.SCORED:
-        return "recorded"
-    if round_.mode == RoundMode.LIVE:
-        return "live"
-    return "marked"
-
-
-def headline(happened: str, number: int) -> str:
+def headline(change: RoundChange, number: int) -> str:
     """The sentence at the top of the conflict view, in the player's language."""
-    if happened == "recorded":
+    if change is RoundChange.RECORDED:
         return gettext("Round %(number)s was recorded on another phone.", number=number)
-    if happened == "corrected":
+    if change is RoundChange.CORRECTED:
         return gettext("Round %(number)s was corrected on another phone.", number=number)
-    if happened == "live":
+    if change is RoundChange.LIVE:
         return gettext("Round %(number)s was started live on another phone.", number=number)
     return gettext("The colours of round %(number)s were marked on another phone.", number=number)
 
@@ -198,7 +178,7 @@ def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
 def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
     """Each seat's entry as this phone typed it, with the score it would get if the rules
     accept the round; marks only for a mark form."""
-    if form.kind.value == "mark":
+    if form.kind is Kind.MARK:
         return [
             entry_lines({"marked": [c.as_json() for c in cards]}, None) for cards in form.marked()
         ]
@@ -220,7 +200,7 @@ def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
 def clash_for(
     game: Game,
     round_: Round,
-    happened: str,
+    change: RoundChange,
     title: str,
     mine: Sequence[tuple[EntryLine, ...]],
     use_mine: UseMine | None = None,
@@ -240,7 +220,7 @@ def clash_for(
     return Clash(
         number=round_.number,
         title=title,
-        headline=headline(happened, round_.number),
+        headline=headline(change, round_.number),
         seats=seats if any(seat.mine for seat in seats) else (),
         keep_label=keep_label,
         keep_url=keep_url,
@@ -280,7 +260,7 @@ def again_fields(game: Game, round_: Round) -> tuple[tuple[str, str], ...]:
     return seat_fields + (
         ("version", str(game.version)),
         ("number", str(round_.number)),
-        ("seen", round_digest(round_)),
+        ("digest", round_digest(round_)),
     )
 
 
@@ -303,24 +283,21 @@ def continue_live(game: Game, round_: Round) -> tuple[str, str]:
 def record_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clash:
     """The record form of round N met round N recorded (or started live) elsewhere: mine can
     correct that same round, never be filed as the next one."""
-    happened = what_happened(round_)
+    change = change_of(round_)
     use_mine = None
-    if happened == "recorded" and game.status != GameStatus.ABANDONED:
+    if change is RoundChange.RECORDED and game.status != GameStatus.ABANDONED:
         use_mine = correct_with_mine(game, round_, form)
-    keep = continue_live(game, round_) if happened == "live" else None
-    return clash_for(game, round_, happened, title, mine_of(form.setup, form), use_mine, keep)
+    keep = continue_live(game, round_) if change is RoundChange.LIVE else None
+    return clash_for(game, round_, change, title, mine_of(form.setup, form), use_mine, keep)
 
 
-def correction_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clash | None:
-    """The correction of round N met round N corrected elsewhere since the page showed it;
-    ``None`` while the round is as the page showed it (or the page did not say)."""
-    seen = form.top.seen.data
-    if not seen or seen == round_digest(round_):
-        return None
+def correction_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clash:
+    """The correction of round N met round N corrected elsewhere since the page showed it."""
     use_mine = (
         correct_with_mine(game, round_, form) if game.status != GameStatus.ABANDONED else None
     )
-    return clash_for(game, round_, "corrected", title, mine_of(form.setup, form), use_mine)
+    mine = mine_of(form.setup, form)
+    return clash_for(game, round_, RoundChange.CORRECTED, title, mine, use_mine)
 
 
 def marks_clash(
@@ -328,17 +305,32 @@ def marks_clash(
 ) -> Clash:
     """A mark form (or a live start with indicators) of round N met round N marked, started
     or recorded elsewhere: mine may still replace marks nobody has played on yet."""
-    happened = what_happened(round_)
-    use_mine = mark_with_mine(game, round_) if happened == "marked" else None
-    if happened == "live":
+    change = change_of(round_)
+    use_mine = mark_with_mine(game, round_) if change is RoundChange.MARKED else None
+    if change is RoundChange.LIVE:
         keep = continue_live(game, round_)
-    elif happened == "recorded":
+    elif change is RoundChange.RECORDED:
         keep = None
-    return clash_for(game, round_, happened, title, mine_of(form.setup, form), use_mine, keep)
+    return clash_for(game, round_, change, title, mine_of(form.setup, form), use_mine, keep)
 
 
 def start_clash(game: Game, round_: Round, title: str) -> Clash:
     """A live start without indicators met round N started live or recorded elsewhere."""
-    happened = what_happened(round_)
-    keep = continue_live(game, round_) if happened == "live" else None
-    return clash_for(game, round_, happened, title, [], None, keep)
+    change = change_of(round_)
+    keep = continue_live(game, round_) if change is RoundChange.LIVE else None
+    return clash_for(game, round_, change, title, [], None, keep)
+
+
+def sent_elsewhere(
+    game: Game, form: RoundForm, sent: Sent, title: str
+) -> ResponseReturnValue | None:
+    """What a round form's page shows when the round it was opened for is gone: the
+    conflict view of that round, or (a round neither there nor next) a notice; ``None``
+    when the round sent still belongs where it was opened."""
+    if isinstance(sent, Clashed):
+        if sent.change is RoundChange.CORRECTED:
+            return clash_page(game, correction_clash(game, form, sent.round, title))
+        return clash_page(game, record_clash(game, form, sent.round, title))
+    if isinstance(sent, Refused) and isinstance(sent.refusal, RoundNotNext):
+        return not_next_notice(game, sent.refusal.opened_for, title)
+    return None

@@ -16,7 +16,7 @@ from flask import Response, abort, current_app, request
 from flask_babel import force_locale, get_locale
 
 from companion.formats import backup
-from companion.web.games import bp
+from companion.web.games.blueprint import bp
 
 #: The language of the plain CSV export, for programs.
 PLAIN_CSV_LANGUAGE = "en"

@@ -1,5 +1,5 @@
-"""Where the game stands for a round page: who may change it, which round is next, and
-the notice a page shows instead of its form when that round cannot be entered now."""
+"""Where the game stands for a round page: who may change it, and the notice a page shows
+instead of its form when no round can be entered now."""
 
 from __future__ import annotations
 
@@ -7,13 +7,10 @@ from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from companion import services
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import GameStatus, RoundMode
 from companion.web.edit_rights import game_to_change
-from companion.web.games.round_clash import clash_page, record_clash, round_numbered
-from companion.web.games.round_forms import RoundForm
 
 
 def editable_game(code: str) -> Game:
@@ -33,11 +30,6 @@ def editable_game(code: str) -> Game:
 def names_of(game: Game) -> list[str]:
     """The players' names in seat order."""
     return [seat.player.name for seat in game.seats]
-
-
-def number_to_record(game: Game) -> int:
-    """The round recorded next: the one being played, else the one after the last."""
-    return queries.number_to_record(game)
 
 
 def why_no_round_to_record(game: Game) -> str | None:
@@ -71,27 +63,11 @@ def notice_page(game: Game, title: str, message: str) -> ResponseReturnValue:
     return page, 409
 
 
-def round_gone(game: Game, form: RoundForm) -> ResponseReturnValue | None:
-    """A record or mark form belongs to the round it was opened for
-    (``services.check_round_meant``, as for the API). ``None`` while that round is still
-    the one to record (or the page did not say which); otherwise nothing is saved and the
-    page says what became of that round, never moving the input on."""
-    try:
-        services.check_round_meant(game, form.top.meant)
-    except services.RoundNotNext as taken:
-        title = gettext("Record round %(number)s", number=taken.meant)
-        round_ = round_numbered(game, taken.meant)
-        if round_ is None:
-            return not_next_notice(game, taken.meant, title)
-        return clash_page(game, record_clash(game, form, round_, title))
-    return None
-
-
-def not_next_notice(game: Game, meant: int, title: str) -> ResponseReturnValue:
+def not_next_notice(game: Game, opened_for: int, title: str) -> ResponseReturnValue:
     """A form for a round that is neither there nor next (not a page of this game's now)."""
     message = gettext(
         "This page was for round %(number)s, which is not the round to record now. "
         "Nothing was saved.",
-        number=meant,
+        number=opened_for,
     )
     return notice_page(game, title, message)

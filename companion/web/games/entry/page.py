@@ -3,26 +3,62 @@ as it is now after a conflict, and the status code that says how the post went."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
+from companion import services
 from companion.data import queries
 from companion.data.models import Game, db
 from companion.data.states import RoundMode, RoundStatus
 from companion.read_models.messages import signed_number
-from companion.rules import TableSetup, round_leader, seat_order
-from companion.web.games.round_forms import Kind, RoundForm, kinds_for
-from companion.web.games.round_sending import Outcome
-from companion.web.games.round_state import names_of, number_to_record
-from companion.web.games.round_switch import SWITCH, losses
-from companion.web.games.round_views import progress_of, seat_part
+from companion.rules import RoundScore, TableSetup, round_leader, seat_order
+from companion.web.games.entry.editing import names_of
+from companion.web.games.entry.forms import Kind, RoundForm, kinds_for
+from companion.web.games.entry.seat_parts import Problems, progress_of, seat_part
+from companion.web.games.entry.sending import Sent, Unread
+from companion.web.games.entry.switch import SWITCH, losses
 
 #: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
 CONTINUE = "continue"
+
+# --------------------------------------------------------------------------------------------
+# What a post came to, as the page shows it
+
+
+@dataclass
+class Outcome:
+    """What the page shows of a post that saved nothing: the refusals (at the top or beside
+    their seat), a conflict (the game as it is now), an expired form, or a checked score."""
+
+    problems: Problems = field(default_factory=Problems)
+    conflict: bool = False
+    expired: bool = False
+    scored: RoundScore | None = None
+
+
+def outcome_of(sent: Sent | None, form: RoundForm, game: Game) -> Outcome:
+    """The page's view of a post (``None``: nothing was sent). After a conflict the input
+    stays, moved onto the game's current version, ready to be sent again."""
+    outcome = Outcome()
+    if isinstance(sent, Unread):
+        outcome.expired = sent.expired
+        if sent.message:
+            outcome.problems.top.append(sent.message)
+    elif isinstance(sent, services.Checked):
+        outcome.scored = sent.score
+    elif isinstance(sent, services.Refused):
+        for problem in sent.problems:
+            outcome.problems.add(problem, names_of(game))
+    elif isinstance(sent, services.Stale):
+        db.session.refresh(game)
+        form.move_to_version(game.version)
+        outcome.conflict = True
+    return outcome
+
 
 # --------------------------------------------------------------------------------------------
 # The current state, shown after a conflict
@@ -62,16 +98,17 @@ def render_round_page(
     template: str,
     game: Game,
     form: RoundForm,
-    outcome: Outcome,
+    sent: Sent | None,
     number: int | None = None,
     **extra: Any,
 ) -> ResponseReturnValue:
-    """A round page: the seats clockwise from the leader, each with its refusals. Without
-    ``number``, the round to record next, as the game stands now (after a conflict, the
-    round another phone left to record)."""
+    """A round page: the seats clockwise from the leader, each with its refusals (what
+    ``sent`` came to, if anything was sent). Without ``number``, the round to record next,
+    as the game stands now (after a conflict, the round another phone left to record)."""
+    outcome = outcome_of(sent, form, game)
     conflict = game_now(game) if outcome.conflict else None
     if number is None:
-        number = number_to_record(game)
+        number = queries.number_to_record(game)
     leader = round_leader(number, game.first_leader, form.setup.players)
     names = names_of(game)
     problems = outcome.problems

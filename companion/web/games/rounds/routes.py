@@ -1,0 +1,248 @@
+"""Pages of one round: mark colours, record a round, correct a past round, keep another
+phone's round, and a scored round's reasons.
+
+Each page reads the table's input into rules entries (``entry.forms``), lets
+``companion.rules`` judge it (C1-C5, each refusal shown next to the seat it names) and
+saves only through ``companion.services``, then redirects to the scoreboard. A page sent
+from an older state of the game (another phone saved meanwhile) saves nothing, shows the
+game as it is now and keeps the table's input, ready to be sent again.
+
+The routes are here; a post is read and submitted by ``entry.sending`` (through
+``services.submit``, as the API does), and what the pages show is built in ``entry.page``.
+"""
+
+from __future__ import annotations
+
+from flask import redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from companion import services
+from companion.data import queries
+from companion.data.models import Game
+from companion.data.states import GameStatus, RoundStatus
+from companion.read_models.explanations import explained_round
+from companion.rules.text import N_
+from companion.web.games.blueprint import bp
+from companion.web.games.entry.clash import clash_page, marks_clash, sent_elsewhere
+from companion.web.games.entry.editing import (
+    editable_game,
+    names_of,
+    not_next_notice,
+    notice_page,
+    why_no_round_to_record,
+)
+from companion.web.games.entry.forms import Kind, RoundForm, kind_for
+from companion.web.games.entry.page import CONTINUE, mode_links, render_round_page
+from companion.web.games.entry.sending import change_form, submit_form, to_scoreboard
+from companion.web.games.entry.switch import form_to_show, is_switch
+from companion.web.round_saved import Settled, remember
+from companion.web.security import csrf
+
+# --------------------------------------------------------------------------------------------
+# Marking colours
+
+
+@bp.route("/g/<code>/rounds/mark", methods=["GET", "POST"], endpoint="mark_colours")
+def mark_colours(code: str) -> ResponseReturnValue:
+    """Each seat's indicator card(s) at the start of a round (R4, R14; hidden if hazy, R15)."""
+    game = editable_game(code)
+    setup = queries.setup_of(game)
+    form = RoundForm.build(Kind.MARK, setup, game.version, number=queries.number_to_record(game))
+    opened_for = form.stamp.opened_for if request.method == "POST" else None
+    taken = marked_elsewhere(game, form, opened_for) if setup.cards_laid_out else None
+    if taken is not None:
+        return taken
+    if setup.cards_laid_out == 0 or queries.playing_round(game) is not None:
+        return redirect(url_for("games.record_round", code=game.code))
+    blocked = why_no_round_to_record(game)
+    if blocked:
+        return notice_page(game, gettext("Mark colours"), blocked)
+    if request.method == "GET":
+        return render_round_page("games/round_mark.html", game, form, None)
+    sent = change_form(form, lambda: services.mark_colours(game, form.version, form.marked()))
+    if isinstance(sent, services.Saved):
+        return to_scoreboard(game, sent.round.number, Settled.MARKED)
+    taken = marked_elsewhere(game, form, opened_for) if isinstance(sent, services.Stale) else None
+    return taken or render_round_page("games/round_mark.html", game, form, sent)
+
+
+def marked_elsewhere(
+    game: Game, form: RoundForm, opened_for: int | None
+) -> ResponseReturnValue | None:
+    """The mark form of round ``opened_for`` when that round was marked, started or
+    recorded elsewhere: the conflict view, or (sent again from it, on the current version)
+    mine in place of theirs. ``None`` while the round is still to be marked."""
+    clash = services.opening_clash(game, opened_for)
+    title = gettext("Mark colours, round %(number)s", number=opened_for)
+    if isinstance(clash, services.Refused) and opened_for is not None:
+        return not_next_notice(game, opened_for, title)
+    if not isinstance(clash, services.Clashed):
+        return None
+    if form.version == game.version and clash.change is services.RoundChange.MARKED:
+        return replace_marks(game, form, clash.round.number)
+    return clash_page(game, marks_clash(game, form, clash.round, title))
+
+
+def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnValue | None:
+    """Mine in place of theirs, chosen on the conflict view: the scoreboard, or the mark
+    page with the refusal (a stale version: the conflict view again)."""
+    sent = change_form(
+        form, lambda: services.replace_marks(game, form.version, number, form.marked())
+    )
+    if isinstance(sent, services.Saved):
+        return to_scoreboard(game, number, Settled.MARKED)
+    if isinstance(sent, services.Stale):
+        return marked_elsewhere(game, form, number)
+    return render_round_page("games/round_mark.html", game, form, sent, number)
+
+
+# --------------------------------------------------------------------------------------------
+# Recording and correcting a round
+
+
+@bp.route("/g/<code>/rounds/record", methods=["GET", "POST"], endpoint="record_round")
+def record_round(code: str) -> ResponseReturnValue:
+    """Record and score the round being played (or the next one) (R10, R12-R16, R22)."""
+    game = editable_game(code)
+    setup = queries.setup_of(game)
+    mode = request.args.get("mode")
+    playing = queries.playing_round(game)
+    kind = kind_for(setup, mode)
+    form, switch = form_to_show(
+        kind,
+        setup,
+        lambda: RoundForm.build(
+            kind,
+            setup,
+            game.version,
+            playing.entries if playing else None,
+            queries.number_to_record(game),
+        ),
+    )
+    sent = submit_form(game, form) if is_entering() else None
+    if isinstance(sent, services.Saved):
+        return to_scoreboard(game, sent.round.number, Settled.SAVED)
+    title = gettext("Record round %(number)s", number=form.stamp.opened_for)
+    elsewhere = sent_elsewhere(game, form, sent, title) if sent is not None else None
+    if elsewhere is not None:
+        return elsewhere
+    blocked = why_no_round_to_record(game)
+    if blocked:
+        return notice_page(game, gettext("Record a round"), blocked)
+    if hazy_gate_first(setup.variant.hides_marks, playing is not None):
+        return render_hazy_gate(game, queries.number_to_record(game), mode)
+    return render_round_page(
+        "games/round_record.html",
+        game,
+        form,
+        sent,
+        correcting=False,
+        switched=switch.notice(names_of(game)) if switch else None,
+        modes=mode_links(
+            setup,
+            form.kind,
+            "games.record_round",
+            code=game.code,
+            reveal=request.args.get("reveal"),
+        ),
+    )
+
+
+def is_entering() -> bool:
+    """Whether the post checks or saves the round: not a switch of modes, and not the
+    Continue of the indicators step (both only show the entries again, in full)."""
+    return request.method == "POST" and not is_switch() and request.form.get("action") != CONTINUE
+
+
+def hazy_gate_first(hides_marks: bool, marked: bool) -> bool:
+    """R15: the indicators of a marked round stay face down until it ends, so opening the
+    record page asks first (unless the table already said to reveal them)."""
+    return request.method == "GET" and marked and hides_marks and not request.args.get("reveal")
+
+
+def render_hazy_gate(game: Game, number: int, mode: str | None) -> ResponseReturnValue:
+    """The question before a hazy round's indicators are shown (R15)."""
+    page = render_template(
+        "games/round_hazy_gate.html",
+        game=game,
+        number=number,
+        reveal_url=url_for("games.record_round", code=game.code, reveal=1, mode=mode),
+        scoreboard_url=url_for("games.scoreboard", code=game.code),
+    )
+    return page
+
+
+@bp.route("/g/<code>/rounds/<int:number>", methods=["GET", "POST"], endpoint="correct_round")
+def correct_round(code: str, number: int) -> ResponseReturnValue:
+    """Correct a scored round; its scores and every total after it are computed again."""
+    game = editable_game(code)
+    round_ = services.round_of(game, number)
+    if round_.status != RoundStatus.SCORED:
+        return redirect(url_for("games.record_round", code=game.code))
+    title = gettext("Correct round %(number)s", number=number)
+    if game.status == GameStatus.ABANDONED:
+        return notice_page(
+            game,
+            title,
+            gettext("This game was abandoned, so its rounds can no longer be changed."),
+        )
+    setup = queries.setup_of(game)
+    kind = kind_for(setup, request.args.get("mode"), round_.entries)
+    digest = services.round_digest(round_)
+    form, switch = form_to_show(
+        kind,
+        setup,
+        lambda: RoundForm.build(kind, setup, game.version, round_.entries, number, digest),
+    )
+    sent = submit_form(game, form, correcting=number) if is_entering() else None
+    if isinstance(sent, services.Saved):
+        return to_scoreboard(game, number, Settled.CORRECTED)
+    elsewhere = sent_elsewhere(game, form, sent, title) if sent is not None else None
+    return elsewhere or render_round_page(
+        "games/round_record.html",
+        game,
+        form,
+        sent,
+        number,
+        correcting=True,
+        switched=switch.notice(names_of(game)) if switch else None,
+        modes=mode_links(setup, form.kind, "games.correct_round", code=game.code, number=number),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Keeping another phone's round, and a scored round's reasons
+
+
+@bp.get("/g/<code>/rounds/<int:number>/keep-theirs", endpoint="keep_theirs")
+def keep_theirs(code: str, number: int) -> ResponseReturnValue:
+    """Keep round ``number`` as the other phone saved it (the conflict view's other way
+    out). It changes nothing in the game, yet settles the round for the table: the
+    scoreboard says the round stays as the other phone saved it and tints its row, as after
+    any save (a round that does not exist is not confirmed)."""
+    game = editable_game(code)
+    round_ = services.find_round(game, number)
+    if round_ is not None:
+        scored = round_.status == RoundStatus.SCORED
+        remember(game.code, number, Settled.KEPT if scored else Settled.KEPT_MARKS)
+    return redirect(url_for("games.scoreboard", code=game.code))
+
+
+@bp.get("/g/<code>/rounds/<int:number>/scores")
+def round_scores(code: str, number: int) -> ResponseReturnValue:
+    """Round ``number``'s scores and, in one line each, why (R10, R12-R16, R22); 404 for a
+    round not scored. Public like the read-only scoreboard, which links each scored round
+    here and, with JavaScript, shows one player's line from it (static/score_reasons.js)."""
+    game = services.get_game(code)
+    page = explained_round(game, services.round_of(game, number))
+    if page is None:
+        raise services.NotFound(N_("Round %(number)s has no scores yet."), number=number)
+    return render_template("games/round_scores.html", page=page)
+
+
+# The round forms check their CSRF token themselves (``VersionForm``, in ``readable``) before
+# anything is checked or saved, instead of the app-wide check: an expired token then keeps the
+# table's entries on the page, with a fresh token, rather than losing a whole round's input.
+for _round_view in (mark_colours, record_round, correct_round):
+    csrf.exempt(_round_view)
