@@ -30,8 +30,8 @@ from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
 
 from companion import services
 from companion.data.models import Game, db
-from companion.formats.parse import ApiError
-from companion.rules import Refusal, RuleError
+from companion.formats.parse import ApiError, refusal_status
+from companion.rules import Refusal
 from companion.web.edit_rights import can_edit
 from companion.web.scoreboard_page import render_scoreboard
 
@@ -270,8 +270,7 @@ def api_refusal(error: Refusal) -> tuple[Response, int]:
         return jsonify(error=message, version=error.current), error.status
     if isinstance(error, services.ServiceError):
         return error_response(message, error.status)
-    broken_rule = isinstance(error, RuleError) and not error.names_nothing_known
-    return error_response(message, 422 if broken_rule else 400)
+    return error_response(message, refusal_status(error))
 
 
 def api_lost_race() -> tuple[Response, int]:
