@@ -44,7 +44,7 @@ NPM_STAMP = NODE_MODULES / ".package-lock.sha256"
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts"]
+DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts", "tests/offline"]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
