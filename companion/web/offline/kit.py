@@ -262,8 +262,11 @@ def worker_script(pyodide: str, rules: KitFile) -> bytes:
 def build_kit(folder: Path) -> Kit:
     """The kit served from Pyodide in ``folder`` and the installed rules."""
     version, python, files = pyodide_files(folder)
-    rules = kit_file(RULES_ARCHIVE, rules_archive(archive_members()))
-    worker = kit_file(WORKER_SCRIPT, worker_script(files[0].fingerprint, rules))
+    try:
+        rules = kit_file(RULES_ARCHIVE, rules_archive(archive_members()))
+        worker = kit_file(WORKER_SCRIPT, worker_script(files[0].fingerprint, rules))
+    except OSError as error:  # an installed package built without the worker's files
+        raise KitMissing(f"{MISSING} ({error})") from None
     every = [*files, rules, worker]
     return Kit(version, python, {(f.fingerprint, f.name): f for f in every}, worker)
 
