@@ -154,6 +154,16 @@ def test_every_file_is_kept_for_a_year_with_an_etag_and_answers_304(
             assert again.status_code == 304
 
 
+def test_the_kit_is_kept_whatever_the_language_or_the_cookies(kit_client: FlaskClient) -> None:
+    """A changed cookie (a new edit key, another language) must not make a phone fetch the
+    13 MB again: the kit's answers do not vary with them."""
+    answers = [kit_client.get("/offline-kit/manifest.json")]
+    answers += [fetch(kit_client, f["url"], "gzip") for f in manifest(kit_client)["files"]]
+    for answer in answers:
+        vary = {part.strip().lower() for part in answer.headers.get("Vary", "").split(",")}
+        assert not vary & {"cookie", "accept-language"}, vary
+
+
 def test_media_types_let_the_browser_compile_webassembly_and_import_modules(
     kit_client: FlaskClient,
 ) -> None:
