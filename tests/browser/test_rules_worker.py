@@ -129,7 +129,8 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
     assert len(variants) == len(CLASSIC_SETTINGS) + 1, "every setting of the box and Hat Trick"
     assert aborted == [] and phone.foreign_requests() == []
     print(
-        f"\nrules worker: ready in {ready_s:.2f} s (worker {ready['ms']:.0f} ms); "
+        f"\nrules worker: ready in {ready_s:.2f} s (in the worker {ready['ms']:.0f} ms, "
+        f"Pyodide {ready['pyodide_ms']:.0f} ms, the rules the rest); "
         f"{ROUNDS} rounds in {scored['ms']:.0f} ms ({scored['ms'] / ROUNDS:.2f} ms a round); "
         f"{len(tricks)} tricks in {resolved['ms']:.0f} ms"
     )

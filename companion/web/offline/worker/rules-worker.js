@@ -7,7 +7,9 @@
 // package URL would be ours too, so it never reaches for a CDN. No rule is written here.
 //
 // In:  {id, call, body}  call: "rounds/score" or "tricks/resolve"; body: the API's request
-// Out: {type: "ready", pyodide, python, ms} once started, or {type: "failed", error};
+// Out: {type: "ready", pyodide, python, ms, pyodide_ms} once started (ms in all; pyodide_ms
+//      of it to load Pyodide, the rest to fetch, unpack and import the rules), or
+//      {type: "failed", error};
 //      {id, status, body} for each call: the status and body the JSON API answers.
 const KIT = __KIT__;
 const FOLDER = "/home/pyodide/offline-rules";
@@ -18,6 +20,7 @@ async function start() {
   const indexURL = new URL(KIT.pyodide, self.location.href).href;
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL, packages: [] });
+  const loaded = performance.now();
   const archive = await fetch(new URL(KIT.rules, self.location.href));
   if (!archive.ok) {
     throw new Error("the rules archive answered " + archive.status);
@@ -26,13 +29,13 @@ async function start() {
   pyodide.runPython("import sys\nsys.path.insert(0, " + JSON.stringify(FOLDER) + ")");
   const answer = pyodide.pyimport(MODULE).answer;
   const python = pyodide.runPython("import sys\nsys.version.split()[0]");
-  return { answer, pyodide: pyodide.version, python, ms: performance.now() - began };
+  const ms = performance.now() - began;
+  return { answer, pyodide: pyodide.version, python, ms, pyodide_ms: loaded - began };
 }
 
 const started = start();
 started.then(
-  (info) =>
-    self.postMessage({ type: "ready", pyodide: info.pyodide, python: info.python, ms: info.ms }),
+  ({ answer, ...info }) => self.postMessage({ type: "ready", ...info }),
   (error) => self.postMessage({ type: "failed", error: String(error) })
 );
 
