@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Set up, serve and test the Sticheln companion with nothing but Python 3.11+.
+"""Set up, serve and test the Sticheln companion with nothing but Python 3.11+ and npm.
 
-    python3 manage.py setup           create .venv, install the project, compile translations
+    python3 manage.py setup           create .venv, install the project, compile translations,
+                                      vendor the offline kit (npm ci: pinned Pyodide, checked)
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
     python3 manage.py test [ARGS]     setup, then ruff, mypy, lint-imports and pytest on SQLite
                                       (browser tests included, in headless Chromium), the wheel
@@ -25,6 +26,7 @@ import venv
 from collections.abc import Iterator
 from pathlib import Path
 
+from scripts import offline_kit  # standard library only, beside this file
 from scripts.loopback import free_port  # standard library only, beside this file
 
 ROOT = Path(__file__).resolve().parent
@@ -35,11 +37,14 @@ TRANSLATIONS = ROOT / "companion" / "translations"
 RULES = ROOT / "companion" / "rules"
 WHEEL_SMOKE = ROOT / "scripts" / "wheel_smoke.py"
 INSTANCE = ROOT / "instance"
+NPM_LOCK = ROOT / "package-lock.json"
+NODE_MODULES = ROOT / "node_modules"
+NPM_STAMP = NODE_MODULES / ".package-lock.sha256"
 
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts"]
+DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts", "tests/offline"]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
@@ -111,11 +116,49 @@ def compile_translations() -> None:
     )
 
 
+def npm_lock_hash() -> str:
+    """Return the SHA-256 of package-lock.json, which decides whether to run ``npm ci``."""
+    return hashlib.sha256(NPM_LOCK.read_bytes()).hexdigest()
+
+
+def install_node_packages() -> bool:
+    """``npm ci`` (the versions and integrity hashes of package-lock.json), only if the lock
+    changed since last time; False if npm is missing and cannot be installed (outside CI)."""
+    wanted = npm_lock_hash()
+    if NPM_STAMP.exists() and NPM_STAMP.read_text().strip() == wanted:
+        return True
+    if not ensure_npm():
+        return False
+    run_or_fail(
+        "npm ci (package-lock.json)",
+        ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+    )
+    NPM_STAMP.write_text(wanted + "\n")
+    return True
+
+
+def vendor_offline_kit() -> None:
+    """Pyodide's files for the offline rules worker, copied out of node_modules and checked
+    (scripts/offline_kit.py), unless the app already holds exactly those."""
+    if not install_node_packages():
+        step("offline kit: npm is missing and cannot be installed here, skipped")
+        return
+    if offline_kit.vendored():
+        return
+    step(f"vendor the offline kit into {offline_kit.TARGET.relative_to(ROOT)}")
+    try:
+        offline_kit.vendor()
+    except offline_kit.KitError as error:
+        raise StepFailed(f"offline kit: {error}") from None
+
+
 def setup() -> None:
-    """Make the environment ready: virtualenv, installed project, compiled translations."""
+    """Make the environment ready: virtualenv, installed project, compiled translations,
+    the offline kit."""
     ensure_venv()
     install_project()
     compile_translations()
+    vendor_offline_kit()
 
 
 def upgrade_database() -> None:
@@ -228,6 +271,20 @@ def ensure_postgres() -> Path | None:
         if found is None:
             raise StepFailed("postgresql was installed but its programs are not where expected")
     return found
+
+
+def ensure_npm() -> bool:
+    """npm (with Node.js) for the offline kit, installed from Debian's packages if missing
+    where we can (as root, and always in CI, where a missing kit is a failure). False if it
+    is absent outside CI: setup then leaves the kit out, and the app says so when asked."""
+    if shutil.which("npm"):
+        return True
+    if not in_ci() and (os.geteuid() != 0 or not shutil.which("apt-get")):
+        return False
+    apt_install("npm")
+    if not shutil.which("npm"):
+        raise StepFailed("npm was installed but is not on the PATH")
+    return True
 
 
 def ensure_chromium() -> bool:

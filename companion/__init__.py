@@ -48,6 +48,7 @@ def create_app(
     from companion.web.games import bp as games_bp
     from companion.web.history import bp as history_bp
     from companion.web.main import bp as main_bp
+    from companion.web.offline import bp as offline_bp
     from companion.web.pwa import bp as pwa_bp
     from companion.web.rulebook import bp as rulebook_bp
     from companion.web.tools import bp as tools_bp
@@ -60,5 +61,6 @@ def create_app(
     app.register_blueprint(tools_bp)
     app.register_blueprint(pwa_bp)
     app.register_blueprint(rulebook_bp)
+    app.register_blueprint(offline_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
     return app

@@ -17,6 +17,7 @@ from companion.rules import (
     Colour,
     PlainText,
     Refusal,
+    RuleError,
     Variant,
     variant_from_settings,
     variant_named,
@@ -37,6 +38,16 @@ class ApiError(Refusal):
         super().__init__(PlainText(message))
         self.status = status
         self.state = state  # a conflict's answer also holds the game as it is now
+
+
+def refusal_status(error: Refusal) -> int:
+    """The API's status for a refusal of a request's reading or of the rules (RULES.md section
+    7): the request's own for an ``ApiError``; 422 for a well-formed body that breaks a rule;
+    400 for a word that names nothing the game knows (no such colour or variant)."""
+    if isinstance(error, ApiError):
+        return error.status
+    broken_rule = isinstance(error, RuleError) and not error.names_nothing_known
+    return 422 if broken_rule else 400
 
 
 #: Digits beyond which a JSON integer is only "too large" (Python refuses to read 4300+).

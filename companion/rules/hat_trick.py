@@ -47,6 +47,14 @@ class Pile:
     winner: int
     cards: tuple[Card, ...]
 
+    def as_json(self) -> dict[str, object]:
+        """The API's shape of a pile."""
+        return {
+            "colour": self.colour.value,
+            "winner": self.winner,
+            "cards": [card.as_json() for card in self.cards],
+        }
+
 
 @dataclass(frozen=True)
 class HatTrickOutcome:
@@ -59,6 +67,17 @@ class HatTrickOutcome:
     #: The play whose card decides (R21); its player leads next, pile or no pile.
     next_leader: int
     reason: Message
+
+    def as_json(self) -> dict[str, object]:
+        """The shape of ``POST /api/v1/tricks/resolve`` for a Hat Trick trick, the reason in
+        the API's English."""
+        return {
+            "piles": [pile.as_json() for pile in self.piles],
+            "passes": list(self.passes),
+            "winner": self.winner,
+            "next_leader": self.next_leader,
+            "reason": str(self.reason),
+        }
 
 
 def check_hat_trick_plays(plays: Sequence[Play], deck: Deck | None, players: int | None) -> None:

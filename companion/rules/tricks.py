@@ -26,6 +26,10 @@ class TrickOutcome:
     card: Card
     reason: Message
 
+    def as_json(self) -> dict[str, object]:
+        """The shape of ``POST /api/v1/tricks/resolve``, the reason in the API's English."""
+        return {"winner": self.winner, "card": self.card.as_json(), "reason": str(self.reason)}
+
 
 def is_trump(card: Card, lead: Card) -> bool:
     """R7: any card of another colour than the lead is trump, except a 0."""

@@ -45,8 +45,8 @@ from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
 
 from companion import services
 from companion.data.models import Game, db
-from companion.formats.parse import ApiError
-from companion.rules import Refusal, RuleError
+from companion.formats.parse import ApiError, refusal_status
+from companion.rules import Refusal
 from companion.web.scoreboard_page import conflict_scoreboard
 
 #: A way out of an error page: its address and its translated label.
@@ -273,8 +273,7 @@ def api_refusal(error: Refusal) -> tuple[Response, int]:
         return jsonify(error=message, version=error.current), error.status
     if isinstance(error, services.ServiceError):
         return error_response(message, error.status)
-    broken_rule = isinstance(error, RuleError) and not error.names_nothing_known
-    return error_response(message, 422 if broken_rule else 400)
+    return error_response(message, refusal_status(error))
 
 
 def api_lost_race(_error: StaleDataError | IntegrityError) -> tuple[Response, int]:

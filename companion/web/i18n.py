@@ -83,10 +83,16 @@ def set_language(language: str) -> ResponseReturnValue:
     return response
 
 
+#: Answers that are the same in every language: static files and the offline kit (13 MB a
+#: phone must not fetch again because a cookie changed).
+LANGUAGE_FREE_ENDPOINTS = frozenset({"static", "offline.kit_file", "offline.manifest"})
+
+
 def add_vary_headers(response: Response) -> Response:
     """Tell caches that a page's language depends on the cookie and Accept-Language; static
-    files are the same in every language, and stay cacheable whatever the cookies."""
-    if request.endpoint == "static":
+    files and the offline kit are the same in every language, and stay cacheable whatever
+    the cookies."""
+    if request.endpoint in LANGUAGE_FREE_ENDPOINTS:
         return response
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")

@@ -89,6 +89,12 @@ def test_the_wheel_carries_each_top_level_folder_inside_the_package(
         assert wheel.read(f"companion/{path.as_posix()}") == (ROOT / path).read_bytes(), path
 
 
+def test_the_wheel_carries_the_offline_rules_worker(wheel: zipfile.ZipFile) -> None:
+    for name in ("rules-worker.js", "rules_worker.py"):
+        path = ROOT / "companion" / "web" / "offline" / "worker" / name
+        assert wheel.read(f"companion/web/offline/worker/{name}") == path.read_bytes()
+
+
 def test_the_wheel_carries_no_caches(wheel: zipfile.ZipFile) -> None:
     assert [name for name in wheel.namelist() if "__pycache__" in name] == []
 

@@ -73,6 +73,25 @@ def test_every_file_the_worker_keeps_answers(client: FlaskClient) -> None:
         answer.close()
 
 
+#: What the worker fetches when it installs: the static folder (about 150 KB) and two pages.
+#: The offline kit (13 MB of Pyodide) is fetched only when a phone asks to play offline.
+PRECACHE_BUDGET = 400_000
+
+
+def test_the_worker_keeps_none_of_the_offline_kit(client: FlaskClient) -> None:
+    urls = precached(client)
+    assert client.get("/offline-kit/manifest.json").status_code in (200, 503)
+    assert not [url for url in urls if url.startswith("/offline-kit/")]
+    assert not [url for url in urls if url.endswith((".wasm", ".mjs", ".zip"))]
+    total = 0
+    for url in urls:
+        answer = client.get(url, headers={"Accept-Encoding": "identity"})
+        answer.direct_passthrough = False
+        total += len(answer.get_data())
+        answer.close()
+    assert total < PRECACHE_BUDGET
+
+
 def test_the_worker_lists_the_files_of_the_static_folder_it_is_given(
     client: FlaskClient, static_folder: Path
 ) -> None:

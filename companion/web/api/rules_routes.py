@@ -1,4 +1,6 @@
-"""The rules endpoints: table setup, trick resolution and round scoring (DESIGN.md)."""
+"""The rules endpoints: table setup, trick resolution and round scoring (DESIGN.md); the
+answers to the last two come from ``companion.formats.rules_answers``, which the offline rules
+worker runs too."""
 
 from __future__ import annotations
 
@@ -7,21 +9,9 @@ from typing import Any
 
 from flask import current_app, request
 
-from companion.formats import parse
-from companion.formats.entries import read_entries
+from companion.formats import parse, rules_answers
 from companion.formats.parse import ApiError
-from companion.rules import (
-    HAT_TRICK_MAX_PLAYERS,
-    MAX_PLAYERS,
-    TableSetup,
-    Variant,
-    check_hat_trick_plays,
-    check_trick_cards,
-    resolve_hat_trick,
-    score_round,
-    table_setup,
-    trick_winner,
-)
+from companion.rules import Variant, table_setup
 from companion.web.api import bp
 
 SETUP_QUERY = ("players", "variant", "scoring", "colours", "reveal")
@@ -77,64 +67,13 @@ def request_body() -> dict[str, Any]:
     return parse.read_json(request.get_data(cache=False))
 
 
-def _players_and_variant(body: Mapping[str, Any]) -> tuple[int | None, Variant, TableSetup | None]:
-    variant = parse.variant(body["variant"])
-    if "players" not in body:
-        return None, variant, None
-    players = parse.player_count(body["players"])
-    return players, variant, table_setup(players, variant)
-
-
 @bp.post("/tricks/resolve")
 def resolve_trick() -> dict[str, object]:
     """Who takes a trick (or is winning a partial one), and why (R7, R8, R13, R19-R21)."""
-    raw = request_body()
-    if "variant" not in raw:
-        raise ApiError('The request is missing the field "variant".')
-    if parse.variant(raw["variant"]).has_passes:
-        return _resolve_hat_trick(raw)
-    body = parse.fields(raw, "The request", ("variant", "cards"), ("players",))
-    players, variant, setup = _players_and_variant(body)
-    settings = variant.settings
-    assert settings is not None  # a game without passes is of the classic family
-    cards = parse.cards(body["cards"], "cards", most=MAX_PLAYERS)
-    check_trick_cards(cards, setup.deck if setup else None, players)
-    outcome = trick_winner(cards, settings.scoring)
-    return {"winner": outcome.winner, "card": outcome.card.as_json(), "reason": str(outcome.reason)}
-
-
-def _resolve_hat_trick(raw: dict[str, Any]) -> dict[str, object]:
-    if "cards" in raw and "plays" not in raw:
-        raise ApiError('A Hat Trick trick is given as "plays" (cards with an optional "pass").')
-    body = parse.fields(raw, "The request", ("variant", "plays"), ("players",))
-    players, _variant, setup = _players_and_variant(body)
-    plays = tuple(
-        parse.play(item, f"plays[{i}]")
-        for i, item in enumerate(parse.listing(body["plays"], "plays", HAT_TRICK_MAX_PLAYERS))
-    )
-    check_hat_trick_plays(plays, setup.deck if setup else None, players)
-    outcome = resolve_hat_trick(plays)
-    return {
-        "piles": [
-            {
-                "colour": pile.colour.value,
-                "winner": pile.winner,
-                "cards": [card.as_json() for card in pile.cards],
-            }
-            for pile in outcome.piles
-        ],
-        "passes": list(outcome.passes),
-        "winner": outcome.winner,
-        "next_leader": outcome.next_leader,
-        "reason": str(outcome.reason),
-    }
+    return rules_answers.resolve_trick(request_body())
 
 
 @bp.post("/rounds/score")
 def score() -> dict[str, object]:
     """Score one complete round after the checks C1-C5 (R10, R12-R16, R22)."""
-    body = parse.fields(request_body(), "The request", ("variant", "players", "entries"))
-    variant = parse.variant(body["variant"])
-    setup = table_setup(parse.player_count(body["players"]), variant)
-    entries = read_entries(body["entries"], setup)
-    return score_round(setup, entries).as_json()
+    return rules_answers.score_round(request_body())

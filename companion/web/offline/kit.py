@@ -1,0 +1,306 @@
+"""The offline kit as the app serves it: Pyodide's files, the rules archive and the rules worker,
+each under a fingerprint (a hash of its content) in its URL.
+
+- Pyodide's five files were vendored by ``manage.py setup`` (scripts/offline_kit.py) into the
+  folder ``OFFLINE_PYODIDE_FOLDER`` names (by default ``pyodide/`` beside this module, git-
+  ignored), with ``kit.json`` recording each file's size and SHA-256 and its gzip variant's.
+  Pyodide loads its runtime, standard library and lock from one folder URL (``indexURL``),
+  so the five share one fingerprint: the hash of their sums.
+- The rules archive is a zip of ``companion/rules`` and the pure JSON readers beside it
+  (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
+  the phone's rules are always the server's; plus the worker's Python side
+  (worker/rules_worker.py). The zip is the same bytes on every server of one release (sorted
+  names, fixed dates), so every worker process names it by the same fingerprint.
+- The rules worker (worker/rules-worker.js) is served with the places of the other two filled
+  in, relative to its own URL; its fingerprint covers them, so a phone holding one worker URL
+  holds a consistent kit.
+
+Nothing here hashes Pyodide's 13 MB at run time; the sizes of ``kit.json`` are checked against
+the files, and a kit that is missing or does not match is served as missing (503), never as a
+500, while the rest of the app works on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import threading
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from flask import Flask, current_app
+
+import companion.formats
+import companion.rules
+from companion.web import compression
+
+HERE = Path(__file__).resolve().parent
+#: Where ``manage.py setup`` vendors Pyodide unless ``OFFLINE_PYODIDE_FOLDER`` says otherwise.
+PYODIDE_FOLDER = HERE / "pyodide"
+WORKER_FOLDER = HERE / "worker"
+WORKER_SCRIPT = "rules-worker.js"
+WORKER_MODULE = "rules_worker.py"
+KIT_MANIFEST = "kit.json"
+RULES_ARCHIVE = "rules.zip"
+#: The files Pyodide needs, in the order the worker fetches them.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+#: The modules the worker runs besides ``companion.rules``: pure, standard library and rules
+#: only (the import contract of pyproject.toml that names them keeps them so).
+SHIPPED_MODULES = (
+    "companion.formats.parse",
+    "companion.formats.entries",
+    "companion.formats.rules_answers",
+)
+#: ``companion/__init__.py`` builds the Flask app; the phone gets a package without it.
+PACKAGE_STUB = '"""The Sticheln companion\'s rules, as the offline rules worker runs them."""\n'
+#: The marker in worker/rules-worker.js that is replaced by the places of the kit.
+KIT_MARKER = "__KIT__"
+FINGERPRINT_LENGTH = 16
+ETAG_LENGTH = 32
+#: Media types by file name ending: WebAssembly must be ``application/wasm`` for the browser
+#: to compile it while it streams in.
+MEDIA_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".json": "application/json",
+}
+#: A zip entry's date: fixed, so the archive's bytes depend on the files' contents only.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+EXTENSION = "companion.web.offline"
+MISSING = (
+    "The offline kit is not installed on this server: python3 manage.py setup vendors it "
+    "(it needs npm). Everything else works without it."
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One encoding of a kit file's bytes: held in memory, or a file on disk."""
+
+    size: int
+    sha256: str
+    data: bytes | None = None
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
+class KitFile:
+    """A file of the kit: its name, its fingerprint (the folder of its URL), its media type,
+    its bytes and, where gzip shrinks it, their gzip variant."""
+
+    name: str
+    fingerprint: str
+    mimetype: str
+    plain: Variant
+    gzipped: Variant | None = None
+
+    @property
+    def etag(self) -> str:
+        return self.plain.sha256[:ETAG_LENGTH]
+
+    @property
+    def download_size(self) -> int:
+        """The bytes a browser that accepts gzip receives."""
+        return (self.gzipped or self.plain).size
+
+
+@dataclass(frozen=True)
+class Kit:
+    """The kit of this server: its files by (fingerprint, name), the worker among them."""
+
+    pyodide: str  #: Pyodide's version
+    python: str  #: the version of Python it runs
+    files: dict[tuple[str, str], KitFile]
+    worker: KitFile
+
+    @property
+    def fingerprint(self) -> str:
+        """One hash of the whole kit: the worker's, whose content names every other part."""
+        return self.worker.fingerprint
+
+
+class KitMissing(Exception):
+    """The vendored Pyodide is not there, or not as its manifest says; the message says why."""
+
+
+def media_type(name: str) -> str:
+    return MEDIA_TYPES.get(PurePosixPath(name).suffix, "application/octet-stream")
+
+
+def fingerprint_of(*parts: str | bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode() if isinstance(part, str) else part)
+        digest.update(b"\0")
+    return digest.hexdigest()[:FINGERPRINT_LENGTH]
+
+
+def in_memory(data: bytes) -> Variant:
+    return Variant(len(data), hashlib.sha256(data).hexdigest(), data=data)
+
+
+def gzip_variant(data: bytes) -> Variant | None:
+    """``data`` gzipped, if that is smaller by a tenth at least (as the vendored files)."""
+    if len(data) < compression.MIN_SIZE:
+        return None
+    packed = compression.gzip_bytes(data, compression.STATIC_LEVEL)
+    return in_memory(packed) if len(packed) <= 0.9 * len(data) else None
+
+
+# --------------------------------------------------------------------------------------------
+# Pyodide, as vendored
+
+
+def pyodide_files(folder: Path) -> tuple[str, str, list[KitFile]]:
+    """Pyodide's version, its Python's version and its files, from ``kit.json``; the
+    sizes are checked against the files on disk (a cheap guard against a half-copied kit)."""
+    try:
+        manifest = json.loads((folder / KIT_MANIFEST).read_text())
+        entries = {entry["name"]: entry for entry in manifest["files"]}
+        version = str(manifest["pyodide"])
+        lock = json.loads((folder / "pyodide-lock.json").read_text())
+        python = str(lock["info"]["python"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise KitMissing(f"{MISSING} ({folder}: {error})") from None
+    missing = [name for name in PYODIDE_FILES if name not in entries]
+    if missing:
+        raise KitMissing(f"{MISSING} ({KIT_MANIFEST} lacks {', '.join(missing)})")
+    fingerprint = fingerprint_of(*(f"{name} {entries[name]['sha256']}" for name in PYODIDE_FILES))
+    files = [pyodide_file(folder, entries[name], fingerprint) for name in PYODIDE_FILES]
+    return version, python, files
+
+
+def on_disk(path: Path, size: int, sha256: str) -> Variant:
+    try:
+        found = path.stat().st_size
+    except OSError:
+        raise KitMissing(f"{MISSING} ({path.name} is missing)") from None
+    if found != size:
+        raise KitMissing(f"{MISSING} ({path.name} holds {found} bytes, not {size})")
+    return Variant(size, sha256, path=path)
+
+
+def pyodide_file(folder: Path, entry: dict[str, object], fingerprint: str) -> KitFile:
+    name = str(entry["name"])
+    plain = on_disk(folder / name, int(str(entry["size"])), str(entry["sha256"]))
+    gzipped = None
+    packed = entry.get("gzip")
+    if isinstance(packed, dict):
+        gzipped = on_disk(folder / f"{name}.gz", int(packed["size"]), str(packed["sha256"]))
+    return KitFile(name, fingerprint, media_type(name), plain, gzipped)
+
+
+# --------------------------------------------------------------------------------------------
+# The rules archive and the worker
+
+
+def module_file(name: str) -> Path:
+    """The installed source file of a module named in ``SHIPPED_MODULES``."""
+    parts = name.split(".")
+    package = Path(companion.formats.__file__).parent
+    assert parts[:2] == ["companion", "formats"] and len(parts) == 3
+    return package / f"{parts[2]}.py"
+
+
+def archive_members() -> dict[str, bytes]:
+    """What the rules archive holds, by path inside it: the rules package's modules, the
+    shipped readers, a bare ``companion`` package and the worker's Python side."""
+    rules = Path(companion.rules.__file__).parent
+    formats = Path(companion.formats.__file__).parent
+    members = {"companion/__init__.py": PACKAGE_STUB.encode()}
+    members["companion/formats/__init__.py"] = (formats / "__init__.py").read_bytes()
+    for path in sorted(rules.glob("*.py")):
+        members[f"companion/rules/{path.name}"] = path.read_bytes()
+    for name in SHIPPED_MODULES:
+        members[name.replace(".", "/") + ".py"] = module_file(name).read_bytes()
+    members[WORKER_MODULE] = (WORKER_FOLDER / WORKER_MODULE).read_bytes()
+    return members
+
+
+def rules_archive(members: dict[str, bytes]) -> bytes:
+    """A zip of ``members``, the same bytes for the same members."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name in sorted(members):
+            info = zipfile.ZipInfo(name, ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, members[name])
+    return buffer.getvalue()
+
+
+def kit_file(name: str, data: bytes) -> KitFile:
+    """A kit file held in memory, fingerprinted by its content's SHA-256."""
+    plain = in_memory(data)
+    fingerprint = plain.sha256[:FINGERPRINT_LENGTH]
+    return KitFile(name, fingerprint, media_type(name), plain, gzip_variant(data))
+
+
+def worker_script(pyodide: str, rules: KitFile) -> bytes:
+    """The rules worker with the places of Pyodide and the rules archive, relative to the
+    worker's own URL (``/offline-kit/<fingerprint>/rules-worker.js``) so that they hold under
+    any ``URL_PREFIX``."""
+    places = {
+        "pyodide": f"../{pyodide}/",
+        "rules": f"../{rules.fingerprint}/{rules.name}",
+    }
+    source = (WORKER_FOLDER / WORKER_SCRIPT).read_text()
+    assert source.count(KIT_MARKER) == 1, f"{WORKER_SCRIPT} names {KIT_MARKER} once"
+    return source.replace(KIT_MARKER, json.dumps(places)).encode()
+
+
+def build_kit(folder: Path) -> Kit:
+    """The kit served from Pyodide in ``folder`` and the installed rules."""
+    version, python, files = pyodide_files(folder)
+    try:
+        rules = kit_file(RULES_ARCHIVE, rules_archive(archive_members()))
+        worker = kit_file(WORKER_SCRIPT, worker_script(files[0].fingerprint, rules))
+    except OSError as error:  # an installed package built without the worker's files
+        raise KitMissing(f"{MISSING} ({error})") from None
+    every = [*files, rules, worker]
+    return Kit(version, python, {(f.fingerprint, f.name): f for f in every}, worker)
+
+
+# --------------------------------------------------------------------------------------------
+# The app's kit, built when first asked for
+
+
+class KitHolder:
+    """The app's kit once built, or why there is none; built at most once at a time."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.lock = threading.Lock()
+        self.kit: Kit | None = None
+
+    def get(self) -> Kit:
+        """The kit; ``KitMissing`` if Pyodide is not vendored (asked again next time, so a
+        setup run while the server runs is noticed)."""
+        if self.kit is not None:
+            return self.kit
+        with self.lock:
+            if self.kit is None:
+                self.kit = build_kit(self.folder)
+            return self.kit
+
+
+def current_kit() -> Kit:
+    """The kit of the current app (``KitMissing`` if it has none)."""
+    holder: KitHolder = current_app.extensions[EXTENSION]
+    return holder.get()
+
+
+def init_app(app: Flask) -> None:
+    """Serve the kit from ``OFFLINE_PYODIDE_FOLDER`` (default: beside this module)."""
+    folder = Path(app.config.get("OFFLINE_PYODIDE_FOLDER") or PYODIDE_FOLDER)
+    app.extensions[EXTENSION] = KitHolder(folder)

@@ -1,0 +1,40 @@
+"""The rules worker's Python side: the answers the JSON API gives, for the phone offline.
+
+Shipped at the top of the rules archive (companion/web/offline/kit.py) and imported by
+rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
+request's JSON text; the answer is the status and body the API gives for them, computed by
+the very functions the API's routes call (``companion.formats.rules_answers``), refusals
+included, so the phone and the server cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.formats import parse, rules_answers
+from companion.rules import Refusal
+
+#: The calls the worker answers, by the path of the API's route under ``/api/v1/``.
+ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
+    "rounds/score": rules_answers.score_round,
+    "tricks/resolve": rules_answers.resolve_trick,
+}
+
+
+def answer(call: str, request: str) -> str:
+    """``{"status": ..., "body": ...}`` as JSON text: what ``POST /api/v1/<call>`` answers
+    to the JSON text ``request``."""
+    if call not in ANSWERS:
+        known = ", ".join(sorted(ANSWERS))
+        return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
+    try:
+        body = parse.read_json(request.encode("utf-8", "surrogatepass"))
+        return reply(200, ANSWERS[call](body))
+    except Refusal as error:
+        return reply(parse.refusal_status(error), {"error": str(error)})
+
+
+def reply(status: int, body: Mapping[str, object]) -> str:
+    return json.dumps({"status": status, "body": body})

@@ -1,0 +1,189 @@
+"""Vendor Pyodide for the offline kit: copy the files the rules worker needs out of the npm
+package into the app, check every byte, gzip those that shrink, write the kit's manifest.
+
+``python3 manage.py setup`` runs ``npm ci`` (package.json pins ``pyodide``; package-lock.json
+holds the tarball's integrity hash, which npm checks) and then :func:`vendor`. The copies are
+checked against ``offline-kit.sha256`` (committed, ``sha256sum`` format): the bytes served are
+the bytes reviewed, whatever npm or the copy did. ``kit.json`` beside them records each file's
+size and SHA-256 (and its gzip variant's), which is all the app reads to serve them
+(companion/web/offline): it never hashes 13 MB at run time, and never fetches anything.
+
+After upgrading ``pyodide`` in package.json on purpose, ``python3 scripts/offline_kit.py
+--sums`` prints the new sums for ``offline-kit.sha256`` (read them before committing them).
+
+Standard library only: ``manage.py`` imports it before the virtual environment exists.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Where ``npm ci`` puts the package.
+SOURCE = ROOT / "node_modules" / "pyodide"
+#: The committed sums of the files as they must be served.
+EXPECTED_SUMS = ROOT / "offline-kit.sha256"
+#: Where the app looks for the vendored files (git-ignored; see companion/web/offline/kit.py).
+TARGET = ROOT / "companion" / "web" / "offline" / "pyodide"
+LOCK = ROOT / "package-lock.json"
+MANIFEST = "kit.json"
+#: What the worker loads: Pyodide's loader, its runtime (JavaScript and WebAssembly), the
+#: standard library and the package lock it reads at start (it loads no package from it).
+FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+#: A gzip variant is kept only when it is at most this share of the file: the standard
+#: library is a zip of compressed files already, and gzip saves it 2 %.
+GZIP_WORTH = 0.9
+GZIP_SUFFIX = ".gz"
+CHUNK = 1 << 20
+
+
+class KitError(Exception):
+    """The kit cannot be vendored as it stands; the message says which file and why."""
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file, hex."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def read_sums(path: Path) -> dict[str, str]:
+    """``sha256sum`` lines (``<hex>  <name>``) as a name -> hex mapping."""
+    sums = {}
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split(maxsplit=1)
+        if len(parts) != 2 or len(parts[0]) != 64:
+            raise KitError(f"{path.name}, line {number}: expected '<sha256>  <file name>'")
+        sums[parts[1].lstrip("*").strip()] = parts[0].lower()
+    missing = [name for name in FILES if name not in sums]
+    if missing:
+        raise KitError(f"{path.name} has no sum for {', '.join(missing)}")
+    return sums
+
+
+def locked_version(lock: Path) -> str:
+    """The version of ``pyodide`` that package-lock.json pins."""
+    packages = json.loads(lock.read_text())["packages"]
+    return str(packages["node_modules/pyodide"]["version"])
+
+
+def installed_version(source: Path) -> str:
+    """The version of the npm package in ``source``."""
+    return str(json.loads((source / "package.json").read_text())["version"])
+
+
+def gzip_variant(path: Path) -> Path | None:
+    """Write ``<path>.gz`` (level 9, no timestamp: the same input gives the same bytes) if it
+    is worth it; answer it, or None (and no file) if the file does not shrink enough."""
+    packed = gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
+    if len(packed) > GZIP_WORTH * path.stat().st_size:
+        return None
+    target = path.with_name(path.name + GZIP_SUFFIX)
+    target.write_bytes(packed)
+    return target
+
+
+def file_entry(path: Path, expected: str) -> dict[str, object]:
+    """The manifest's entry for one copied file, after checking its sum."""
+    found = sha256_of(path)
+    if found != expected:
+        raise KitError(
+            f"{path.name}: SHA-256 {found}, but {EXPECTED_SUMS.name} says {expected}. "
+            "The copy or the package is not what was reviewed; if pyodide was upgraded on "
+            "purpose, write the new sums (python3 scripts/offline_kit.py --sums)."
+        )
+    entry: dict[str, object] = {"name": path.name, "size": path.stat().st_size, "sha256": found}
+    packed = gzip_variant(path)
+    if packed is not None:
+        entry["gzip"] = {"size": packed.stat().st_size, "sha256": sha256_of(packed)}
+    return entry
+
+
+def vendor(
+    source: Path = SOURCE,
+    target: Path = TARGET,
+    sums: Path = EXPECTED_SUMS,
+    lock: Path = LOCK,
+) -> dict[str, object]:
+    """Copy, check and gzip the kit's files from ``source`` into ``target`` (replaced whole,
+    only once every file checked out), write its manifest, and answer that manifest."""
+    expected = read_sums(sums)
+    version = locked_version(lock)
+    if not source.is_dir():
+        raise KitError(f"{source} is missing: npm ci did not install pyodide")
+    if installed_version(source) != version:
+        raise KitError(
+            f"{source} holds pyodide {installed_version(source)}, but package-lock.json "
+            f"pins {version}: run npm ci"
+        )
+    building = target.with_name(target.name + ".new")
+    shutil.rmtree(building, ignore_errors=True)
+    building.mkdir(parents=True)
+    try:
+        entries = []
+        for name in FILES:
+            shutil.copyfile(source / name, building / name)
+            entries.append(file_entry(building / name, expected[name]))
+        manifest: dict[str, object] = {"pyodide": version, "files": entries}
+        (building / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    shutil.rmtree(target, ignore_errors=True)
+    building.rename(target)
+    return manifest
+
+
+def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOCK) -> bool:
+    """Whether ``target`` holds the kit of the pinned version, every file (and gzip variant)
+    with the bytes its manifest and ``offline-kit.sha256`` name."""
+    try:
+        manifest = json.loads((target / MANIFEST).read_text())
+        expected = read_sums(sums)
+        if manifest["pyodide"] != locked_version(lock):
+            return False
+        names = [entry["name"] for entry in manifest["files"]]
+        if names != list(FILES):
+            return False
+        for entry in manifest["files"]:
+            path = target / entry["name"]
+            if sha256_of(path) != entry["sha256"] or entry["sha256"] != expected[entry["name"]]:
+                return False
+            if "gzip" in entry:
+                packed = path.with_name(path.name + GZIP_SUFFIX)
+                if sha256_of(packed) != entry["gzip"]["sha256"]:
+                    return False
+    except (OSError, ValueError, KeyError, TypeError, KitError):
+        return False
+    return True
+
+
+def print_sums(source: Path = SOURCE) -> None:
+    """The ``offline-kit.sha256`` lines of the files in ``source``."""
+    for name in FILES:
+        print(f"{sha256_of(source / name)}  {name}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--sums"]:
+        print_sums()
+    elif not sys.argv[1:]:
+        print(json.dumps(vendor(), indent=1))
+    else:
+        sys.exit("usage: python3 scripts/offline_kit.py [--sums]")

@@ -1,0 +1,136 @@
+"""The rules worker in a real browser (issue 26): Pyodide loaded from our own origin into a Web
+Worker under the app's Content-Security-Policy, then, with the network cut, answering a few
+hundred random rounds of every variant and their tricks exactly as the server answered them.
+
+No request may leave the app's origin (any that tries is aborted and fails the test). In CI
+(``CI=true``) a missing kit fails the test; elsewhere it skips, saying how to vendor it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from companion.formats import parse
+from tests.browser.support import LiveServer, in_ci, open_phone
+from tests.offline.requests import CLASSIC_SETTINGS, random_calls
+
+#: Rounds to score (each variant in turn, a tenth of them broken), two tricks per round.
+ROUNDS = 300
+#: Pyodide's start is a few seconds; on a busy two-core machine it may take several times that.
+READY_TIMEOUT_MS = 60_000
+
+START_WORKER = """async (url) => {
+  const began = performance.now();
+  const worker = new Worker(url, { type: "module" });
+  window.rulesWorker = worker;
+  const first = await new Promise((resolve) => {
+    worker.addEventListener("message", (event) => resolve(event.data), { once: true });
+    worker.addEventListener("error", (event) => resolve({ type: "error", error: event.message }));
+  });
+  return { ...first, page_ms: performance.now() - began };
+}"""
+
+ASK_WORKER = """async (calls) => {
+  const worker = window.rulesWorker;
+  const waiting = new Map();
+  worker.onmessage = (event) => {
+    const answer = event.data;
+    waiting.get(answer.id)({ status: answer.status, body: answer.body });
+    waiting.delete(answer.id);
+  };
+  const began = performance.now();
+  const answers = await Promise.all(
+    calls.map(([call, body], id) => new Promise((resolve) => {
+      waiting.set(id, resolve);
+      worker.postMessage({ id, call, body });
+    }))
+  );
+  return { answers, ms: performance.now() - began };
+}"""
+
+CAN_REACH_SERVER = """() => fetch("/", { cache: "no-store" }).then(() => true, () => false)"""
+
+
+def kit_manifest(server: LiveServer) -> dict[str, Any]:
+    """The served kit's manifest; a missing kit skips the test, or fails it in CI."""
+    answer = server.app.test_client().get("/offline-kit/manifest.json")
+    if answer.status_code == 200:
+        manifest: dict[str, Any] = answer.get_json()
+        return manifest
+    reason = f"the offline kit is not served ({answer.status_code}): run python3 manage.py setup"
+    if in_ci():
+        pytest.fail(f"CI=true, and {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def server_answers(server: LiveServer, calls: list[Any]) -> list[dict[str, Any]]:
+    """What the JSON API answers to each call, status and body."""
+    client = server.app.test_client()
+    answers = []
+    for call in calls:
+        answer = client.post(f"/api/v1/{call.path}", json=call.body)
+        answers.append({"status": answer.status_code, "body": answer.get_json()})
+    return answers
+
+
+def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_did(
+    browser: Any, live_server: LiveServer
+) -> None:
+    manifest = kit_manifest(live_server)
+    calls = random_calls(seed=20260, rounds=ROUNDS)
+    rounds = [call for call in calls if call.path == "rounds/score"]
+    tricks = [call for call in calls if call.path == "tricks/resolve"]
+    assert len(rounds) == ROUNDS and len(tricks) == 2 * ROUNDS
+    expected_rounds = server_answers(live_server, rounds)
+    expected_tricks = server_answers(live_server, tricks)
+    assert {answer["status"] for answer in expected_rounds} == {200, 400, 422}
+
+    # The app's own Content-Security-Policy, as a phone gets it (the other browser tests
+    # bypass it to inject axe-core).
+    phone = open_phone(browser, live_server.url, bypass_csp=False)
+    own = live_server.url + "/"
+    aborted: list[str] = []
+
+    def only_our_origin(route: Any) -> None:
+        if route.request.url.startswith(own):
+            route.continue_()
+        else:
+            aborted.append(route.request.url)
+            route.abort()
+
+    try:
+        phone.context.route("**/*", only_our_origin)
+        phone.goto("/")
+        began = time.perf_counter()
+        ready = phone.page.evaluate(START_WORKER, manifest["worker"])
+        ready_s = time.perf_counter() - began
+        assert ready.get("type") == "ready", ready
+        assert ready["pyodide"] == manifest["pyodide"]
+        assert ready["python"] == manifest["python"]
+        fetched = [url for url in phone.requests if "/offline-kit/" in url]
+        for file in manifest["files"]:
+            assert any(url.endswith(file["url"]) for url in fetched), file["name"]
+
+        phone.context.set_offline(True)
+        assert not phone.page.evaluate(CAN_REACH_SERVER), "the phone is offline"
+        scored = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in rounds])
+        resolved = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in tricks])
+    finally:
+        phone.context.close()
+
+    for call, mine, theirs in zip(rounds, scored["answers"], expected_rounds, strict=True):
+        assert mine == theirs, call
+    for call, mine, theirs in zip(tricks, resolved["answers"], expected_tricks, strict=True):
+        assert mine == theirs, call
+    variants = {parse.variant(call.body["variant"]) for call in rounds}
+    assert len(variants) == len(CLASSIC_SETTINGS) + 1, "every setting of the box and Hat Trick"
+    assert aborted == [] and phone.foreign_requests() == []
+    print(
+        f"\nrules worker: ready in {ready_s:.2f} s (in the worker {ready['ms']:.0f} ms, "
+        f"Pyodide {ready['pyodide_ms']:.0f} ms, the rules the rest); "
+        f"{ROUNDS} rounds in {scored['ms']:.0f} ms ({scored['ms'] / ROUNDS:.2f} ms a round); "
+        f"{len(tricks)} tricks in {resolved['ms']:.0f} ms"
+    )

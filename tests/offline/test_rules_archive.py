@@ -1,0 +1,107 @@
+"""The rules archive the offline kit ships (companion/web/offline/kit.py): the installed rules
+and their pure JSON readers, byte for byte, and the worker's Python side; unpacked alone, with
+nothing but Python's standard library (as under Pyodide), it answers exactly as the API does.
+The browser test (tests/browser/test_rules_worker.py) runs the same archive under Pyodide."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+import companion.formats
+import companion.rules
+from companion.web.offline import kit
+from tests.offline.requests import random_calls
+
+#: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body]``; each line of stdout
+#: the worker's answer. Run with ``-S``: no site-packages, so no Flask, as on the phone.
+RUN_WORKER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import rules_worker
+for line in sys.stdin:
+    path, body = json.loads(line)
+    print(rules_worker.answer(path, json.dumps(body)))
+for name in ("flask", "werkzeug", "sqlalchemy", "companion.web", "companion.data"):
+    assert name not in sys.modules, name
+try:
+    import flask
+except ImportError:
+    pass
+else:
+    raise AssertionError("flask was importable")
+"""
+
+
+def archive() -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
+
+
+def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> None:
+    members = {info.filename: archive().read(info) for info in archive().infolist()}
+    rules = Path(companion.rules.__file__).parent
+    formats = Path(companion.formats.__file__).parent
+    expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
+    for name in ("__init__", "parse", "entries", "rules_answers"):
+        expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
+    assert expected["companion/rules/scoring.py"].exists()
+    for name, path in expected.items():
+        assert members[name] == path.read_bytes(), name
+    extra = set(members) - set(expected)
+    assert extra == {"companion/__init__.py", "rules_worker.py"}
+    assert b"import" not in members["companion/__init__.py"], "no app, no Flask on the phone"
+
+
+def test_the_archive_is_the_same_bytes_every_time() -> None:
+    first = kit.rules_archive(kit.archive_members())
+    assert kit.rules_archive(kit.archive_members()) == first
+    assert all(info.date_time == kit.ZIP_DATE for info in archive().infolist())
+
+
+def test_unpacked_alone_it_answers_as_the_api_does(tmp_path: Path, client: FlaskClient) -> None:
+    archive().extractall(tmp_path)
+    calls = random_calls(seed=26, rounds=60, broken_share=0.2)
+    lines = "".join(json.dumps([call.path, call.body]) + "\n" for call in calls)
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(tmp_path)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(calls)
+    statuses = set()
+    for call, answer in zip(calls, answers, strict=True):
+        server = client.post(f"/api/v1/{call.path}", json=call.body)
+        assert answer == {"status": server.status_code, "body": server.get_json()}, call
+        statuses.add(server.status_code)
+    assert statuses == {200, 400, 422}, "legal rounds, malformed and rule-breaking ones"
+
+
+def test_a_request_that_is_no_json_or_no_call_is_refused_in_the_api_s_words(
+    tmp_path: Path,
+) -> None:
+    archive().extractall(tmp_path)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import rules_worker\n"
+        "print(rules_worker.answer('rounds/score', '{'))\n"
+        "print(rules_worker.answer('games', '{}'))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    not_json, unknown = (json.loads(line) for line in run.stdout.splitlines())
+    assert not_json == {"status": 400, "body": {"error": "The request body is not valid JSON."}}
+    assert unknown["status"] == 404 and "rounds/score" in unknown["body"]["error"]

@@ -1,0 +1,195 @@
+"""Vendoring Pyodide for the offline kit (scripts/offline_kit.py) and the npm step of
+``manage.py setup``: the pinned package, installed only when its lock changes, copied with
+every byte checked against the committed sums, gzipped where that helps (issue 26)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import manage
+from scripts import offline_kit
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def fake_package(folder: Path, version: str = "1.2.3") -> dict[str, bytes]:
+    """An npm package folder with the kit's five files: text that gzip shrinks, and for the
+    standard library bytes it cannot (as a zip of compressed files)."""
+    folder.mkdir(parents=True)
+    contents = {name: f"// {name}\n".encode() * 400 for name in offline_kit.FILES}
+    contents["python_stdlib.zip"] = os.urandom(4000)
+    for name, data in contents.items():
+        (folder / name).write_bytes(data)
+    (folder / "package.json").write_text(json.dumps({"name": "pyodide", "version": version}))
+    (folder / "README.md").write_text("not part of the kit\n")
+    return contents
+
+
+def write_sums(path: Path, contents: dict[str, bytes]) -> Path:
+    lines = [f"{hashlib.sha256(data).hexdigest()}  {name}" for name, data in contents.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_lock(path: Path, version: str = "1.2.3") -> Path:
+    packages = {"": {}, "node_modules/pyodide": {"version": version, "integrity": "sha512-x"}}
+    path.write_text(json.dumps({"lockfileVersion": 3, "packages": packages}))
+    return path
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> dict[str, Path]:
+    contents = fake_package(tmp_path / "node_modules" / "pyodide")
+    return {
+        "source": tmp_path / "node_modules" / "pyodide",
+        "target": tmp_path / "app" / "pyodide",
+        "sums": write_sums(tmp_path / "offline-kit.sha256", contents),
+        "lock": write_lock(tmp_path / "package-lock.json"),
+    }
+
+
+def test_the_five_files_are_copied_with_their_sizes_and_sums_in_the_manifest(
+    kit: dict[str, Path],
+) -> None:
+    manifest = offline_kit.vendor(**kit)
+    target = kit["target"]
+    assert manifest["pyodide"] == "1.2.3"
+    assert [entry["name"] for entry in manifest["files"]] == list(offline_kit.FILES)
+    for entry in manifest["files"]:
+        copied = (target / entry["name"]).read_bytes()
+        assert copied == (kit["source"] / entry["name"]).read_bytes()
+        assert entry["size"] == len(copied)
+        assert entry["sha256"] == hashlib.sha256(copied).hexdigest()
+    assert json.loads((target / offline_kit.MANIFEST).read_text()) == manifest
+    assert not (target / "README.md").exists(), "only what the worker needs is copied"
+
+
+def test_a_gzip_variant_is_kept_only_where_it_shrinks_the_file(kit: dict[str, Path]) -> None:
+    manifest = offline_kit.vendor(**kit)
+    by_name = {entry["name"]: entry for entry in manifest["files"]}
+    wasm = by_name["pyodide.asm.wasm"]
+    packed = (kit["target"] / "pyodide.asm.wasm.gz").read_bytes()
+    assert wasm["gzip"]["size"] == len(packed) < wasm["size"] * offline_kit.GZIP_WORTH
+    assert "gzip" not in by_name["python_stdlib.zip"]
+    assert not (kit["target"] / "python_stdlib.zip.gz").exists()
+
+
+def test_a_file_that_is_not_the_reviewed_bytes_is_refused_and_the_old_kit_stays(
+    kit: dict[str, Path],
+) -> None:
+    offline_kit.vendor(**kit)
+    before = (kit["target"] / offline_kit.MANIFEST).read_text()
+    (kit["source"] / "pyodide.asm.wasm").write_bytes(b"tampered")
+    with pytest.raises(offline_kit.KitError, match=r"pyodide\.asm\.wasm: SHA-256"):
+        offline_kit.vendor(**kit)
+    assert (kit["target"] / offline_kit.MANIFEST).read_text() == before
+    assert not kit["target"].with_name("pyodide.new").exists()
+
+
+def test_a_package_of_another_version_than_the_lock_pins_is_refused(
+    kit: dict[str, Path],
+) -> None:
+    write_lock(kit["lock"], "9.9.9")
+    with pytest.raises(offline_kit.KitError, match="pins 9.9.9"):
+        offline_kit.vendor(**kit)
+    assert not kit["target"].exists()
+
+
+def test_sums_that_leave_out_a_file_are_refused(kit: dict[str, Path]) -> None:
+    lines = kit["sums"].read_text().splitlines()
+    kit["sums"].write_text("\n".join(line for line in lines if "wasm" not in line))
+    with pytest.raises(offline_kit.KitError, match="no sum for pyodide.asm.wasm"):
+        offline_kit.vendor(**kit)
+
+
+def test_the_vendored_kit_is_recognised_until_a_byte_or_the_pin_changes(
+    kit: dict[str, Path],
+) -> None:
+    check = {key: kit[key] for key in ("target", "sums", "lock")}
+    assert not offline_kit.vendored(**check)
+    offline_kit.vendor(**kit)
+    assert offline_kit.vendored(**check)
+    wasm = kit["target"] / "pyodide.asm.wasm"
+    wasm.write_bytes(wasm.read_bytes()[:-1] + b"!")
+    assert not offline_kit.vendored(**check)
+    offline_kit.vendor(**kit)
+    (kit["target"] / "pyodide.mjs.gz").write_bytes(b"stale")
+    assert not offline_kit.vendored(**check)
+    offline_kit.vendor(**kit)
+    write_lock(kit["lock"], "1.2.4")
+    assert not offline_kit.vendored(**check)
+
+
+# --------------------------------------------------------------------------------------------
+# manage.py setup: npm ci only when package-lock.json changed
+
+
+@pytest.fixture
+def npm_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Point manage.py's npm step at a lock in ``tmp_path``; record the commands it runs
+    instead of running them (each "npm ci" leaves a node_modules folder, as npm would)."""
+    calls: list[list[str]] = []
+    lock = write_lock(tmp_path / "package-lock.json")
+    modules = tmp_path / "node_modules"
+    monkeypatch.setattr(manage, "NPM_LOCK", lock)
+    monkeypatch.setattr(manage, "NODE_MODULES", modules)
+    monkeypatch.setattr(manage, "NPM_STAMP", modules / ".package-lock.sha256")
+    monkeypatch.setattr(manage, "ensure_npm", lambda: True)
+
+    def run_or_fail(_name: str, command: list[str]) -> None:
+        modules.mkdir(exist_ok=True)
+        calls.append(command)
+
+    monkeypatch.setattr(manage, "run_or_fail", run_or_fail)
+    return calls
+
+
+def test_npm_ci_runs_once_and_again_only_when_the_lock_changes(
+    npm_calls: list[list[str]],
+) -> None:
+    assert manage.install_node_packages()
+    assert manage.install_node_packages()
+    assert [command[:2] for command in npm_calls] == [["npm", "ci"]]
+    assert "--ignore-scripts" in npm_calls[0]
+    write_lock(manage.NPM_LOCK, "1.2.4")
+    assert manage.install_node_packages()
+    assert len(npm_calls) == 2
+
+
+def test_without_npm_outside_ci_the_kit_is_left_out_and_setup_goes_on(
+    npm_calls: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(manage, "ensure_npm", lambda: False)
+    vendored: list[bool] = []
+    monkeypatch.setattr(offline_kit, "vendor", lambda: vendored.append(True))
+    manage.vendor_offline_kit()
+    assert npm_calls == [] and vendored == []
+
+
+# --------------------------------------------------------------------------------------------
+# The project's own pins
+
+
+def test_package_json_pins_the_exact_version_the_lock_holds_with_its_integrity() -> None:
+    wanted = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert wanted == offline_kit.locked_version(ROOT / "package-lock.json"), "an exact pin"
+    assert lock["node_modules/pyodide"]["integrity"].startswith("sha512-")
+    assert set(offline_kit.read_sums(ROOT / "offline-kit.sha256")) == set(offline_kit.FILES)
+
+
+def test_setup_has_vendored_the_pinned_kit() -> None:
+    """After ``manage.py setup`` the app holds the pinned kit, byte for byte; outside CI a
+    machine without npm may lack it (setup said so), in CI never."""
+    if not in_ci() and not (offline_kit.TARGET / offline_kit.MANIFEST).exists():
+        pytest.skip("the offline kit was not vendored here (no npm): run python3 manage.py setup")
+    assert offline_kit.vendored()
