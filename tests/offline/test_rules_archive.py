@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 import zipfile
@@ -16,8 +17,10 @@ from flask.testing import FlaskClient
 
 import companion.formats
 import companion.rules
+from companion.formats.offline_game import offline_state
 from companion.web.offline import kit
 from tests.offline.requests import random_calls
+from tests.table import Table
 
 #: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body]``; each line of stdout
 #: the worker's answer. Run with ``-S``: no site-packages, so no Flask, as on the phone.
@@ -48,7 +51,7 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     rules = Path(companion.rules.__file__).parent
     formats = Path(companion.formats.__file__).parent
     expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
-    for name in ("__init__", "parse", "entries", "rules_answers"):
+    for name in ("__init__", "parse", "entries", "rules_answers", "offline_game"):
         expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
     for name, path in expected.items():
@@ -105,3 +108,33 @@ def test_a_request_that_is_no_json_or_no_call_is_refused_in_the_api_s_words(
     not_json, unknown = (json.loads(line) for line in run.stdout.splitlines())
     assert not_json == {"status": 400, "body": {"error": "The request body is not valid JSON."}}
     assert unknown["status"] == 404 and "rounds/score" in unknown["body"]["error"]
+
+
+def test_unpacked_alone_it_shows_a_game_offline_as_the_server_computes_it(
+    tmp_path: Path, table: Table
+) -> None:
+    """The ``games/offline`` call, run as on the phone, equals ``offline_state`` here (which
+    tests/offline/test_offline_game.py holds to the server's own answers)."""
+    archive().extractall(tmp_path)
+    game = table.new_game(["Ann", "Ben", "Cleo", "Dan"], "classic", rounds=2)
+    state = table.state(game)
+    entry = {"marked": [{"colour": "red", "value": 1}], "tricks": 15, "marked_captured": []}
+    queued = [{"action": "record", "body": {"version": 0, "entries": [entry] * 4}}]
+    rng = random.Random(27)
+    calls = [call for call in random_calls(seed=27, rounds=8) if call.path == "rounds/score"]
+    queued += [
+        {"action": "record", "body": {"version": 0, "entries": call.body["entries"]}}
+        for call in rng.sample(calls, 3)
+    ]
+    lines = json.dumps(["games/offline", {"state": state, "queued": queued}]) + "\n"
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(tmp_path)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    (answer,) = [json.loads(line) for line in run.stdout.splitlines()]
+    assert answer == {"status": 200, "body": offline_state(state, queued)}
+    assert answer["body"]["refused"], "some of the queued rounds do not fit this table"

@@ -58,6 +58,7 @@ SHIPPED_MODULES = (
     "companion.formats.parse",
     "companion.formats.entries",
     "companion.formats.rules_answers",
+    "companion.formats.offline_game",
 )
 #: ``companion/__init__.py`` builds the Flask app; the phone gets a package without it.
 PACKAGE_STUB = '"""The Sticheln companion\'s rules, as the offline rules worker runs them."""\n'

@@ -13,13 +13,15 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.formats import parse, rules_answers
+from companion.formats import offline_game, parse, rules_answers
 from companion.rules import Refusal
 
 #: The calls the worker answers, by the path of the API's route under ``/api/v1/``.
 ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "rounds/score": rules_answers.score_round,
     "tricks/resolve": rules_answers.resolve_trick,
+    # Not an API path: what the phone shows of a game offline (the state plus its queue).
+    "games/offline": offline_game.game_offline,
 }
 
 

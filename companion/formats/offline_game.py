@@ -1,0 +1,182 @@
+"""What a phone shows of a game while it is offline: the game state the server last gave
+(the API's shape, DESIGN.md "Games") with the rounds this phone entered since, each scored
+and explained as the server will score and explain it, and marked as not yet sent.
+
+This is the one place that decides what the phone shows offline. It runs on the phone, in
+the rules worker under Pyodide (companion/web/offline, the call ``games/offline``), and is
+tested on the server against the server itself: the state it gives after a queued round
+equals the state the API answers once that round is sent. So it may import only the
+standard library, ``companion.rules`` and the pure readers beside it (``parse``,
+``entries``; the import contract in pyproject.toml keeps it so).
+
+A queued change is what the outbox will send, in the API's terms:
+``{"action": "record", "body": {"version", "number"?, "entries"}}`` or
+``{"action": "correct", "number": n, "body": {"version", "entries"}}``. A change the rules
+or the game refuse is not applied: the answer lists it under ``refused`` with the status
+and words the API would answer, so the phone never shows a score the server will not keep.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.formats import parse
+from companion.formats.entries import read_entries
+from companion.formats.parse import ApiError
+from companion.rules import (
+    Entry,
+    Refusal,
+    RoundScore,
+    TableSetup,
+    round_leader,
+    score_checked,
+    table_setup,
+    winners,
+)
+from companion.rules.explain import explain_seat
+
+#: The mark on each round (and the count on the game) that this phone has not sent yet.
+PENDING = "pending"
+#: What the server calls a round's and a game's states (companion/data/states.py).
+SCORED, PLAYING, LIVE, QUICK, FULL = "scored", "playing", "live", "quick", "full"
+FINISHED, IN_PROGRESS, ABANDONED = "finished", "in_progress", "abandoned"
+
+
+def game_offline(request: Mapping[str, Any]) -> dict[str, object]:
+    """The rules worker's ``games/offline``: ``{"state": <game state>, "queued": [...]}``
+    answered with the state the phone shows (:func:`offline_state`)."""
+    body = parse.fields(request, "The request", ("state", "queued"))
+    state, queued = body["state"], body["queued"]
+    if not isinstance(state, dict) or not isinstance(queued, list):
+        raise ApiError('"state" must be a game state and "queued" a list of changes.')
+    return offline_state(state, queued)
+
+
+def offline_state(state: Mapping[str, Any], queued: Sequence[Any]) -> dict[str, object]:
+    """``state`` with each change of ``queued`` applied in order, as the server would apply
+    it; the rounds changed carry ``"pending": true``, the game how many changes wait, and
+    ``refused`` the changes the server would refuse (index, status, words)."""
+    game: dict[str, Any] = copy.deepcopy(dict(state))
+    setup = table_setup(len(game["players"]), parse.variant(game["variant"]))
+    refused: list[dict[str, object]] = []
+    for index, change in enumerate(queued):
+        try:
+            apply_change(game, setup, change)
+        except Refusal as error:
+            refused.append(
+                {"change": index, "status": parse.refusal_status(error), "error": str(error)}
+            )
+    game.update(standings(game))
+    game[PENDING] = len(queued) - len(refused)
+    game["refused"] = refused
+    return game
+
+
+def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> None:
+    """Apply one queued change to ``game``, checked in the server's order (the round it
+    was opened for, an abandoned game, the rules C1-C5, then the round to fill), so a
+    refusal is the one the server would give."""
+    fields = parse.fields(change, "A queued change", ("action", "body"), ("number",))
+    body = parse.fields(fields["body"], "The change's body", ("version", "entries"), ("number",))
+    entries = read_entries(body["entries"], setup)
+    if fields["action"] == "record":
+        number = number_to_record(game)
+        opened_for = body.get("number")
+        if opened_for is not None and parse.integer(opened_for, "number", 1, 2**31) != number:
+            raise ApiError(
+                f"Round {opened_for} is not the round to record: round {number} is next "
+                "(another phone may have recorded it). Nothing was saved.",
+                409,
+            )
+        check_open(game)
+        scored = score_checked(setup, entries)
+        round_ = round_to_record(game, setup, number)
+    elif fields["action"] == "correct":
+        check_open(game)
+        round_ = round_to_correct(game, parse.integer(fields.get("number"), "number", 1, 2**31))
+        scored = score_checked(setup, entries)
+    else:
+        raise ApiError('A queued change\'s "action" is "record" or "correct".')
+    fill_scored(round_, setup, entries, scored)
+
+
+def number_to_record(game: Mapping[str, Any]) -> int:
+    """The round recorded next: the one being played, else the one after the last."""
+    rounds = game["rounds"]
+    if rounds and rounds[-1]["status"] == PLAYING:
+        return int(rounds[-1]["number"])
+    return len(rounds) + 1
+
+
+def check_open(game: Mapping[str, Any]) -> None:
+    """An abandoned game takes no more changes."""
+    if game["status"] == ABANDONED:
+        raise ApiError("This game was abandoned; it takes no more changes.", 400)
+
+
+def round_to_record(game: dict[str, Any], setup: TableSetup, number: int) -> dict[str, Any]:
+    """The round a record fills: the one being played (marked), else a new one after the
+    last; refused past the planned rounds, or while the round is played live."""
+    rounds: list[dict[str, Any]] = game["rounds"]
+    if rounds and rounds[-1]["status"] == PLAYING:
+        if rounds[-1]["mode"] == LIVE:
+            raise ApiError("This round is being played trick by trick; finish it live.", 400)
+        return rounds[-1]
+    if number > game["rounds_planned"]:
+        planned = game["rounds_planned"]
+        raise ApiError(f"All {planned} rounds of this game are recorded.", 400)
+    round_: dict[str, Any] = {
+        "number": number,
+        "leader": round_leader(number, game["first_leader"], setup.players),
+    }
+    rounds.append(round_)
+    return round_
+
+
+def round_to_correct(game: dict[str, Any], number: int) -> dict[str, Any]:
+    """The scored round ``number``; refused as the server refuses it."""
+    rounds: list[dict[str, Any]] = game["rounds"]
+    if not 1 <= number <= len(rounds):
+        raise ApiError(f"This game has no round {number}.", 404)
+    if rounds[number - 1]["status"] != SCORED:
+        raise ApiError(f"Round {number} is not scored yet; record it instead.", 400)
+    return rounds[number - 1]
+
+
+def fill_scored(
+    round_: dict[str, Any], setup: TableSetup, entries: Sequence[Entry], scored: RoundScore
+) -> None:
+    """The round as the server stores and shows it once scored: mode, marks, scores and the
+    terms that explain each score (R10, R12-R16, R22)."""
+    stored = [entry.as_json() for entry in entries]
+    round_.update(
+        mode=QUICK if any(entry.is_quick for entry in entries) else FULL,
+        status=SCORED,
+        marked=[list(entry.get("marked", [])) for entry in stored],
+        scores=[seat.score for seat in scored.seats],
+        explanations=[
+            explain_seat(setup, seat, entry).as_json()
+            for seat, entry in zip(scored.seats, entries, strict=True)
+        ],
+    )
+    round_[PENDING] = True
+
+
+def standings(game: Mapping[str, Any]) -> dict[str, object]:
+    """Totals (R11), the game's status and, once finished, its winners."""
+    totals = [0] * len(game["players"])
+    scored = 0
+    for round_ in game["rounds"]:
+        if round_["status"] == SCORED:
+            scored += 1
+            totals = [total + score for total, score in zip(totals, round_["scores"], strict=True)]
+    status = game["status"]
+    if status != ABANDONED:
+        status = FINISHED if scored >= game["rounds_planned"] else IN_PROGRESS
+    return {
+        "totals": totals,
+        "status": status,
+        "winners": winners(totals) if status == FINISHED else [],
+    }
