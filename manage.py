@@ -4,10 +4,11 @@
     python3 manage.py setup           create .venv, install the project, compile translations,
                                       vendor the offline kit (npm ci: pinned Pyodide, checked)
     python3 manage.py serve [ARGS]    setup, then run the development server on 127.0.0.1:5000
-    python3 manage.py test [ARGS]     setup, then ruff, mypy, lint-imports and pytest on SQLite
-                                      (browser tests included, in headless Chromium), the wheel
-                                      smoke test, and pytest again on a throwaway PostgreSQL
-                                      server (ARGS go to pytest)
+    python3 manage.py test [ARGS]     setup, then ruff, mypy, lint-imports, the docs (Sphinx,
+                                      warnings are errors) and pytest on SQLite (browser tests
+                                      included, in headless Chromium), the wheel smoke test,
+                                      and pytest again on a throwaway PostgreSQL server (ARGS
+                                      go to pytest)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -36,6 +37,7 @@ INSTALL_STAMP = VENV / ".pyproject.sha256"
 TRANSLATIONS = ROOT / "companion" / "translations"
 RULES = ROOT / "companion" / "rules"
 WHEEL_SMOKE = ROOT / "scripts" / "wheel_smoke.py"
+DOCS = ROOT / "docs"
 INSTANCE = ROOT / "instance"
 NPM_LOCK = ROOT / "package-lock.json"
 NODE_MODULES = ROOT / "node_modules"
@@ -44,7 +46,13 @@ NPM_STAMP = NODE_MODULES / ".package-lock.sha256"
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = ["tests/rules", "tests/packaging", "tests/scripts", "tests/offline"]
+DATABASE_FREE_TESTS = [
+    "tests/rules",
+    "tests/packaging",
+    "tests/scripts",
+    "tests/offline",
+    "tests/docs",
+]
 #: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
 BROWSER_TESTS = ["tests/browser"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
@@ -199,6 +207,7 @@ def test(args: list[str]) -> None:
         step("mypy companion/rules: no Python files yet, skipped")
     # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
     run_or_fail("lint-imports", [str(BIN / "lint-imports")])
+    build_docs()
     if not ensure_chromium():
         step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
     pytest("pytest on SQLite", args)
@@ -210,6 +219,17 @@ def test(args: list[str]) -> None:
     with throwaway_postgres(postgres) as url:
         ignore = ignored(DATABASE_FREE_TESTS + BROWSER_TESTS)
         pytest("pytest on PostgreSQL", [*ignore, *args], {"TEST_DATABASE_URL": url})
+
+
+def build_docs() -> None:
+    """Build docs/ with Sphinx into a throwaway folder; a warning (a broken link, a missing
+    page or screenshot, a docstring autodoc cannot read) fails the step. No link is fetched:
+    the build needs no network."""
+    with tempfile.TemporaryDirectory(prefix="sticheln-docs-") as out:
+        run_or_fail(
+            "sphinx-build -W docs",
+            [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html", str(DOCS), out],
+        )
 
 
 def ignored(paths: list[str]) -> list[str]:
