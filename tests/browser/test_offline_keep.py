@@ -32,6 +32,7 @@ WORDS = {
         "offline_tap": "This phone is offline, so the tap was not applied",
         "rules": "Rules",
         "resolver": "Who takes the trick?",
+        "offline": "This phone seems to be offline",
     },
     "de": {
         "locale": "de-DE",
@@ -41,6 +42,7 @@ WORDS = {
         "offline_tap": "Dieses Handy ist offline, daher wurde das Antippen nicht übernommen",
         "rules": "Regeln",
         "resolver": "Wer bekommt den Stich?",
+        "offline": "Dieses Handy scheint offline zu sein",
     },
 }
 
@@ -175,6 +177,12 @@ def test_the_kit_is_kept_once_with_its_size_and_progress_then_serves_offline(
     expect(page.locator(".trick-play")).to_have_count(0)
     save_screenshot(phone, f"resolver-offline-{language}")
     no_axe_violations(phone, axe_source, f"resolver offline ({language})")
+
+    # A page the worker does not keep: the offline page, whose links open the kept ones.
+    phone.goto("/setup")
+    expect(page.locator("h1")).to_have_text(words["offline"])
+    page.locator("main").get_by_role("link", name=words["rules"], exact=True).click()
+    expect(page.locator("h1")).to_contain_text(words["rules"])
 
 
 def test_a_tampered_file_is_refused_and_not_kept_and_the_rest_is_not_fetched_again(

@@ -203,14 +203,19 @@ def test_the_app_script_registers_the_worker_only_where_browsers_support_it() ->
     assert '"/sw.js"' not in script
 
 
-def test_the_offline_page_tells_that_nothing_is_lost_and_offers_to_try_again(
+def test_the_offline_page_says_what_was_kept_and_what_was_not_and_offers_to_try_again(
     client: FlaskClient,
 ) -> None:
     answer = client.get("/offline")
     assert answer.status_code == 200
     page = answer.get_data(as_text=True)
     assert "<h1>This phone seems to be offline</h1>" in page
-    assert "kept on the server, so nothing is lost" in page
+    # Issue 26, point 6: it promises only what is true (what was not saved was not sent),
+    # and names the pages the worker keeps for use with no network.
+    assert "nothing is lost" not in page
+    assert "What was not saved yet was not sent" in page
+    links = {a.get("href"): a.text for a in read_page(page).find("main").find_all("a")}
+    assert links["/rules"] == "Rules" and links["/resolve"] == "Who takes the trick?"
     # An empty address is the page's own: the one the offline page stands in for.
     assert '<a class="button button--primary" href="">Try again</a>' in page
 

@@ -118,3 +118,17 @@ def test_the_share_page_offers_to_keep_the_offline_kit_with_its_words_in_the_lan
         else:
             assert button.text == "Für das Spielen ohne Netz speichern"
             assert control.find("h2").text == "Spielen ohne Netz"
+
+
+def test_the_editing_scoreboard_links_to_the_keep_control_and_the_read_only_one_does_not(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """The scoreboard's budget holds a link only; the control is on the share page."""
+    game = table.new_game(rounds=3)
+    code, key = game["id"], game["edit_key"]
+    editing = read_page(page_of(table.phone(game), f"/g/{code}/edit/{key}", follow_redirects=True))
+    watching = read_page(page_of(table.phone(), f"/g/{code}/view"))
+    keep = [a for a in editing.find_all("a") if (a.get("href") or "").endswith("/share#keep")]
+    assert [a.text for a in keep] == ["Keep for offline play"]
+    assert keep[0].get("href") == f"/g/{code}/share#keep"
+    assert not [a for a in watching.find_all("a") if "#keep" in (a.get("href") or "")]
