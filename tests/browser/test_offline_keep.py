@@ -283,3 +283,21 @@ def test_under_url_prefix_the_worker_is_registered_at_the_prefixed_address(
         assert [url for url in phone.requests if url.startswith(prefixed_server + "/sw.js")] == []
     finally:
         phone.context.close()
+
+
+def test_where_the_address_is_not_secure_the_share_page_says_offline_play_needs_https(
+    phone: Phone, live_table: Table
+) -> None:
+    """Over plain HTTP on a local network the browser gives a page no service worker and no
+    Cache Storage; the control says so instead of failing silently (127.0.0.1 is secure, so
+    the page is told it is not)."""
+    phone.page.add_init_script(
+        "Object.defineProperty(window, 'isSecureContext', { get: () => false })"
+    )
+    open_share_page(phone, live_table)
+    control = keep_control(phone)
+    expect(control.locator(".keep__status")).to_have_text(
+        "Offline play needs a secure connection (HTTPS): at this address the phone cannot "
+        "keep anything for offline use."
+    )
+    expect(control.get_by_role("button")).to_be_hidden()
