@@ -33,8 +33,14 @@
     status.textContent = template.replace("{size}", size || "");
   }
 
+  // "6.4 MB" in the page's language; below a tenth of a megabyte, whole kilobytes ("2 kB").
   function megabytes(bytes) {
-    var number = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+    var language = document.documentElement.lang || undefined;
+    if (bytes < 1e5) {
+      var kilobytes = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
+      return kilobytes.format(Math.max(1, Math.ceil(bytes / 1e3))) + "\u00a0kB";
+    }
+    var number = new Intl.NumberFormat(language, {
       maximumFractionDigits: 1,
       minimumFractionDigits: 1,
     });

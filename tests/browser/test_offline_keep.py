@@ -301,3 +301,49 @@ def test_where_the_address_is_not_secure_the_share_page_says_offline_play_needs_
         "keep anything for offline use."
     )
     expect(control.get_by_role("button")).to_be_hidden()
+
+
+def test_a_new_kit_replaces_the_old_one_fetching_only_its_changed_files(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """A kit whose rules worker changed (a new fingerprint): the control offers the update
+    with the size of what changed only, fetches only that, and deletes the old kit."""
+    manifest = kit_manifest(live_server)
+    phone = new_phone(service_workers="allow")
+    page = phone.page
+    worker = next(file for file in manifest["files"] if file["url"] == manifest["worker"])
+    old_worker = "/offline-kit/0000000000000000/rules-worker.js"
+    old_files = [
+        {**file, "url": old_worker} if file is worker else file for file in manifest["files"]
+    ]
+    old_manifest = {**manifest, "worker": old_worker, "files": old_files}
+    worker_bytes = live_server.app.test_client().get(manifest["worker"]).get_data()
+    phone.context.route(
+        "**/offline-kit/manifest.json", lambda route: route.fulfill(json=old_manifest)
+    )
+    phone.context.route(
+        f"**{old_worker}",
+        lambda route: route.fulfill(body=worker_bytes, content_type="text/javascript"),
+    )
+    open_share_page(phone, live_table)
+    control = keep_control(phone)
+    status = control.locator(".keep__status")
+    control.get_by_role("button").click()
+    kept = WORDS["en"]["kept"].format(size=megabytes(manifest["size"], "en"))
+    expect(status).to_have_text(kept)
+    names = page.evaluate(KEPT_FILES, [])["names"]
+    assert names == ["sticheln-kit-0000000000000000"]
+
+    phone.context.unroute("**/offline-kit/manifest.json")
+    page.reload()
+    changed = f"{-(-worker['download_size'] // 1000)}\u00a0kB"
+    expect(status).to_have_text(f"A new version of the offline kit: about {changed} to download.")
+    phone.requests.clear()
+    control.get_by_role("button").click()
+    expect(status).to_have_text(kept)
+    fetched = {url for url in phone.requests if "/offline-kit/" in url and "manifest" not in url}
+    assert fetched == {live_server.url + manifest["worker"]}
+    cached = page.evaluate(KEPT_FILES, [file["url"] for file in manifest["files"]])
+    assert cached["names"] == ["sticheln-kit-" + manifest["worker"].split("/")[-2]]
+    assert cached["kept"] == {file["url"]: file["size"] for file in manifest["files"]}
+    assert page.evaluate("(url) => caches.match(url).then(Boolean)", old_worker) is False
