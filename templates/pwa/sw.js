@@ -111,7 +111,7 @@
 
   // A page the worker may keep: whole, from our origin, not redirected.
   function keepable(response) {
-    return response.ok && response.status === 200 && response.type === "basic" && !response.redirected;
+    return response.status === 200 && response.type === "basic" && !response.redirected;
   }
 
   // A page from the network; the offline page when the network fails. The resolver and the
