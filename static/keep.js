@@ -1,4 +1,4 @@
-// "Keep for offline play" (issue 26): downloads the offline kit once into this phone's Cache
+// "Keep for offline play": downloads the offline kit once into this phone's Cache
 // Storage, with its size and progress shown, so that the service worker (sw.js) can serve it
 // with no network. Loaded only by the pages that show the control ([data-keep], the share
 // page); without JavaScript, or where the browser cannot keep files for a site (plain HTTP
