@@ -30,6 +30,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
     return {
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        # How long the API answers a request sent again with the same Idempotency-Key as it
+        # answered the first one (README, "JSON API"); older answers are purged.
+        "IDEMPOTENCY_KEY_DAYS": 30,
         "SESSION_COOKIE_NAME": SESSION_COOKIE_NAME,
         "SESSION_COOKIE_SAMESITE": "Lax",
         # The session (edit keys, an unfinished live trick) is written only when it changes:

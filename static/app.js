@@ -1,13 +1,22 @@
-// Registers the service worker (/sw.js): the app installs on a phone and shows a friendly page
-// offline. Where service workers are missing or refused, nothing happens.
+// Registers the service worker (sw.js at the app's root): the app installs on a phone, shows a
+// friendly page offline, and serves what it keeps. Where service workers are missing or
+// refused (plain HTTP off localhost), nothing happens.
+//
+// The worker's URL is found from this script's own, /static/app.<hash>.js, whatever path the
+// app is served under (URL_PREFIX): /sticheln/static/app.<hash>.js registers /sticheln/sw.js,
+// for the pages under /sticheln/ only.
 (function () {
   "use strict";
 
-  if (!("serviceWorker" in navigator)) {
+  var script = document.currentScript;
+  if (!("serviceWorker" in navigator) || !script) {
     return;
   }
+  var worker = new URL("../sw.js", script.src);
   // After the page has loaded, so that the worker's downloads never slow it down.
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register("/sw.js").then(null, function () {});
+    navigator.serviceWorker
+      .register(worker.href, { scope: new URL("./", worker).pathname })
+      .then(null, function () {});
   });
 })();

@@ -8,6 +8,9 @@
  * 3. The address bar follows the trick (the page names the address that opens it as it is
  *    now), so Back after a rule link, a reload or a shared link shows the same trick.
  * 4. Where the browser has a share sheet (Web Share API), a button shares that address.
+ * 5. Offline (the page is the service worker's kept copy, or the line dropped), a tap cannot
+ *    reach the server: the page says so beside the trick, which stays as it was, instead of
+ *    posting the form into the browser's error page.
  */
 (function () {
   "use strict";
@@ -70,6 +73,19 @@
     }
   }
 
+  /* Says, beside the trick, that the tap was not applied because the phone is offline. */
+  function sayOffline(form) {
+    var notice = form.querySelector(".resolver-offline");
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.className = "notice notice--refusal resolver-offline";
+      notice.setAttribute("role", "alert");
+      var place = form.querySelector(".trick-result") || form.firstElementChild;
+      place.insertAdjacentElement("beforebegin", notice);
+    }
+    notice.textContent = form.dataset.offline;
+  }
+
   function enhanceResolver(form) {
     var queue = Promise.resolve();
     var fallback = false;
@@ -86,6 +102,11 @@
         credentials: "same-origin",
         headers: { "X-Requested-With": "fetch" },
       })
+        .then(null, function () {
+          var offline = new Error("offline");
+          offline.offline = true;
+          throw offline;
+        })
         .then(function (response) {
           if (response.status >= 500) {
             throw new Error("server error " + response.status);
@@ -106,7 +127,11 @@
           focusAfterSwap(form, name, value);
           revealVerdict(form);
         })
-        .catch(function () {
+        .catch(function (error) {
+          if (error && error.offline && form.dataset.offline) {
+            sayOffline(form);
+            return;
+          }
           fallback = true;
           submitWith(form, submitter);
         })

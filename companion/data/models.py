@@ -363,3 +363,41 @@ class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
     #: a merge pointed at the target.
     moved: so.Mapped[Any] = so.mapped_column(sa.JSON)
     undone_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+
+
+# --------------------------------------------------------------------------------------------
+# Answers kept for replays: a change sent again (a phone's outbox after a lost answer) is
+# answered as the first time and never applied twice
+
+
+#: The longest ``Idempotency-Key`` a client may send.
+MAX_IDEMPOTENCY_KEY_LENGTH = 100
+
+
+class IdempotentAnswer(db.Model):  # type: ignore[name-defined,misc]
+    """The answer given to the first request with an ``Idempotency-Key`` (migration 0010),
+    stored in the transaction of the change it answers; ``companion.web.api.idempotency``
+    replays it. One per key, key holder, method and path."""
+
+    __tablename__ = "idempotent_answers"
+    __table_args__ = (sa.UniqueConstraint("key", "holder", "method", "path"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    key: so.Mapped[str] = so.mapped_column(sa.String(MAX_IDEMPOTENCY_KEY_LENGTH))
+    #: Who sent it: the hash of the edit key that opened the game (as ``games.edit_key_hash``),
+    #: or "" for a request that needs none (a new game).
+    holder: so.Mapped[str] = so.mapped_column(sa.String(64))
+    method: so.Mapped[str] = so.mapped_column(sa.String(8))
+    path: so.Mapped[str] = so.mapped_column(sa.String(255))
+    #: SHA-256 (hex) of the query string and body: the same key with another request is refused.
+    fingerprint: so.Mapped[str] = so.mapped_column(sa.String(64))
+    status: so.Mapped[int]
+    #: ``[[name, value], ...]``: the headers of the answer that matter (its type, caching).
+    headers: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    #: The body as sent, but for a secret it handed out (a new game's edit key), which is
+    #: never stored: a placeholder stands for it, made again from ``salt`` on a replay.
+    body: so.Mapped[bytes] = so.mapped_column(sa.LargeBinary)
+    salt: so.Mapped[str | None] = so.mapped_column(sa.String(32))
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -20,9 +20,16 @@ from companion.services.players import check_names, find_or_add_players
 
 
 def create_game(
-    names: Sequence[str], variant: Variant, rounds: int, first_leader: int
+    names: Sequence[str],
+    variant: Variant,
+    rounds: int,
+    first_leader: int,
+    *,
+    key: str | None = None,
 ) -> tuple[Game, str]:
-    """A new game and its edit key (the only time the key is known in clear)."""
+    """A new game and its edit key (the only time the key is known in clear): ``key`` if
+    given (an API answer kept for a replay makes it again from its own salt), else a new
+    random one."""
     hold_write_lock()  # its new players are looked up, then added
     cleaned = check_names(names, variant)
     check_round_count(rounds)
@@ -32,7 +39,7 @@ def create_game(
             field="first_leader",
             players=len(cleaned),
         )
-    key = new_edit_key()
+    key = key or new_edit_key()
     game = Game(
         code=new_code(),
         edit_key_hash=hash_edit_key(key),

@@ -22,7 +22,7 @@ they are; a ``url_defaults`` hook rewrites the name and the static view accepts 
 - Stylesheets and scripts are served without comments and needless blanks
   (``companion.web.minify``); the fingerprint and the ETag still come from the file itself.
 
-Why ours and not WhiteNoise or flask-static-digest (measured, issue 25, with our minifier of
+Why ours and not WhiteNoise or flask-static-digest (measured, with our minifier of
 then): WhiteNoise 6.12 serving a build of minified plain and fingerprinted copies gzipped by
 its compress step (its immutable test on our names, a headers function for ``no-cache``) sent
 the same bytes plain (the editing scoreboard mid-trick in Hungarian: 39,505) and gzipped (the

@@ -8,7 +8,7 @@ a third off the stylesheets and scripts and keeps the 8 players x 5 rounds score
 its byte budget. It is done once per file content, when ``companion.web.assets`` reads the
 file; the fingerprint and the ETag still come from the file itself.
 
-Why rCSSmin and rJSmin and not ours (measured, issue 25): our minifier dropped whole-line
+Why rCSSmin and rJSmin and not ours (measured): our minifier dropped whole-line
 comments and indentation only, and kept every line break. Over the 23 stylesheets and scripts
 in ``static/`` (115,542 bytes) it left 86,838 bytes, rCSSmin 1.3 and rJSmin 1.3 leave 77,136
 (gzipped: 25,747 and 24,399). The scoreboard's stylesheets go from 12,766 to 11,280 bytes and

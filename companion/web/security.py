@@ -4,7 +4,7 @@ the reverse-proxy settings.
 The pages load nothing but their own scripts, styles and images, so the policy can forbid
 everything else: an injected ``<script>`` or a framing site gets nowhere.
 
-Why our headers and not Flask-Talisman (measured, issue 25): Talisman 1.1.0 given our policy
+Why our headers and not Flask-Talisman (measured): Talisman 1.1.0 given our policy
 (HTTPS redirect, HSTS, X-XSS-Protection and its cookie flags turned off) kept every page-weight,
 ETag, asset and header test green and sent the very same headers and bytes (home page and a
 404), but it has no Cross-Origin-Opener-Policy, so an after-request of ours stays beside it;

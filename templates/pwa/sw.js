@@ -5,19 +5,30 @@
 //
 // - Static files: from the cache first, from the network when missing.
 // - The manifest: from the network (it speaks the visitor's language), else from the cache.
-// - Pages: always from the network (games are live and may be private, so no page is ever
-//   stored); when the network fails, the offline page is shown instead.
+// - Pages: from the network; games are live and may be private, so no game's page is ever
+//   stored. The trick resolver and the rules page, public and the same for every game, are
+//   kept as last seen (in the visitor's language; first when the worker installs) and shown
+//   when the network fails. Any other page then shows the offline page.
+// - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
+//   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
+//   each file checked against its SHA-256) first, else the network. Its manifest: from the
+//   network, else the kept copy. The worker never deletes a kept kit; keep.js replaces it.
 // - Anything else (other sites, the JSON API, any method but GET) is left to the browser.
+// Every URL here carries the path the app is served under (URL_PREFIX).
 (function () {
   "use strict";
 
   var CACHE_PREFIX = "sticheln-";
   var CACHE = CACHE_PREFIX + {{ version|tojson }};
+  var KIT_CACHE_PREFIX = {{ kit_cache_prefix|tojson }};
   var OFFLINE_URL = {{ offline_url|tojson }};
   var MANIFEST_URL = {{ manifest_url|tojson }};
   var STATIC_PREFIX = {{ static_prefix|tojson }};
   var API_PREFIX = {{ api_prefix|tojson }};
   var PRECACHE = {{ precache|tojson }};
+  var KEPT_PAGES = {{ kept_pages|tojson }};
+  var KIT_PREFIX = {{ kit_prefix|tojson }};
+  var KIT_MANIFEST = {{ kit_manifest|tojson }};
 
   // The server says every response varies with the language and cookie; a cached static file
   // or offline page is right for any request all the same, so cache look-ups ignore Vary.
@@ -36,6 +47,11 @@
           );
         })
         .then(function () {
+          // The kept pages too, in the language of this visit; a page that fails is kept at
+          // its next visit instead of stopping the worker's installation.
+          return keepPages();
+        })
+        .then(function () {
           return self.skipWaiting();
         })
     );
@@ -49,7 +65,11 @@
           return Promise.all(
             names
               .filter(function (name) {
-                return name.indexOf(CACHE_PREFIX) === 0 && name !== CACHE;
+                return (
+                  name.indexOf(CACHE_PREFIX) === 0 &&
+                  name.indexOf(KIT_CACHE_PREFIX) !== 0 &&
+                  name !== CACHE
+                );
               })
               .map(function (name) {
                 return caches.delete(name);
@@ -77,15 +97,67 @@
     });
   }
 
-  // A page from the network, never kept; the offline page when the network fails.
+  function keepPages() {
+    return caches.open(CACHE).then(function (cache) {
+      return Promise.all(
+        KEPT_PAGES.map(function (url) {
+          return fetch(new Request(url, { cache: "reload" })).then(function (response) {
+            return keepable(response) ? cache.put(url, response) : undefined;
+          }, function () {});
+        })
+      );
+    });
+  }
+
+  // A page the worker may keep: whole, from our origin, not redirected.
+  function keepable(response) {
+    return response.status === 200 && response.type === "basic" && !response.redirected;
+  }
+
+  // A page from the network; the offline page when the network fails. The resolver and the
+  // rules page are kept (under their path, whatever their query) and shown instead.
   function page(event) {
+    var path = new URL(event.request.url).pathname;
+    var kept = KEPT_PAGES.indexOf(path) !== -1;
     return Promise.resolve(event.preloadResponse)
       .then(function (preloaded) {
         return preloaded || fetch(event.request);
       })
+      .then(function (response) {
+        if (kept && keepable(response)) {
+          var copy = response.clone();
+          event.waitUntil(
+            caches.open(CACHE).then(function (cache) {
+              return cache.put(path, copy);
+            })
+          );
+        }
+        return response;
+      })
       .catch(function () {
-        return cached(OFFLINE_URL);
+        return caches.open(CACHE).then(function (cache) {
+          return (kept ? cache.match(path, MATCH) : Promise.resolve(undefined)).then(
+            function (response) {
+              return response || cached(OFFLINE_URL);
+            }
+          );
+        });
       });
+  }
+
+  // A file of the offline kit: the copy this phone kept, else the network. Its manifest:
+  // the network, else the kept copy.
+  function kitFile(request, path) {
+    if (path === KIT_MANIFEST) {
+      return fetch(request).catch(function () {
+        return caches.match(KIT_MANIFEST, MATCH).then(function (response) {
+          return response || Response.error();
+        });
+      });
+    }
+    return caches.match(path, MATCH).then(function (response) {
+      return response || fetch(request);
+    });
   }
 
   // A static file from the cache, from the network if it is not there.
@@ -108,6 +180,8 @@
     }
     if (request.mode === "navigate") {
       event.respondWith(page(event));
+    } else if (url.pathname.indexOf(KIT_PREFIX) === 0) {
+      event.respondWith(kitFile(request, url.pathname));
     } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
       event.respondWith(staticFile(request));
     } else if (url.pathname === MANIFEST_URL) {

@@ -397,21 +397,22 @@ def test_offline_a_page_shows_the_offline_page_and_try_again_opens_it_once_back(
 ) -> None:
     """A phone that loses the network while following a link gets the offline page, styled
     from the worker's cache, at the address it asked for; back online, "Try again" opens
-    that page, not home."""
+    that page, not home. (The table setup: the rules page and the resolver are kept, see
+    tests/browser/test_offline_keep.py.)"""
     phone = worker_controlled_phone(new_phone)
     phone.context.set_offline(True)
-    phone.goto("/rules")
+    phone.goto("/setup")
     expect(phone.page.get_by_role("heading", level=1)).to_have_text(
         "This phone seems to be offline"
     )
-    assert urlsplit(phone.page.url).path == "/rules"
+    assert urlsplit(phone.page.url).path == "/setup"
     again = phone.page.get_by_role("link", name="Try again")
     assert again.evaluate("link => getComputedStyle(link).minHeight") == "44px"  # style.css
 
     phone.context.set_offline(False)
     again.click()
-    expect(phone.page.get_by_role("heading", level=1)).to_have_text("Rules")
-    assert urlsplit(phone.page.url).path == "/rules"
+    expect(phone.page.get_by_role("heading", level=1)).to_have_text("Table setup")
+    assert urlsplit(phone.page.url).path == "/setup"
 
 
 def test_manifest_names_only_the_apps_own_files(phone: Phone) -> None:

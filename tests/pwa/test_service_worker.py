@@ -9,8 +9,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import create_app
 from scripts.page_reader import read_page, words_of_main
 from tests.assets.helpers import static_url
+from tests.conftest import TEST_CONFIG
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -27,10 +29,22 @@ def version(client: FlaskClient) -> str:
     return match.group(1)
 
 
-def precached(client: FlaskClient) -> list[str]:
-    match = re.search(r"var PRECACHE = (\[.*?\]);", worker(client))
-    assert match
+def listed(source: str, name: str) -> list[str]:
+    """The URLs of the worker's list ``var <name> = [...]``."""
+    match = re.search(rf"var {name} = (\[.*?\]);", source)
+    assert match, name
     return re.findall(r'"([^"]+)"', match.group(1))
+
+
+def setting(source: str, name: str) -> str:
+    """The string the worker's ``var <name> = "...";`` holds."""
+    match = re.search(rf'var {name} = "([^"]*)";', source)
+    assert match, name
+    return match.group(1)
+
+
+def precached(client: FlaskClient) -> list[str]:
+    return listed(worker(client), "PRECACHE")
 
 
 @pytest.fixture
@@ -128,15 +142,50 @@ def test_the_worker_leaves_the_api_other_sites_and_other_methods_alone(
     client: FlaskClient,
 ) -> None:
     source = worker(client)
-    assert 'var API_PREFIX = "/api/";' in source
+    assert setting(source, "API_PREFIX") == "/api/"
     assert 'request.method !== "GET"' in source
     assert "url.origin !== self.location.origin" in source
 
 
-def test_the_worker_never_stores_a_page(client: FlaskClient) -> None:
+def test_the_worker_keeps_only_the_rules_page_and_the_resolver_of_all_pages(
+    client: FlaskClient,
+) -> None:
+    """Issue 26, point 3: the two public pages that settle a dispute are kept as last seen;
+    no game's page is ever stored (games are live and may be private)."""
     source = worker(client)
-    assert "cache.put" not in source
+    assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve"]
     assert source.count("cache.addAll(") == 1
+    assert source.count("cache.put(") == 2  # when installing, and at each visit of the two
+    assert "var kept = KEPT_PAGES.indexOf(path) !== -1;" in source
+    for path in listed(source, "KEPT_PAGES"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_the_worker_serves_the_kept_offline_kit_and_never_deletes_it(
+    client: FlaskClient,
+) -> None:
+    source = worker(client)
+    assert setting(source, "KIT_PREFIX") == "/offline-kit/"
+    assert setting(source, "KIT_MANIFEST") == "/offline-kit/manifest.json"
+    assert setting(source, "KIT_CACHE_PREFIX") == "sticheln-kit-"
+    assert "name.indexOf(KIT_CACHE_PREFIX) !== 0" in source  # the activate step spares it
+    keep = (ROOT / "static" / "keep.js").read_text()
+    assert 'var CACHE_PREFIX = "sticheln-kit-";' in keep  # the caches keep.js fills
+
+
+def test_under_url_prefix_every_path_of_the_worker_carries_the_prefix(tmp_path: Path) -> None:
+    config = {**TEST_CONFIG, "URL_PREFIX": "/sticheln", "SQLALCHEMY_DATABASE_URI": "sqlite://"}
+    client = create_app(config, instance_path=str(tmp_path)).test_client()
+    answer = client.get("/sticheln/sw.js")
+    assert answer.status_code == 200
+    source = answer.get_data(as_text=True)
+    assert setting(source, "API_PREFIX") == "/sticheln/api/"
+    assert setting(source, "STATIC_PREFIX") == "/sticheln/static/"
+    assert setting(source, "OFFLINE_URL") == "/sticheln/offline"
+    assert setting(source, "KIT_PREFIX") == "/sticheln/offline-kit/"
+    assert listed(source, "KEPT_PAGES") == ["/sticheln/rules", "/sticheln/resolve"]
+    urls = listed(source, "PRECACHE")
+    assert urls and all(url.startswith("/sticheln/") for url in urls)
 
 
 def test_the_worker_deletes_the_caches_of_older_versions(client: FlaskClient) -> None:
@@ -148,7 +197,10 @@ def test_the_worker_deletes_the_caches_of_older_versions(client: FlaskClient) ->
 def test_the_app_script_registers_the_worker_only_where_browsers_support_it() -> None:
     script = (ROOT / "static" / "app.js").read_text()
     assert '"serviceWorker" in navigator' in script
-    assert 'navigator.serviceWorker.register("/sw.js")' in script
+    # Beside the static folder, wherever the app is served (tests/browser/test_offline_keep.py
+    # registers it under URL_PREFIX in a browser).
+    assert 'new URL("../sw.js", script.src)' in script
+    assert '"/sw.js"' not in script
 
 
 def test_the_offline_page_tells_what_is_kept_and_what_is_not_and_offers_to_try_again(
@@ -162,6 +214,8 @@ def test_the_offline_page_tells_what_is_kept_and_what_is_not_and_offers_to_try_a
     assert "Every round saved before the connection dropped is kept on the server." in words
     assert "A form sent while offline was not saved." in words
     assert "nothing is lost" not in words  # no promise the app does not keep (issue 26)
+    links = {a.get("href"): a.text for a in read_page(page).find("main").find_all("a")}
+    assert links["/rules"] == "Rules" and links["/resolve"] == "Who takes the trick?"
     # An empty address is the page's own: the one the offline page stands in for.
     assert '<a class="button button--primary" href="">Try again</a>' in page
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scripts.page_reader import read_page
 from tests.share.helpers import (
     QR_SVG,
     edit_url_on,
@@ -89,3 +90,45 @@ def test_the_share_page_of_an_unknown_game_is_a_clear_404(client: FlaskClient) -
     response = client.get("/g/nosuchgame/share")
     assert response.status_code == 404
     assert "There is no game at this address." in text_of(response.get_data(as_text=True))
+
+
+def test_the_share_page_offers_to_keep_the_offline_kit_with_its_words_in_the_language(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """Issue 26: "Keep for offline play", drawn hidden (nothing can be kept without
+    JavaScript) and shown by static/keep.js, which reads the kit's manifest there named."""
+    game = table.new_game(rounds=3)
+    for phone, language in ((table.phone(game), "en"), (table.phone(), "de")):
+        response = phone.get(f"/g/{game['id']}/share", headers={"Accept-Language": language})
+        page = read_page(response.get_data(as_text=True))
+        control = page.find("section", id="keep")
+        assert control.get("hidden") == "" and control.get("data-keep") == ""
+        assert control.get("data-manifest") == "/offline-kit/manifest.json"
+        button = control.find("button")
+        assert button.get("type") == "button"
+        scripts = [element.get("src") or "" for element in page.find_all("script")]
+        assert any("/static/keep." in src for src in scripts)
+        for name in ("size", "update", "downloading", "kept"):
+            assert "{size}" in (control.get(f"data-{name}") or ""), name
+        assert "{percent}" in (control.get("data-percent") or "")
+        if language == "en":
+            assert button.text == "Keep for offline play"
+            assert control.get("data-kept") == "Kept for offline play ({size} on this phone)."
+            assert "HTTPS" in (control.get("data-insecure") or "")
+        else:
+            assert button.text == "Für das Spielen ohne Netz speichern"
+            assert control.find("h2").text == "Spielen ohne Netz"
+
+
+def test_the_editing_scoreboard_links_to_the_keep_control_and_the_read_only_one_does_not(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """The scoreboard's budget holds a link only; the control is on the share page."""
+    game = table.new_game(rounds=3)
+    code, key = game["id"], game["edit_key"]
+    editing = read_page(page_of(table.phone(game), f"/g/{code}/edit/{key}", follow_redirects=True))
+    watching = read_page(page_of(table.phone(), f"/g/{code}/view"))
+    keep = [a for a in editing.find_all("a") if (a.get("href") or "").endswith("/share#keep")]
+    assert [a.text for a in keep] == ["Keep for offline play"]
+    assert keep[0].get("href") == f"/g/{code}/share#keep"
+    assert not [a for a in watching.find_all("a") if "#keep" in (a.get("href") or "")]

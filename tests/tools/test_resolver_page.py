@@ -589,3 +589,23 @@ def card_of(token: str) -> Card:
     card = card_of_token(token)
     assert card is not None
     return card
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "This phone is offline, so the tap was not applied"),
+        ("de", "Dieses Handy ist offline"),
+    ],
+)
+def test_the_resolver_carries_what_it_says_when_a_tap_cannot_reach_the_server(
+    client: FlaskClient, language: str, words: str
+) -> None:
+    """Issue 26, point 6: offline (the service worker's kept copy), a tap cannot be sent;
+    static/resolver.js says so beside the trick in the page's language, never promising."""
+    response = client.get("/resolve", headers={"Accept-Language": language})
+    form = read_page(page_text(response)).find("form", id="resolver-form")
+    said = form.get("data-offline") or ""
+    assert said.startswith(words)
+    scripts = [e.get("src") or "" for e in read_page(page_text(response)).find_all("script")]
+    assert any("/static/resolver." in src for src in scripts)

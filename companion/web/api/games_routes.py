@@ -2,7 +2,9 @@
 
 Every mutation needs the game's edit key (401 without, 403 with a wrong one) and the
 version it was based on (409 with the current version if stale). A request either changes
-the game as a whole or, refused, leaves the database exactly as it was.
+the game as a whole or, refused, leaves the database exactly as it was. The changes a
+phone's outbox sends take an ``Idempotency-Key`` (``idempotency``): sent again, they are
+answered as the first time and applied once.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from companion.web.api import bp
+from companion.web.api.idempotency import commit_change, idempotent, recall, unstored_secret
 from companion.web.api.rules_routes import request_body
 from companion.web.edit_rights import bearer_key
 
@@ -39,7 +42,9 @@ def editable_game(code: str) -> Game:
     """The game ``code``, locked for this transaction, if the request holds its edit key.
 
     The key is checked before the row is locked, so a request without it never makes a
-    writer wait; and again once locked, as a new edit key may have been made meanwhile."""
+    writer wait; and again once locked, as a new edit key may have been made meanwhile.
+    Only then is a request sent again with its ``Idempotency-Key`` answered as before
+    (``recall``): a key never passes the edit rights."""
     game = services.get_game(code)
     key = bearer_key()
     if key is None:
@@ -47,6 +52,7 @@ def editable_game(code: str) -> Game:
     check_key(game, key)
     game = services.lock_game(game)
     check_key(game, key)
+    recall(game.edit_key_hash)
     return game
 
 
@@ -57,8 +63,11 @@ def check_key(game: Game, key: str) -> None:
 
 
 @bp.post("/games")
+@idempotent
 def create_game() -> ResponseReturnValue:
-    """Start a game; the answer holds the edit key, shown this once."""
+    """Start a game; the answer holds the edit key, shown this once (and to a replay of the
+    same request, which makes it again: it is not stored)."""
+    recall(holder="")
     data = parse.fields(
         request_body(), "The request", ("players", "variant"), ("rounds", "first_leader")
     )
@@ -69,8 +78,8 @@ def create_game() -> ResponseReturnValue:
     variant = parse.variant(data["variant"])
     rounds = parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", MIN_ROUNDS, MAX_ROUNDS)
     first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, MAX_PLAYERS - 1)
-    game, key = services.create_game(names, variant, rounds, first_leader)
-    db.session.commit()
+    game, key = services.create_game(names, variant, rounds, first_leader, key=unstored_secret())
+    commit_change()
     return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
 
 
@@ -108,7 +117,7 @@ def answer(game: Game, submitted: services.Submitted) -> dict[str, object]:
     as it is now: it is never filed under another number) or what the rules refuse."""
     match submitted:
         case services.Saved():
-            db.session.commit()
+            commit_change()
             return game_state(game)
         case services.Stale(current):
             raise services.StaleVersion(current)
@@ -123,6 +132,7 @@ def answer(game: Game, submitted: services.Submitted) -> dict[str, object]:
 
 
 @bp.post("/games/<code>/rounds")
+@idempotent
 def record_round(code: str) -> ResponseReturnValue:
     """Record and score the next round, or refuse if the client meant another one."""
     game = editable_game(code)
@@ -130,6 +140,7 @@ def record_round(code: str) -> ResponseReturnValue:
 
 
 @bp.put("/games/<code>/rounds/<int:number>")
+@idempotent
 def correct_round(code: str, number: int) -> ResponseReturnValue:
     """Correct a scored round; totals and winners follow."""
     game = editable_game(code)
@@ -137,6 +148,7 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<code>/rounds/live")
+@idempotent
 def open_live_round(code: str) -> ResponseReturnValue:
     """Start the next round to be entered trick by trick (indicators first, unless none)."""
     game = editable_game(code)
@@ -148,11 +160,12 @@ def open_live_round(code: str) -> ResponseReturnValue:
         seats = parse.listing(data["marked"], "marked", MAX_PLAYERS)
         marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
     services.open_live_round(game, version, marked)
-    db.session.commit()
+    commit_change()
     return game_state(game), 201
 
 
 @bp.post("/games/<code>/rounds/<int:number>/tricks")
+@idempotent
 def play_trick(code: str, number: int) -> ResponseReturnValue:
     """Record one trick, a card per seat in play order from the leader (C6).
 
@@ -171,7 +184,7 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
     read = parse.play if hat_trick else _plain_play
     plays = [read(item, f"{field}[{i}]") for i, item in enumerate(items)]
     trick, round_ = services.play_live_trick(game, number, version, plays)
-    db.session.commit()
+    commit_change()
     answer: dict[str, object] = {
         "winner": trick.winner,
         "pile_winners": list(trick.winners),
@@ -187,22 +200,24 @@ def _plain_play(value: object, where: str) -> Play:
 
 
 @bp.delete("/games/<code>/rounds/<int:number>/tricks/last")
+@idempotent
 def undo_trick(code: str, number: int) -> ResponseReturnValue:
     """Take back the last trick of a live round (its version in the body or the query)."""
     game = editable_game(code)
     services.undo_live_trick(game, number, deletion_version())
-    db.session.commit()
+    commit_change()
     return game_state(game)
 
 
 @bp.delete("/games/<code>/rounds/<int:number>/tricks/last/cards/last")
+@idempotent
 def undo_last_card(code: str, number: int) -> ResponseReturnValue:
     """Take back the card that completed the last trick (its version in the body or the
     query): the trick is no longer saved, and the answer gives the cards it keeps, in play
     order from its leader, for the client to send the trick again with its last card."""
     game = editable_game(code)
     reopened = services.take_back_last_card(game, number, deletion_version())
-    db.session.commit()
+    commit_change()
     hat_trick = game.variant.has_passes
     field = "plays" if hat_trick else "cards"
     kept = [play.as_json() if hat_trick else play.card.as_json() for play in reopened.kept]

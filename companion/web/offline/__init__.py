@@ -1,5 +1,5 @@
 """The offline kit: Pyodide, the rules and the rules worker, served from our own origin under
-fingerprinted URLs, for the phone to check and score without the network (issue 26).
+fingerprinted URLs, for the phone to check and score without the network.
 
 No page links it yet, and the service worker does not keep it: a phone fetches it only when
 asked to (the offline pages of later steps will)."""

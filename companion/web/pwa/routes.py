@@ -1,10 +1,12 @@
 """Routes that make the companion installable on a phone's home screen.
 
 - ``/manifest.webmanifest`` describes the app (name, colours, icons) in the visitor's language.
-- ``/sw.js`` is the service worker, served from the site root so that it covers every page. It
-  is rendered from templates/pwa/sw.js with the files to keep at hand (every static file, under
-  the fingerprinted name ``url_for`` gives it, see companion/web/assets.py; the offline page; the
-  manifest) and a cache version that changes with their contents.
+- ``/sw.js`` is the service worker, served from the app's root (under ``URL_PREFIX`` if set) so
+  that it covers every page. It is rendered from templates/pwa/sw.js with the files to keep at
+  hand (every static file, under the fingerprinted name ``url_for`` gives it, see
+  companion/web/assets.py; the offline page; the manifest), the pages it keeps as last seen
+  (resolver, rules), where the offline kit is, and a cache version that changes with their
+  contents.
 - ``/offline`` is the page the worker shows when a page cannot be fetched.
 - ``/favicon.ico`` answers the browsers that ask for it without reading the page's links.
 """
@@ -18,6 +20,7 @@ from flask import (
     current_app,
     jsonify,
     render_template,
+    request,
     send_from_directory,
     url_for,
 )
@@ -39,7 +42,15 @@ is cached too, so a change to it (or to the worker) must also replace the cache.
 CACHE_VERSION_LENGTH = 12
 
 API_PREFIX = "/api/"
-"""Requests under this path (the JSON API, every version) are never touched by the worker."""
+"""Requests under this path (the JSON API, every version), below the app's own, are never
+touched by the worker."""
+
+KIT_CACHE_PREFIX = "sticheln-kit-"
+"""The caches that hold a kept offline kit, one per kit fingerprint (static/keep.js fills
+them, the worker reads them and leaves them when its own version changes)."""
+
+KEPT_PAGES = ("rulebook.rules", "tools.resolver")
+"""The pages the worker keeps for offline use: public, and the same for every game."""
 
 
 def static_files(folder: str | Path) -> list[str]:
@@ -124,14 +135,19 @@ def service_worker() -> ResponseReturnValue:
     files = static_files(folder)
     offline_url = url_for("pwa.offline")
     manifest_url = url_for("pwa.manifest")
+    kit_manifest = url_for("offline.manifest")
     body = render_template(
         WORKER_TEMPLATE,
         version=cache_version(folder, files, [template_source(t) for t in VERSIONED_TEMPLATES]),
         offline_url=offline_url,
         manifest_url=manifest_url,
         static_prefix=url_for("static", filename=""),
-        api_prefix=API_PREFIX,
+        api_prefix=request.script_root + API_PREFIX,
         precache=[offline_url, manifest_url, *(url_for("static", filename=f) for f in files)],
+        kept_pages=[url_for(endpoint) for endpoint in KEPT_PAGES],
+        kit_manifest=kit_manifest,
+        kit_prefix=kit_manifest.rsplit("/", 1)[0] + "/",
+        kit_cache_prefix=KIT_CACHE_PREFIX,
     )
     response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

@@ -1,5 +1,5 @@
 // The rules worker: companion/rules, unchanged, running under Pyodide in a Web Worker, so a
-// phone without the network checks and scores exactly as the server does (issue 26).
+// phone without the network checks and scores exactly as the server does.
 //
 // Served by companion/web/offline as /offline-kit/<fingerprint>/rules-worker.js, a module
 // worker, with KIT filled in: where Pyodide and the rules archive are, relative to this

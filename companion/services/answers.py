@@ -1,0 +1,93 @@
+"""Answers kept for replays (``IdempotentAnswer``): found, stored and purged.
+
+The web layer decides what an answer is and when a request may be answered again
+(``companion.web.api.idempotency``); this module only keeps the rows, inside the caller's
+transaction: a change and the answer that reports it are committed together or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from companion.data.models import IdempotentAnswer, db
+
+#: Expired answers deleted by one stored answer at most: purging stays a small, steady cost.
+PURGE_BATCH = 100
+
+
+@dataclass(frozen=True)
+class Request:
+    """What an answer is kept under (key, holder, method, path) and the fingerprint of the
+    request it answered."""
+
+    key: str
+    holder: str
+    method: str
+    path: str
+    fingerprint: str
+
+
+def find_answer(sent: Request, expired_before: datetime) -> IdempotentAnswer | None:
+    """The answer kept for ``sent``'s key, holder, method and path, if any; one older than
+    ``expired_before`` is forgotten here (deleted), as if it had never been given."""
+    query = sa.select(IdempotentAnswer, IdempotentAnswer.created_at < expired_before).where(
+        IdempotentAnswer.key == sent.key,
+        IdempotentAnswer.holder == sent.holder,
+        IdempotentAnswer.method == sent.method,
+        IdempotentAnswer.path == sent.path,
+    )
+    found = db.session.execute(query).first()
+    if found is None:
+        return None
+    answer, expired = found
+    if expired:
+        db.session.delete(answer)
+        db.session.flush()
+        return None
+    return answer
+
+
+def keep_answer(
+    sent: Request,
+    status: int,
+    headers: list[tuple[str, str]],
+    body: bytes,
+    salt: str | None,
+) -> None:
+    """Store the answer to ``sent`` in the current transaction (flushed: a second answer for
+    the same key, holder, method and path fails here with ``IntegrityError``)."""
+    answer = IdempotentAnswer(
+        key=sent.key,
+        holder=sent.holder,
+        method=sent.method,
+        path=sent.path,
+        fingerprint=sent.fingerprint,
+        status=status,
+        headers=[list(header) for header in headers],
+        body=body,
+        salt=salt,
+    )
+    db.session.add(answer)
+    db.session.flush()
+
+
+def purge_expired_answers(expired_before: datetime, batch: int = PURGE_BATCH) -> int:
+    """Delete up to ``batch`` answers older than ``expired_before`` (oldest first); answer
+    how many. On PostgreSQL rows another transaction is purging are skipped (``SKIP
+    LOCKED``), so two writers purging at once never wait for, or deadlock on, each other."""
+    oldest = (
+        sa.select(IdempotentAnswer.id)
+        .where(IdempotentAnswer.created_at < expired_before)
+        .order_by(IdempotentAnswer.created_at)
+        .limit(batch)
+        .with_for_update(skip_locked=True)
+    )
+    deleted = db.session.execute(
+        sa.delete(IdempotentAnswer)
+        .where(IdempotentAnswer.id.in_(oldest.scalar_subquery()))
+        .execution_options(synchronize_session=False)
+    )
+    return deleted.rowcount if isinstance(deleted, sa.CursorResult) else 0

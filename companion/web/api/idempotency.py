@@ -1,0 +1,213 @@
+"""Idempotency keys: a change sent again is answered as the first time, and applied once.
+
+A phone's outbox sends each queued change with ``Idempotency-Key: <its own id>`` (the IETF
+draft "The Idempotency-Key HTTP Header Field"), and sends it again whenever it never saw the
+answer. The first request with a key is processed as usual; its answer (status, headers that
+matter, body) is stored under (key, the edit key's hash, method, path) with the SHA-256 of
+the request's query and body, in the transaction of the change itself: a change is never
+committed without its answer, nor the reverse. A request sent again:
+
+- with the same body answers the stored answer byte for byte, marked
+  ``Idempotent-Replayed: true``, and changes nothing (even if the game changed since);
+- with another body answers 422, and changes nothing.
+
+Refusals the view gives after the key was recalled (400, 409 stale, 422) are stored too: the
+answer to a replay is the one the first request got, so a change refused as stale is still
+stale when sent again, and the outbox opens the conflict view. What comes before the key is
+looked at is not stored: a missing or wrong edit key (401/403, a key never passes the edit
+rights), an unknown game, a malformed ``Idempotency-Key`` (400).
+
+Two requests with one key at once: the later waits for the earlier's lock (the game's row
+lock, SQLite's write lock), then finds its answer; a new game has no row to lock on
+PostgreSQL, so there the later one's answer fails on the unique key as it is stored, is
+rolled back, and answers the earlier one's. A request without the header costs nothing:
+no statement is added.
+
+A view takes part with :func:`idempotent` around it, :func:`recall` once it knows who sends
+the request (after the edit rights, under the game's lock) and :func:`commit_change` where
+it would commit.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import wraps
+from typing import Any
+
+from flask import current_app, g, make_response, request
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from companion.data.database import hold_write_lock
+from companion.data.models import IdempotentAnswer, db, utcnow
+from companion.formats.parse import ApiError
+from companion.services import answers
+
+HEADER = "Idempotency-Key"
+#: Said by a replayed answer.
+REPLAYED = "Idempotent-Replayed"
+#: An opaque id the client chose: long enough to be unique, short enough to index.
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,100}")
+#: The headers of an answer that are stored with it (the rest is added to any answer alike).
+KEPT_HEADERS = ("Content-Type", "Cache-Control", "Location")
+#: What stands in a stored body for the secret it handed out. JSON never holds a raw NUL.
+PLACEHOLDER = b'"\x00"'
+
+
+@dataclass
+class Pending:
+    """The key of the request under way; ``sent`` once it was recalled (the answer will be
+    stored), and the salt of the secret its answer hands out, if any."""
+
+    key: str
+    sent: answers.Request | None = None
+    salt: str | None = None
+
+
+class Replay(Exception):
+    """The request was answered before: this is that answer."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__("replayed")
+        self.response = response
+
+
+def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """Make ``view`` answer a request sent again with its ``Idempotency-Key`` as it answered
+    the first one (see the module's docstring); without the header it runs as it is."""
+
+    @wraps(view)
+    def guarded(**kwargs: Any) -> ResponseReturnValue:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return view(**kwargs)
+        g.idempotency = pending = Pending(key)
+        try:
+            response = make_response(view(**kwargs))
+        except Replay as replay:
+            db.session.rollback()
+            return replay.response
+        except Exception as error:
+            if pending.sent is None:
+                raise  # before the key was looked at: answered as without it, not stored
+            response = make_response(current_app.handle_user_exception(error))
+            db.session.rollback()  # a refusal changes nothing: only its answer is stored
+            if response.status_code >= 500:
+                return response
+            hold_write_lock()
+            again = answers.find_answer(pending.sent, expired_before())
+            if again is not None:  # the same request, at the same moment, stored first
+                return replayed(again, pending.sent)
+        if pending.sent is None:
+            return response
+        return kept(response, pending, pending.sent)
+
+    return guarded
+
+
+def recall(holder: str) -> None:
+    """For a request with an ``Idempotency-Key``, sent by ``holder`` (the hash of the edit
+    key that opened the game, "" where none is needed), under the lock of what it changes:
+    raise :class:`Replay` with the answer it got before, refuse the key if malformed (400) or
+    if it came with another request (422); else note that this request's answer is to be
+    stored. Does nothing for a request without the header or a view without
+    :func:`idempotent`."""
+    pending: Pending | None = g.get("idempotency")
+    if pending is None or pending.sent is not None:
+        return
+    if not KEY_PATTERN.fullmatch(pending.key):
+        raise ApiError(f'The header "{HEADER}" must be 8 to 100 letters, digits, "-" or "_".', 400)
+    fingerprint = hashlib.sha256(request.query_string + b"?" + request.get_data()).hexdigest()
+    sent = answers.Request(pending.key, holder, request.method, request.path, fingerprint)
+    hold_write_lock()  # on SQLite: the one writer from here, so the answer read stays true
+    stored = answers.find_answer(sent, expired_before())
+    if stored is not None:
+        raise Replay(replayed(stored, sent))
+    pending.sent = sent
+
+
+def commit_change() -> None:
+    """Commit the view's change; if its answer is to be stored, only send the change to the
+    database (and read everything afresh, as a commit would): :func:`idempotent` stores the
+    answer and commits both at once."""
+    pending: Pending | None = g.get("idempotency")
+    if pending is None or pending.sent is None:
+        db.session.commit()
+        return
+    db.session.flush()
+    db.session.expire_all()
+
+
+def unstored_secret() -> str | None:
+    """A secret for this request's answer to hand out (a new game's edit key) that its stored
+    answer does not hold: a replay makes it again from a random salt and the app's secret
+    key, so a leaked database still grants no edit rights. ``None`` when the answer is not
+    stored (the caller makes a random one)."""
+    pending: Pending | None = g.get("idempotency")
+    if pending is None or pending.sent is None:
+        return None
+    pending.salt = secrets.token_hex(16)
+    return secret_of(pending.salt)
+
+
+def secret_of(salt: str) -> str:
+    """The secret made from ``salt`` (as long as a random edit key)."""
+    secret = current_app.config["SECRET_KEY"]
+    secret_bytes = secret.encode() if isinstance(secret, str) else secret
+    mac = hmac.new(secret_bytes, f"idempotent answer\0{salt}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
+
+
+def expired_before() -> datetime:
+    """Answers stored before this moment are forgotten."""
+    return utcnow() - timedelta(days=current_app.config["IDEMPOTENCY_KEY_DAYS"])
+
+
+def kept(response: Response, pending: Pending, sent: answers.Request) -> Response:
+    """Store ``response`` with the change in the transaction and commit both; if the same
+    request stored its answer first (a twin at the same moment), roll back and answer that."""
+    body, salt = response.get_data(), None
+    if pending.salt is not None:
+        secret = json.dumps(secret_of(pending.salt)).encode()
+        if secret in body:
+            body, salt = body.replace(secret, PLACEHOLDER), pending.salt
+    headers = [(name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers]
+    try:
+        answers.purge_expired_answers(expired_before())
+        answers.keep_answer(sent, response.status_code, headers, body, salt)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()  # the twin's change and answer stand; this one's are undone
+        hold_write_lock()
+        twin = answers.find_answer(sent, expired_before())
+        if twin is None:
+            raise
+        return replayed(twin, sent)
+    return response
+
+
+def replayed(stored: IdempotentAnswer, sent: answers.Request) -> Response:
+    """The stored answer, as sent the first time, if ``sent`` is the request it answered;
+    another request with the same key is refused (422)."""
+    if not hmac.compare_digest(stored.fingerprint, sent.fingerprint):
+        raise ApiError(
+            f'This "{HEADER}" was used for another request; send a new key with each change.',
+            422,
+        )
+    body = stored.body
+    if stored.salt is not None:
+        body = body.replace(PLACEHOLDER, json.dumps(secret_of(stored.salt)).encode())
+    response = Response(body, status=stored.status)
+    for name, value in stored.headers:
+        response.headers[name] = value
+    response.headers[REPLAYED] = "true"
+    return response

@@ -1,0 +1,291 @@
+// "Keep for offline play": downloads the offline kit once into this phone's Cache
+// Storage, with its size and progress shown, so that the service worker (sw.js) can serve it
+// with no network. Loaded only by the pages that show the control ([data-keep], the share
+// page); without JavaScript, or where the browser cannot keep files for a site (plain HTTP
+// off localhost), there is nothing to keep and the control says so or stays hidden.
+//
+// - The kit's manifest (/offline-kit/manifest.json) names every file with its URL, sizes and
+//   SHA-256. A kit is kept in the cache "sticheln-kit-<fingerprint>" (the fingerprint of the
+//   rules worker's URL, which names every other part); it counts as kept once the manifest is
+//   stored there too, after every file.
+// - Each downloaded file is checked against its SHA-256 (SubtleCrypto) before it is kept; a
+//   file that does not match is refused and not kept.
+// - A file this phone already holds in an older kit (same URL, hence same content) is copied,
+//   never fetched again. Once the new kit is whole, the older kits are deleted.
+(function () {
+  "use strict";
+
+  var CACHE_PREFIX = "sticheln-kit-";
+  var control = document.querySelector("[data-keep]");
+  if (!control) {
+    return;
+  }
+  var status = control.querySelector(".keep__status");
+  var bar = control.querySelector(".keep__bar");
+  var progress = control.querySelector("progress");
+  var percent = control.querySelector(".keep__percent");
+  var button = control.querySelector(".keep__button");
+  var words = control.dataset;
+  var manifestUrl = words.manifest;
+  var busy = false;
+
+  function say(template, size) {
+    status.textContent = template.replace("{size}", size || "");
+  }
+
+  // "6.4 MB" in the page's language; below a tenth of a megabyte, whole kilobytes ("2 kB").
+  function megabytes(bytes) {
+    var language = document.documentElement.lang || undefined;
+    if (bytes < 1e5) {
+      var kilobytes = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
+      return kilobytes.format(Math.max(1, Math.ceil(bytes / 1e3))) + "\u00a0kB";
+    }
+    var number = new Intl.NumberFormat(language, {
+      maximumFractionDigits: 1,
+      minimumFractionDigits: 1,
+    });
+    return number.format(bytes / 1e6) + "\u00a0MB";
+  }
+
+  function hex(buffer) {
+    return Array.prototype.map
+      .call(new Uint8Array(buffer), function (byte) {
+        return byte.toString(16).padStart(2, "0");
+      })
+      .join("");
+  }
+
+  function fingerprintOf(manifest) {
+    var parts = manifest.worker.split("/");
+    return parts[parts.length - 2];
+  }
+
+  function cacheName(manifest) {
+    return CACHE_PREFIX + fingerprintOf(manifest);
+  }
+
+  function showProgress(done, total) {
+    var value = total ? Math.floor((100 * done) / total) : 100;
+    bar.hidden = false;
+    progress.value = value;
+    percent.textContent = words.percent.replace("{percent}", String(value));
+  }
+
+  // The manifest, from the network (or, offline, the service worker's kept copy).
+  function readManifest() {
+    return fetch(manifestUrl, { cache: "no-cache", credentials: "same-origin" }).then(
+      function (response) {
+        if (!response.ok) {
+          throw new Error("unavailable");
+        }
+        return response.json();
+      }
+    );
+  }
+
+  // The kit's files this phone holds in no kept kit yet.
+  function missingFiles(manifest) {
+    return Promise.all(
+      manifest.files.map(function (file) {
+        return caches.match(file.url).then(function (found) {
+          return found ? null : file;
+        });
+      })
+    ).then(function (files) {
+      return files.filter(Boolean);
+    });
+  }
+
+  function isKept(manifest) {
+    return caches.has(cacheName(manifest)).then(function (has) {
+      if (!has) {
+        return false;
+      }
+      return caches.open(cacheName(manifest)).then(function (cache) {
+        return cache.match(manifestUrl).then(Boolean);
+      });
+    });
+  }
+
+  // The body of ``response``, counting each chunk as it arrives.
+  function readAll(response, counted) {
+    if (!response.body || !response.body.getReader) {
+      return response.arrayBuffer().then(function (buffer) {
+        counted(buffer.byteLength);
+        return buffer;
+      });
+    }
+    var reader = response.body.getReader();
+    var chunks = [];
+    var length = 0;
+    function next() {
+      return reader.read().then(function (step) {
+        if (step.done) {
+          var whole = new Uint8Array(length);
+          var at = 0;
+          chunks.forEach(function (chunk) {
+            whole.set(chunk, at);
+            at += chunk.length;
+          });
+          return whole.buffer;
+        }
+        chunks.push(step.value);
+        length += step.value.length;
+        counted(step.value.length);
+        return next();
+      });
+    }
+    return next();
+  }
+
+  function refused(file) {
+    var error = new Error("refused " + file.name);
+    error.refused = true;
+    return error;
+  }
+
+  // One file into ``cache``: copied from an older kit, or downloaded and checked.
+  function keepFile(cache, file, counted) {
+    return caches.match(file.url).then(function (held) {
+      if (held) {
+        counted(file.size);
+        return cache.put(file.url, held);
+      }
+      return fetch(file.url, { credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) {
+            throw new Error(file.name + " answered " + response.status);
+          }
+          var type = response.headers.get("Content-Type") || "application/octet-stream";
+          return readAll(response, counted).then(function (buffer) {
+            return crypto.subtle.digest("SHA-256", buffer).then(function (digest) {
+              if (hex(digest) !== file.sha256 || buffer.byteLength !== file.size) {
+                throw refused(file);
+              }
+              var headers = { "Content-Type": type, "Content-Length": String(buffer.byteLength) };
+              return cache.put(file.url, new Response(buffer, { headers: headers }));
+            });
+          });
+        });
+    });
+  }
+
+  function dropOlderKits(keep) {
+    return caches.keys().then(function (names) {
+      return Promise.all(
+        names
+          .filter(function (name) {
+            return name.indexOf(CACHE_PREFIX) === 0 && name !== keep;
+          })
+          .map(function (name) {
+            return caches.delete(name);
+          })
+      );
+    });
+  }
+
+  function keepKit(manifest) {
+    var name = cacheName(manifest);
+    var total = manifest.size;
+    var done = 0;
+    function counted(bytes) {
+      done += bytes;
+      showProgress(Math.min(done, total), total);
+    }
+    if (navigator.storage && navigator.storage.persist) {
+      navigator.storage.persist().then(null, function () {});
+    }
+    showProgress(0, total);
+    say(words.downloading, megabytes(manifest.download_size));
+    return caches.open(name).then(function (cache) {
+      // One file after another, so that progress is steady and a dropped line loses little.
+      return manifest.files
+        .reduce(function (chain, file) {
+          return chain.then(function () {
+            return cache.match(file.url).then(function (already) {
+              if (already) {
+                counted(file.size);
+                return undefined;
+              }
+              return keepFile(cache, file, counted);
+            });
+          });
+        }, Promise.resolve())
+        .then(function () {
+          var body = JSON.stringify(manifest);
+          return cache.put(
+            manifestUrl,
+            new Response(body, { headers: { "Content-Type": "application/json" } })
+          );
+        })
+        .then(function () {
+          return dropOlderKits(name);
+        });
+    });
+  }
+
+  function showKept(manifest) {
+    showProgress(manifest.size, manifest.size);
+    button.hidden = true;
+    control.classList.add("keep--kept");
+    say(words.kept, megabytes(manifest.size));
+  }
+
+  function offer(manifest) {
+    return missingFiles(manifest).then(function (missing) {
+      var bytes = missing.reduce(function (sum, file) {
+        return sum + file.download_size;
+      }, 0);
+      return caches.keys().then(function (names) {
+        var older = names.some(function (name) {
+          return name.indexOf(CACHE_PREFIX) === 0;
+        });
+        say(older ? words.update : words.size, megabytes(bytes));
+        button.hidden = false;
+        button.disabled = false;
+      });
+    });
+  }
+
+  function start() {
+    control.hidden = false;
+    if (!window.isSecureContext || !window.caches || !window.crypto || !crypto.subtle) {
+      say(words.insecure);
+      button.hidden = true;
+      return;
+    }
+    readManifest().then(
+      function (manifest) {
+        return isKept(manifest).then(function (kept) {
+          return kept ? showKept(manifest) : offer(manifest);
+        });
+      },
+      function (error) {
+        button.hidden = true;
+        say(error.message === "unavailable" ? words.unavailable : words.offline);
+      }
+    );
+    button.addEventListener("click", function () {
+      if (busy) {
+        return;
+      }
+      busy = true;
+      button.disabled = true;
+      readManifest()
+        .then(function (manifest) {
+          return keepKit(manifest).then(function () {
+            showKept(manifest);
+          });
+        })
+        .catch(function (error) {
+          say(error && error.refused ? words.refused : words.failed);
+          button.disabled = false;
+        })
+        .then(function () {
+          busy = false;
+        });
+    });
+  }
+
+  start();
+})();
