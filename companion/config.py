@@ -16,7 +16,7 @@ LANGUAGES = ["en", "de", "it", "fr", "hu"]
 
 SESSION_COOKIE_NAME = "sticheln_session"
 """The session cookie's name: the app's own, as another app on the host may call its cookie
-``session``. Phones keep it for months, so it stays as it is (README, "Security model")."""
+``session``. Phones keep it for months, so it stays as it is (docs/operators/security.md)."""
 
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "companion.sqlite3"
@@ -31,7 +31,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, DATABASE_FILE),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         # How long the API answers a request sent again with the same Idempotency-Key as it
-        # answered the first one (README, "JSON API"); older answers are purged.
+        # answered the first one (docs/api.md); older answers are purged.
         "IDEMPOTENCY_KEY_DAYS": 30,
         "SESSION_COOKIE_NAME": SESSION_COOKIE_NAME,
         "SESSION_COOKIE_SAMESITE": "Lax",

@@ -1,4 +1,4 @@
-"""How gunicorn serves the app, wherever it is installed (README, Deployment):
+"""How gunicorn serves the app, wherever it is installed (docs/operators/deploying.md):
 
     gunicorn -c python:companion.gunicorn_conf -w 4 -b 127.0.0.1:8000 'companion:create_app()'
 
@@ -34,8 +34,8 @@ class EditKeyMaskingLogger(glogging.Logger):
 #: Requests run in threads of each worker process, not in the process itself: a client that
 #: sends its body slowly (a bad network, or on purpose) holds one thread, not a whole worker,
 #: so a few of them cannot keep every worker busy while the other phones time out. The
-#: proxy's buffering of request bodies (README, Behind a proxy) is the main defence; this
-#: keeps a server without it, or one reached around it, answering.
+#: proxy's buffering of request bodies (docs/operators/deploying.md, Behind a proxy) is the
+#: main defence; this keeps a server without it, or one reached around it, answering.
 worker_class = "gthread"
 threads = 8
 #: A worker takes no more connections than it has threads. Past that, gthread would queue a

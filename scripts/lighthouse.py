@@ -136,7 +136,8 @@ class RunContext:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    """Read the options; the defaults are what the README's table was made with."""
+    """Read the options; the defaults are what the table of docs/operators/performance.md
+    was made with."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--min", type=float, default=0.95, help="lowest category score to pass")
     parser.add_argument(
@@ -236,7 +237,8 @@ def create_tables(env: dict[str, str], folder: Path) -> None:
 
 
 def server_command(port: int) -> list[str]:
-    """gunicorn as deployed (README, Deployment) when installed, else Flask's own server."""
+    """gunicorn as deployed (docs/operators/deploying.md) when installed, else Flask's own
+    server."""
     gunicorn = BIN / "gunicorn"
     if gunicorn.exists():
         config = "python:companion.gunicorn_conf"

@@ -145,17 +145,17 @@ def scratch_database(kind: str) -> Iterator[tuple[str, Path]]:
 # The server
 
 
-#: The settings gunicorn is started with, from the installed package (README, Deployment).
+#: The settings gunicorn is started with, from the installed package (docs/operators/deploying.md).
 GUNICORN_CONFIG = "python:companion.gunicorn_conf"
 #: The app gunicorn serves.
 APP_FACTORY = "companion:create_app()"
 
 
 def deployment_command(workers: int, address: str, *options: str) -> list[str]:
-    """The command the README's Deployment section starts the app with, ``options`` added
+    """The command the README and docs/operators/deploying.md start the app with, ``options`` added
     before the app: ``gunicorn -c python:companion.gunicorn_conf -w 4 -b 127.0.0.1:8000
     'companion:create_app()'``. The tests start exactly this, so what they show holds for
-    the README's server."""
+    the documented server."""
     return [
         "gunicorn",
         "-c",
@@ -178,7 +178,7 @@ def gunicorn_options() -> list[str]:
 
 
 class Server:
-    """The README's ``gunicorn -c python:companion.gunicorn_conf -w <workers> -b
+    """The documented ``gunicorn -c python:companion.gunicorn_conf -w <workers> -b
     127.0.0.1:<port> 'companion:create_app()'`` on ``url``, in a process group of its own,
     so that :meth:`kill` takes the master and every worker at once, as a power cut or an OOM
     kill would. ``options`` go on its command line (such as ``--access-logfile -``) and

@@ -8,8 +8,9 @@ runs with the build requirements of pyproject.toml in an isolated environment), 
 into a new virtual environment, and from a folder outside the checkout:
 
 - ``flask --app companion db upgrade`` on a new SQLite database;
-- gunicorn as the README starts it (``-c python:companion.gunicorn_conf``, the settings in the
-  installed package), on a free loopback port, with its access log;
+- gunicorn as the README and docs/operators/deploying.md start it
+  (``-c python:companion.gunicorn_conf``, the settings in the installed package), on a free
+  loopback port, with its access log;
 - the home page in all five languages, then every page (a game started through the API,
   its pages opened with its edit link) in English and German: ``<html lang>`` must name the
   language and the page must say the words of that language (its heading, where it is
@@ -102,7 +103,7 @@ FILES = {
     "/favicon.ico": "image/",
 }
 
-#: gunicorn's settings, read from the installed package as the README's command reads them.
+#: gunicorn's settings, read from the installed package as the documented command reads them.
 GUNICORN_CONFIG = "python:companion.gunicorn_conf"
 
 SERVER_START_SECONDS = 60.0

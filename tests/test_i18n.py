@@ -146,7 +146,8 @@ def test_safe_next_path_keeps_only_paths_on_this_site(target: str | None, expect
 
 def project_messages() -> set[tuple[str, str | None]]:
     """Every translatable string that ``pybabel extract`` finds with babel.cfg and the
-    keywords the README gives it (a plural by its singular), with its context (pgettext)."""
+    keywords docs/development.md gives it (a plural by its singular), with its context
+    (pgettext)."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}

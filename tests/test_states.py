@@ -29,8 +29,9 @@ EVERY_VARIANT: list[Variant] = [
 
 
 def test_states_are_the_strings_the_database_and_the_api_hold() -> None:
-    """The backup format and the JSON API name these values (as the README documents them);
-    a member is its string, in comparisons and in JSON."""
+    """The backup format and the JSON API name these values (as docs/api.md and
+    docs/operators/backups.md document them); a member is its string, in comparisons and in
+    JSON."""
     assert [str(status) for status in GameStatus] == ["in_progress", "finished", "abandoned"]
     assert [str(status) for status in RoundStatus] == ["playing", "scored"]
     assert [str(mode) for mode in RoundMode] == ["quick", "full", "live"]

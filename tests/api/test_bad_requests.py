@@ -1,6 +1,6 @@
 """Every kind of bad request to the rules endpoints is refused, never answered with a 500.
 
-The README's "JSON API": a malformed body answers 400, a well-formed body that breaks a rule
+The JSON API (docs/api.md): a malformed body answers 400, a well-formed body that breaks a rule
 answers 422 (C1-C5, R2, R14, R16, R17, R19), an oversized body 413, a wrong method 405
 and an unknown API path 404, always as exactly ``{"error": "<one sentence>"}`` naming the
 field, seat, card or value at fault.

@@ -1,4 +1,4 @@
-"""The games API: whole games, corrections, edit keys and stale versions (README, JSON API)."""
+"""The games API: whole games, corrections, edit keys and stale versions (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Idempotency keys (issue 26, point 5): a change a phone's outbox sends again is answered as
-the first time and applied once (README, JSON API, "Sending a change again")."""
+the first time and applied once (docs/api.md, "Sending a change again")."""
 
 from __future__ import annotations
 

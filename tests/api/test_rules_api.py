@@ -1,4 +1,4 @@
-"""The rules endpoints answer the exact shapes of the README's JSON API, for every player
+"""The rules endpoints answer the exact shapes of docs/api.md, for every player
 count and variant."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Slow clients do not stop the others: while more clients than gunicorn has worker
 processes send a request body a byte at a time, a phone's ordinary request is answered.
 
-The server is the session's, started as the README says (four workers, the settings of
-``companion/gunicorn_conf.py``). With sync workers, each slow upload held a whole worker
+The server is the session's, started as docs/operators/deploying.md says (four workers, the
+settings of ``companion/gunicorn_conf.py``). With sync workers, each slow upload held a whole worker
 until gunicorn's timeout, and every other phone waited behind them.
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 from scripts import loadkit
 
-#: More slow uploads than the README's four worker processes.
+#: More slow uploads than the documented four worker processes.
 SLOW_CLIENTS = 8
 #: A body announced at this length and never sent whole while the test runs.
 BODY_BYTES = 4000

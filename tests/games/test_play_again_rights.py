@@ -2,7 +2,7 @@
 still opens the old game gets the next game's edit rights, whichever phone pressed "Play
 again", by the old game's "Go to the next game" (``/g/<code>/next``). A phone without them
 is told to ask for the edit link, beside the way to look at the game; a key taken back by a
-new edit link, of either game, gives nothing (README, security model)."""
+new edit link, of either game, gives nothing (docs/operators/security.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``GET /api/v1/games`` and ``GET /api/v1/players/<name>``: the shapes of the README's
-JSON API, pages, filters and refusals (always ``{"error": ...}``)."""
+"""``GET /api/v1/games`` and ``GET /api/v1/players/<name>``: the shapes of docs/api.md:
+pages, filters and refusals (always ``{"error": ...}``)."""
 
 from __future__ import annotations
 

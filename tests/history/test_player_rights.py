@@ -139,7 +139,7 @@ def test_a_player_is_told_whom_to_ask_and_never_shown_a_command_line(
     club: dict[str, dict[str, Any]], table: Table, language: str
 ) -> None:
     """The refusal and the player page speak to a player: what to do, not the operator's
-    command (that stays in the README)."""
+    command (that stays in docs/operators/commands.md)."""
     stranger = stranger_with_throwaway_games(table)
     stranger.set_cookie("lang", language)
     refusal = stranger.get("/players/Ann/rename")

@@ -19,7 +19,8 @@ from companion.web.i18n import LANGUAGE_COOKIE
 from tests.conftest import TEST_CONFIG, database_url
 
 PREFIX = "/sticheln"
-#: The session cookie's name, as README documents it: phones hold it, so it never changes.
+#: The session cookie's name, as docs/operators/security.md documents it: phones hold it, so
+#: it never changes.
 SESSION_COOKIE_NAME = "sticheln_session"
 PLAYERS = ["Ann", "Ben", "Cleo"]
 

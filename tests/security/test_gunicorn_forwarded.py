@@ -2,9 +2,10 @@
 
 gunicorn on its own believes ``X-Forwarded-Proto`` (and a ``SCRIPT_NAME`` header) from
 127.0.0.1 and from any peer of a unix socket, and sets the request's scheme (and its
-path's prefix) from them before the app sees it. Started as the README says, it believes no
-peer: with ``PROXY_COUNT=0`` a request saying it came over HTTPS gets http links and no
-``Secure`` cookie, while with ``PROXY_COUNT=1`` the proxy's word is taken, by the app.
+path's prefix) from them before the app sees it. Started as docs/operators/deploying.md
+says, it believes no peer: with ``PROXY_COUNT=0`` a request saying it came over HTTPS gets
+http links and no ``Secure`` cookie, while with ``PROXY_COUNT=1`` the proxy's word is taken,
+by the app.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ PLAYERS = {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
 def proxied_server(
     request: pytest.FixtureRequest, served_database: str, server_folder: Path
 ) -> Iterator[tuple[int, loadkit.Server]]:
-    """The README's gunicorn (one worker is enough here) with PROXY_COUNT as given."""
+    """The documented gunicorn (one worker is enough here) with PROXY_COUNT as given."""
     proxies: int = request.param
     log = server_folder / f"gunicorn-proxy-count-{proxies}.log"
     environment = {"PROXY_COUNT": str(proxies)}
@@ -76,8 +77,8 @@ def test_a_script_name_header_does_not_move_the_app(
     assert moved.status == 404, moved.text
 
 
-class ReadmeSettings(Application):  # type: ignore[misc]
-    """gunicorn's settings as the README's ``-c python:companion.gunicorn_conf`` loads
+class DeployedSettings(Application):  # type: ignore[misc]
+    """gunicorn's settings as the documented ``-c python:companion.gunicorn_conf`` loads
     them, read by gunicorn's own loader."""
 
     def load_config(self) -> None:
@@ -90,7 +91,7 @@ class ReadmeSettings(Application):  # type: ignore[misc]
 def test_gunicorn_believes_no_peer_not_even_over_a_unix_socket() -> None:
     """A peer of a unix socket counts as trusted whatever ``forwarded_allow_ips`` says:
     without headers to believe, it has nothing to be trusted with."""
-    settings = ReadmeSettings().cfg
+    settings = DeployedSettings().cfg
     assert settings.forwarded_allow_ips == []
     assert settings.secure_scheme_headers == {}
     assert settings.forwarder_headers == []

@@ -1,7 +1,7 @@
 """No log holds an edit key.
 
 An edit link (``/g/<code>/edit/<key>``) carries the game's edit key in its path. The request
-logs of ``manage.py serve`` (Werkzeug) and of the README's gunicorn (its access log, and its
+logs of ``manage.py serve`` (Werkzeug) and of the documented gunicorn (its access log, and its
 error log) write ``/g/<code>/edit/***`` instead, and so does the app's own log.
 """
 
@@ -148,7 +148,8 @@ def test_the_development_servers_request_log_masks_the_edit_key(
 
 
 def test_gunicorns_access_log_masks_the_edit_key(served_database: str, tmp_path: Path) -> None:
-    """The README's command, with the access log its operators may switch on."""
+    """The documented command (docs/operators/deploying.md), with the access log its
+    operators may switch on."""
     log = tmp_path / "gunicorn.log"
     with loadkit.running_server(
         served_database, log, workers=1, options=["--access-logfile", "-"]

@@ -1,4 +1,4 @@
-"""JSON API v1 (README, "JSON API"): the rules endpoints and, later, games. Its refusals are
+"""JSON API v1 (docs/api.md): the rules endpoints and, later, games. Its refusals are
 answered as JSON by ``companion.web.errors``."""
 
 from flask import Blueprint
