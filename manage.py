@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Set up, serve and test the Sticheln companion with nothing but Python 3.11+ and npm.
+"""Set up, serve and test the Sticheln companion with nothing but Python 3.11+ (npm, where
+the machine has it or can install it, vendors the offline kit).
 
     python3 manage.py setup           create .venv, install the project, compile translations,
                                       vendor the offline kit (npm ci: pinned Pyodide, checked)
