@@ -7,6 +7,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 from companion.web.api import (  # noqa: E402, F401  (routes register on bp)
     games_routes,
+    openapi_routes,
     rules_routes,
     stats_routes,
 )
