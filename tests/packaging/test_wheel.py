@@ -89,6 +89,12 @@ def test_the_wheel_carries_each_top_level_folder_inside_the_package(
         assert wheel.read(f"companion/{path.as_posix()}") == (ROOT / path).read_bytes(), path
 
 
+def test_the_wheel_carries_the_api_document_as_committed(wheel: zipfile.ZipFile) -> None:
+    """GET /api/v1/openapi.json reads it from the package at run time."""
+    document = "companion/web/api/openapi.yaml"
+    assert wheel.read(document) == (ROOT / document).read_bytes()
+
+
 def test_the_wheel_carries_no_caches(wheel: zipfile.ZipFile) -> None:
     assert [name for name in wheel.namelist() if "__pycache__" in name] == []
 
