@@ -168,3 +168,31 @@ def test_a_route_the_document_does_not_have_may_only_refuse(app: Flask) -> None:
 
 def test_a_page_outside_the_api_is_not_held_to_the_document(client: FlaskClient) -> None:
     assert client.get("/").status_code == 200
+
+
+def request_examples() -> list[tuple[str, str, str, Any]]:
+    """Every request body example of the document: (method, path, name, body)."""
+    return [
+        (method.upper(), path, name, example["value"])
+        for path, item in openapi_document()["paths"].items()
+        for method, operation in item.items()
+        if method in HTTP_METHODS
+        for name, example in (
+            operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+        )
+        .get("examples", {})
+        .items()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "name", "body"),
+    request_examples(),
+    ids=[f"{method} {path} {name}" for method, path, name, _body in request_examples()],
+)
+def test_each_example_of_the_document_is_taken_by_the_api(
+    client: FlaskClient, method: str, path: str, name: str, body: Any
+) -> None:
+    """The examples a reader copies work (and the check holds their answers to the document)."""
+    answer = client.open(path, method=method, json=body)
+    assert answer.status_code in (200, 201), answer.get_json()
