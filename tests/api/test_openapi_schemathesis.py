@@ -34,11 +34,11 @@ from companion.web.api.openapi_routes import openapi_document
 from tests.history.helpers import card, quick
 from tests.table import Table, auth
 
-#: Examples per operation (15 operations, two generation modes).
+#: Examples per operation (16 operations; valid and invalid requests both).
 MAX_EXAMPLES = 50
 
-#: What every answer is held to: no server error, and the status, content type, headers and
-#: body the document gives for the operation.
+#: What every answer is held to: no server error; the status, content type, headers and body
+#: the document gives for the operation; and a request the document forbids refused (4xx).
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
