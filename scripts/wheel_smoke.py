@@ -15,7 +15,8 @@ into a new virtual environment, and from a folder outside the checkout:
   its pages opened with its edit link) in English and German: ``<html lang>`` must name the
   language and the page must say the words of that language (its heading, where it is
   known, and the language switcher's label on every page);
-- a static file, the web app manifest, the service worker and the favicon.
+- a static file, the web app manifest, the service worker, the favicon and the API's
+  OpenAPI document.
 
 Standard library only. Exits 0 when every check passes and 1, saying which check and why,
 at the first that fails. ``--keep`` leaves the temporary folder behind for a look.
@@ -101,6 +102,7 @@ FILES = {
     "/manifest.webmanifest": "application/manifest+json",
     "/sw.js": "text/javascript",
     "/favicon.ico": "image/",
+    "/api/v1/openapi.json": "application/json",  # the API's document, read from the package
 }
 
 #: gunicorn's settings, read from the installed package as the documented command reads them.

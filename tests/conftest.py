@@ -14,7 +14,12 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from companion import create_app
 from companion.data.database import SQLITE_WRITE_LOCK
 from companion.data.models import db
+from tests.openapi_check import CheckingClient
 from tests.table import Table
+
+#: Every test client of every app the tests build holds its exchanges with the JSON API to
+#: the API's OpenAPI document (tests/openapi_check.py): the document cannot drift.
+Flask.test_client_class = CheckingClient
 
 TEST_CONFIG = {
     "TESTING": True,

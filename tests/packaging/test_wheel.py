@@ -95,6 +95,12 @@ def test_the_wheel_carries_the_offline_rules_worker(wheel: zipfile.ZipFile) -> N
         assert wheel.read(f"companion/web/offline/worker/{name}") == path.read_bytes()
 
 
+def test_the_wheel_carries_the_api_document_as_committed(wheel: zipfile.ZipFile) -> None:
+    """GET /api/v1/openapi.json reads it from the package at run time."""
+    document = "companion/web/api/openapi.yaml"
+    assert wheel.read(document) == (ROOT / document).read_bytes()
+
+
 def test_the_wheel_carries_no_caches(wheel: zipfile.ZipFile) -> None:
     assert [name for name in wheel.namelist() if "__pycache__" in name] == []
 

@@ -10,6 +10,7 @@ register_api_errors(bp)
 
 from companion.web.api import (  # noqa: E402, F401  (routes register on bp)
     games_routes,
+    openapi_routes,
     rules_routes,
     stats_routes,
 )
