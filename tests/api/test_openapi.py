@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -196,3 +197,19 @@ def test_each_example_of_the_document_is_taken_by_the_api(
     """The examples a reader copies work (and the check holds their answers to the document)."""
     answer = client.open(path, method=method, json=body)
     assert answer.status_code in (200, 201), answer.get_json()
+
+
+#: A route named in docs/api.md: `METHOD /api/v1/path` (with `<id>`-style parameters and an
+#: optional query).
+DOCS_ROUTE = re.compile(r"`(GET|POST|PUT|DELETE) (/api/v1/[^`?\s]*)")
+
+
+def test_every_route_the_api_docs_name_is_in_the_document() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    named = {(method, re.sub(r"<\w+>", "{}", path)) for method, path in DOCS_ROUTE.findall(text)}
+    described = {
+        (method, re.sub(r"\{\w+\}", "{}", path))
+        for method, path in document_routes(openapi_document())
+    }
+    assert len(named) >= 12  # the reference is read, not an empty file
+    assert named - described == set(), "routes the docs name that the document lacks"
