@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.table import Table
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -94,6 +96,18 @@ class Phone:
 
 
 PhoneFactory = Callable[..., Phone]
+
+
+def kit_manifest(server: LiveServer) -> dict[str, Any]:
+    """The served kit's manifest; a missing kit skips the test, or fails it in CI."""
+    answer = server.app.test_client().get("/offline-kit/manifest.json")
+    if answer.status_code == 200:
+        manifest: dict[str, Any] = answer.get_json()
+        return manifest
+    reason = f"the offline kit is not served ({answer.status_code}): run python3 manage.py setup"
+    if in_ci():
+        pytest.fail(f"CI=true, and {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 def open_phone(browser: Any, base_url: str, **options: Any) -> Phone:

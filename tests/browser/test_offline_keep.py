@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.support import LiveServer, Phone, PhoneFactory, in_ci, open_phone
+from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest, open_phone
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
@@ -65,18 +65,6 @@ FETCHED_SHA = """async (url) => {
 }"""
 
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-
-
-def kit_manifest(server: LiveServer) -> dict[str, Any]:
-    """The served kit's manifest; a missing kit skips the test, or fails it in CI."""
-    answer = server.app.test_client().get("/offline-kit/manifest.json")
-    if answer.status_code == 200:
-        manifest: dict[str, Any] = answer.get_json()
-        return manifest
-    reason = f"the offline kit is not served ({answer.status_code}): run python3 manage.py setup"
-    if in_ci():
-        pytest.fail(f"CI=true, and {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def megabytes(size: int, language: str) -> str:

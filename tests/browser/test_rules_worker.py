@@ -11,10 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import pytest
-
 from companion.formats import parse
-from tests.browser.support import LiveServer, in_ci, open_phone
+from tests.browser.support import LiveServer, kit_manifest, open_phone
 from tests.offline.requests import CLASSIC_SETTINGS, random_calls
 
 #: Rounds to score (each variant in turn, a tenth of them broken), two tricks per round.
@@ -52,18 +50,6 @@ ASK_WORKER = """async (calls) => {
 }"""
 
 CAN_REACH_SERVER = """() => fetch("/", { cache: "no-store" }).then(() => true, () => false)"""
-
-
-def kit_manifest(server: LiveServer) -> dict[str, Any]:
-    """The served kit's manifest; a missing kit skips the test, or fails it in CI."""
-    answer = server.app.test_client().get("/offline-kit/manifest.json")
-    if answer.status_code == 200:
-        manifest: dict[str, Any] = answer.get_json()
-        return manifest
-    reason = f"the offline kit is not served ({answer.status_code}): run python3 manage.py setup"
-    if in_ci():
-        pytest.fail(f"CI=true, and {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def server_answers(server: LiveServer, calls: list[Any]) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -42,6 +43,20 @@ else:
 """
 
 
+def run_worker(unpacked: Path, calls: list[tuple[str, Any]]) -> list[Any]:
+    """The unpacked worker's answers to ``calls`` (path, body), run with nothing but Python's
+    standard library."""
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(unpacked)],
+        input="".join(json.dumps([path, body]) + "\n" for path, body in calls),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
 def archive() -> zipfile.ZipFile:
     return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
 
@@ -70,16 +85,7 @@ def test_the_archive_is_the_same_bytes_every_time() -> None:
 def test_unpacked_alone_it_answers_as_the_api_does(tmp_path: Path, client: FlaskClient) -> None:
     archive().extractall(tmp_path)
     calls = random_calls(seed=26, rounds=60, broken_share=0.2)
-    lines = "".join(json.dumps([call.path, call.body]) + "\n" for call in calls)
-    run = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(tmp_path)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    answers = run_worker(tmp_path, [(call.path, call.body) for call in calls])
     assert len(answers) == len(calls)
     statuses = set()
     for call, answer in zip(calls, answers, strict=True):
@@ -126,15 +132,6 @@ def test_unpacked_alone_it_shows_a_game_offline_as_the_server_computes_it(
         {"action": "record", "body": {"version": 0, "entries": call.body["entries"]}}
         for call in rng.sample(calls, 3)
     ]
-    lines = json.dumps(["games/offline", {"state": state, "queued": queued}]) + "\n"
-    run = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(tmp_path)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    (answer,) = [json.loads(line) for line in run.stdout.splitlines()]
+    (answer,) = run_worker(tmp_path, [("games/offline", {"state": state, "queued": queued})])
     assert answer == {"status": 200, "body": offline_state(state, queued)}
     assert answer["body"]["refused"], "some of the queued rounds do not fit this table"
