@@ -37,6 +37,7 @@ from tests.table import Table, auth
 #: Examples per operation (16 operations; valid and invalid requests both).
 MAX_EXAMPLES = 50
 
+
 @schemathesis.check
 def forbidden_request_refused(ctx: Any, response: Any, case: schemathesis.Case) -> bool | None:
     """A request the document forbids is refused (4xx). A body too large is refused before
