@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from companion.formats import parse
+from companion.formats.offline_game import offline_state
 from tests.browser.support import LiveServer, kit_manifest, open_phone
 from tests.offline.requests import CLASSIC_SETTINGS, random_calls
 
@@ -62,6 +63,26 @@ def server_answers(server: LiveServer, calls: list[Any]) -> list[dict[str, Any]]
     return answers
 
 
+def offline_game_call(server: LiveServer, rounds: list[Any]) -> dict[str, Any]:
+    """A ``games/offline`` call: a new classic game's state on the server, and the legal
+    classic rounds of its table size queued after it (the first two), then a broken one."""
+    classic = parse.variant("classic")
+    legal = [c for c in rounds if c.legal and parse.variant(c.body["variant"]) == classic]
+    players = legal[0].body["players"]
+    same_table = [call for call in legal if call.body["players"] == players]
+    client = server.app.test_client()
+    names = [f"P{seat}" for seat in range(players)]
+    created = client.post("/api/v1/games", json={"players": names, "variant": "classic"})
+    assert created.status_code == 201, created.get_json()
+    state = client.get(f"/api/v1/games/{created.get_json()['id']}").get_json()
+    broken = next(c for c in rounds if not c.legal)
+    queued = [
+        {"action": "record", "body": {"version": 0, "entries": call.body["entries"]}}
+        for call in [*same_table[:2], broken]
+    ]
+    return {"state": state, "queued": queued}
+
+
 def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_did(
     browser: Any, live_server: LiveServer
 ) -> None:
@@ -73,6 +94,9 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
     expected_rounds = server_answers(live_server, rounds)
     expected_tricks = server_answers(live_server, tricks)
     assert {answer["status"] for answer in expected_rounds} == {200, 400, 422}
+    game_call = offline_game_call(live_server, rounds)
+    expected_game = {"status": 200, "body": offline_state(**game_call)}
+    assert expected_game["body"]["pending"] >= 1
 
     # The app's own Content-Security-Policy, as a phone gets it (the other browser tests
     # bypass it to inject axe-core).
@@ -104,6 +128,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
         assert not phone.page.evaluate(CAN_REACH_SERVER), "the phone is offline"
         scored = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in rounds])
         resolved = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in tricks])
+        shown = phone.page.evaluate(ASK_WORKER, [["games/offline", game_call]])
     finally:
         phone.context.close()
 
@@ -111,6 +136,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
         assert mine == theirs, call
     for call, mine, theirs in zip(tricks, resolved["answers"], expected_tricks, strict=True):
         assert mine == theirs, call
+    assert shown["answers"] == [expected_game], "a game offline, as offline_game.py shows it"
     variants = {parse.variant(call.body["variant"]) for call in rounds}
     assert len(variants) == len(CLASSIC_SETTINGS) + 1, "every setting of the box and Hat Trick"
     assert aborted == [] and phone.foreign_requests() == []
