@@ -164,9 +164,10 @@ class Refused:
 
 @dataclass(frozen=True)
 class Stale:
-    """Another phone changed the game since the sender saw it (now at ``current``)."""
+    """Another phone changed the game since the sender saw it: now at ``current`` (``None``
+    when only the commit found out, a lost race on SQLite)."""
 
-    current: int
+    current: int | None
 
 
 @dataclass(frozen=True)

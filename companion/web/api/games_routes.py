@@ -120,7 +120,7 @@ def answer(game: Game, submitted: services.Submitted) -> dict[str, object]:
             commit_change()
             return game_state(game)
         case services.Stale(current):
-            raise services.StaleVersion(current)
+            raise services.StaleVersion(game.version if current is None else current)
         case services.Clashed(round_):
             not_next = services.RoundNotNext(round_.number, queries.number_to_record(game))
             raise ApiError(str(not_next), 409, state=game_state(game))

@@ -60,6 +60,8 @@ def change_form(form: RoundForm, change: Callable[[], Round]) -> Sent:
         return committed(services.Saved(change()))
     except services.StaleVersion as stale:
         return committed(services.Stale(stale.current))
+    except StaleDataError:  # a lost race on SQLite, found at flush
+        return committed(services.Stale(None))
     except Refusal as refusal:
         return committed(services.Refused(refusal))
 
@@ -74,7 +76,7 @@ def committed(result: services.Submitted) -> services.Submitted:
         db.session.commit()
     except StaleDataError:
         db.session.rollback()
-        return services.Stale(-1)
+        return services.Stale(None)
     return result
 
 
