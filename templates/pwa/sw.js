@@ -5,10 +5,11 @@
 //
 // - Static files: from the cache first, from the network when missing.
 // - The manifest: from the network (it speaks the visitor's language), else from the cache.
-// - Pages: from the network; games are live and may be private, so no game's page is ever
-//   stored. The trick resolver and the rules page, public and the same for every game, are
-//   kept as last seen (in the visitor's language; first when the worker installs) and shown
-//   when the network fails. Any other page then shows the offline page.
+// - Pages: from the network. The trick resolver and the rules page, public and the same for
+//   every game, are kept as last seen (in the visitor's language; first when the worker
+//   installs) and shown when the network fails. So is the scoreboard of each game this phone
+//   opened (in GAMES_CACHE; never a page marked no-store), shown offline with its notice that
+//   it is the copy this phone last saw. Any other page then shows the offline page.
 // - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the
@@ -29,6 +30,9 @@
   var KEPT_PAGES = {{ kept_pages|tojson }};
   var KIT_PREFIX = {{ kit_prefix|tojson }};
   var KIT_MANIFEST = {{ kit_manifest|tojson }};
+  var GAMES_CACHE = {{ games_cache|tojson }};
+  var GAME_PAGE = new RegExp({{ game_page|tojson }});
+  var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
 
   // The server says every response varies with the language and cookie; a cached static file
   // or offline page is right for any request all the same, so cache look-ups ignore Vary.
@@ -68,6 +72,7 @@
                 return (
                   name.indexOf(CACHE_PREFIX) === 0 &&
                   name.indexOf(KIT_CACHE_PREFIX) !== 0 &&
+                  name !== GAMES_CACHE &&
                   name !== CACHE
                 );
               })
@@ -114,20 +119,21 @@
     return response.status === 200 && response.type === "basic" && !response.redirected;
   }
 
-  // A page from the network; the offline page when the network fails. The resolver and the
-  // rules page are kept (under their path, whatever their query) and shown instead.
+  // A page from the network; the offline page when the network fails. The resolver, the
+  // rules page and the scoreboards this phone opened are kept (under their path, whatever
+  // their query) and shown instead.
   function page(event) {
     var path = new URL(event.request.url).pathname;
-    var kept = KEPT_PAGES.indexOf(path) !== -1;
+    var store = KEPT_PAGES.indexOf(path) !== -1 ? CACHE : GAME_PAGE.test(path) ? GAMES_CACHE : null;
     return Promise.resolve(event.preloadResponse)
       .then(function (preloaded) {
         return preloaded || fetch(event.request);
       })
       .then(function (response) {
-        if (kept && keepable(response)) {
+        if (store && keepable(response) && !noStore(response)) {
           var copy = response.clone();
           event.waitUntil(
-            caches.open(CACHE).then(function (cache) {
+            caches.open(store).then(function (cache) {
               return cache.put(path, copy);
             })
           );
@@ -135,14 +141,31 @@
         return response;
       })
       .catch(function () {
-        return caches.open(CACHE).then(function (cache) {
-          return (kept ? cache.match(path, MATCH) : Promise.resolve(undefined)).then(
-            function (response) {
-              return response || cached(OFFLINE_URL);
-            }
-          );
+        var kept = store ? caches.open(store).then(function (cache) {
+          return cache.match(path, MATCH);
+        }) : Promise.resolve(undefined);
+        return kept.then(function (response) {
+          if (!response) {
+            return cached(OFFLINE_URL);
+          }
+          return store === GAMES_CACHE ? markedAsCopy(response) : response;
         });
       });
+  }
+
+  // Whether the server asked that a response never be kept (a save's note, a conflict).
+  function noStore(response) {
+    return (response.headers.get("Cache-Control") || "").indexOf("no-store") !== -1;
+  }
+
+  // A kept scoreboard, shown offline: its notice that it is the copy last seen, unhidden.
+  function markedAsCopy(response) {
+    return response.text().then(function (text) {
+      return new Response(text.replace(OFFLINE_COPY_MARK, OFFLINE_COPY_MARK.split(" ")[0]), {
+        status: 200,
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      });
+    });
   }
 
   // A file of the offline kit: the copy this phone kept, else the network. Its manifest:

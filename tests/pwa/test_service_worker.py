@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from companion import create_app
 from scripts.page_reader import read_page, words_of_main
 from tests.assets.helpers import static_url
 from tests.conftest import TEST_CONFIG
+from tests.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -147,18 +149,49 @@ def test_the_worker_leaves_the_api_other_sites_and_other_methods_alone(
     assert "url.origin !== self.location.origin" in source
 
 
-def test_the_worker_keeps_only_the_rules_page_and_the_resolver_of_all_pages(
-    client: FlaskClient,
+def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_opened(
+    client: FlaskClient, table: Table
 ) -> None:
-    """Issue 26, point 3: the two public pages that settle a dispute are kept as last seen;
-    no game's page is ever stored (games are live and may be private)."""
+    """The two public pages that settle a dispute are kept as last seen, and so is the
+    scoreboard of each game this phone opened, in a cache of its own that a new version of
+    the worker spares; any other page of a game is never kept."""
     source = worker(client)
     assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve"]
     assert source.count("cache.addAll(") == 1
-    assert source.count("cache.put(") == 2  # when installing, and at each visit of the two
-    assert "var kept = KEPT_PAGES.indexOf(path) !== -1;" in source
+    assert source.count("cache.put(") == 2  # when installing, and at each visit of a page
     for path in listed(source, "KEPT_PAGES"):
         assert client.get(path).status_code == 200, path
+    assert setting(source, "GAMES_CACHE") == "sticheln-games"
+    assert "name !== GAMES_CACHE" in source  # the activate step spares it
+    found = re.search(r"var GAME_PAGE = new RegExp\((\".*?\")\);", source)
+    assert found is not None
+    pattern = re.compile(json.loads(found.group(1)))
+    game = table.new_game()
+    code = game["id"]
+    assert client.get(f"/g/{code}").status_code == 200
+    kept = [f"/g/{code}", f"/g/{code}/view"]
+    never = [f"/g/{code}/share", f"/g/{code}/rounds/record", f"/g/{code}/rounds/1", "/g/x/y"]
+    assert [path for path in kept + never if pattern.match(path)] == kept
+
+
+def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(
+    client: FlaskClient, table: Table
+) -> None:
+    """The worker unhides it in the copy it shows offline; online it stays hidden."""
+    mark = setting(worker(client), "OFFLINE_COPY_MARK")
+    code = table.new_game()["id"]
+    for path in (f"/g/{code}", f"/g/{code}/view"):
+        page = client.get(path).get_data(as_text=True)
+        assert page.count(mark) == 1, path
+        notice = read_page(page).find("p", **{"data-offline-copy": True})
+        assert notice is not None and notice.get("hidden") is not None
+        assert notice.words().startswith("This phone is offline: this is the scoreboard as it")
+
+
+def test_a_page_marked_no_store_is_never_kept(client: FlaskClient) -> None:
+    source = worker(client)
+    assert "!noStore(response)" in source
+    assert 'indexOf("no-store") !== -1' in source
 
 
 def test_the_worker_serves_the_kept_offline_kit_and_never_deletes_it(

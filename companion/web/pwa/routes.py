@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from flask import (
@@ -52,6 +53,14 @@ them, the worker reads them and leaves them when its own version changes)."""
 KEPT_PAGES = ("rulebook.rules", "tools.resolver")
 """The pages the worker keeps for offline use: public, and the same for every game."""
 
+GAMES_CACHE = "sticheln-games"
+"""The cache of the scoreboards this phone opened, each as it last saw it, shown when the
+network fails (never a page marked ``no-store``: a save's note, a conflict)."""
+
+OFFLINE_COPY_MARK = "data-offline-copy hidden"
+"""What the worker unhides in a kept scoreboard it shows offline (templates/games/
+scoreboard.html): the notice that the page is the copy this phone last saw."""
+
 
 def static_files(folder: str | Path) -> list[str]:
     """Every file in the static folder, as sorted paths relative to it, leaving out any file or
@@ -77,6 +86,13 @@ def cache_version(folder: str | Path, files: list[str], extra: list[str]) -> str
     for text in extra:
         digest.update(text.encode() + b"\0")
     return digest.hexdigest()[:CACHE_VERSION_LENGTH]
+
+
+def game_page_pattern() -> str:
+    """The paths of a game's scoreboards (editing and read-only), as a JavaScript pattern."""
+    board = url_for("games.scoreboard", code="CODE")
+    prefix, _code, _rest = board.partition("CODE")
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view)?$"
 
 
 def template_source(name: str) -> str:
@@ -148,6 +164,9 @@ def service_worker() -> ResponseReturnValue:
         kit_manifest=kit_manifest,
         kit_prefix=kit_manifest.rsplit("/", 1)[0] + "/",
         kit_cache_prefix=KIT_CACHE_PREFIX,
+        games_cache=GAMES_CACHE,
+        game_page=game_page_pattern(),
+        offline_copy_mark=OFFLINE_COPY_MARK,
     )
     response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
