@@ -26,22 +26,18 @@ from tests.browser.support import (
     Phone,
     PhoneFactory,
     Site,
-    in_ci,
     missing_browser_reason,
     open_phone,
     record_rounds,
 )
+from tests.needed_tools import require
 from tests.table import Table
 
 
 def require_browser() -> None:
     """Skip the test (outside CI) or fail it (in CI) when the browser cannot run here."""
     reason = missing_browser_reason()
-    if reason is None:
-        return
-    if in_ci():
-        pytest.fail(f"CI=true, and the browser tests cannot run: {reason}", pytrace=False)
-    pytest.skip(reason)
+    require(None if reason is None else f"the browser tests cannot run: {reason}")
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,12 +13,9 @@ import pytest
 
 import manage
 from scripts import offline_kit
+from tests.needed_tools import require
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def fake_package(folder: Path, version: str = "1.2.3") -> dict[str, bytes]:
@@ -190,6 +187,6 @@ def test_package_json_pins_the_exact_version_the_lock_holds_with_its_integrity()
 def test_setup_has_vendored_the_pinned_kit() -> None:
     """After ``manage.py setup`` the app holds the pinned kit, byte for byte; outside CI a
     machine without npm may lack it (setup said so), in CI never."""
-    if not in_ci() and not (offline_kit.TARGET / offline_kit.MANIFEST).exists():
-        pytest.skip("the offline kit was not vendored here (no npm): run python3 manage.py setup")
+    if not (offline_kit.TARGET / offline_kit.MANIFEST).exists():
+        require("the offline kit was not vendored here (no npm): run python3 manage.py setup")
     assert offline_kit.vendored()
