@@ -54,8 +54,9 @@ def outcome_of(sent: Sent | None, form: RoundForm, game: Game) -> Outcome:
         for problem in sent.problems:
             outcome.problems.add(problem, names_of(game))
     elif isinstance(sent, services.Stale):
-        db.session.refresh(game)
-        form.move_to_version(game.version)
+        if sent.current is None:  # a lost race found at commit: read the version again
+            db.session.refresh(game)
+        form.move_to_version(game.version if sent.current is None else sent.current)
         outcome.conflict = True
     return outcome
 
