@@ -62,5 +62,5 @@ def create_app(
     app.register_blueprint(pwa_bp)
     app.register_blueprint(rulebook_bp)
     app.register_blueprint(offline_bp)
-    csrf.exempt(api_bp)  # the API authenticates with bearer keys, never with cookies
+    csrf.exempt(api_bp)  # bearer keys; the session's keys only from our own pages (api.rights)
     return app

@@ -2,7 +2,8 @@
 
 The device that creates a game keeps the key in its signed session cookie; the edit link
 (``/g/<code>/edit/<key>``) puts it into another phone's cookie; API clients send it as
-``Authorization: Bearer <key>``. Everyone else can only look.
+``Authorization: Bearer <key>``, and the app's own pages calling the API (the offline outbox)
+use the phone's cookie (``companion.web.api.rights``). Everyone else can only look.
 """
 
 from __future__ import annotations

@@ -28,13 +28,18 @@ from werkzeug.wrappers import Response
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-#: ``Sec-Fetch-Site`` values of a request this app's own pages sent (or the user typed).
-#: Every form carries a CSRF token (the API, authenticated by bearer keys, is exempt).
+#: Every form carries a CSRF token. The API is exempt: it takes bearer keys, and the session's
+#: edit keys only from our own pages (``sent_by_own_pages``).
 csrf = CSRFProtect()
 
-OWN_FETCH_SITES = frozenset({"same-origin", "none"})
-#: The blueprint that takes bearer keys and no cookies: a cross-site request gains nothing.
-COOKIELESS_BLUEPRINTS = frozenset({"api"})
+#: The ``Sec-Fetch-Site`` of a request this app's own pages sent (a form, a fetch): the
+#: browser sets it and no page can forge it.
+OWN_PAGES = "same-origin"
+#: ``Sec-Fetch-Site`` values of a form this app's own pages sent, or the user typed.
+OWN_FETCH_SITES = frozenset({OWN_PAGES, "none"})
+#: The blueprint that takes no CSRF token: bearer keys, and the session only from our own
+#: pages, so a request from another site gains nothing.
+TOKENLESS_BLUEPRINTS = frozenset({"api"})
 #: Why such a form was refused, for the log: the pages answer with their own message, in
 #: the player's language, as for an expired form.
 CROSS_SITE = "The form was sent from another site."
@@ -174,7 +179,7 @@ def refuse_cross_site_forms() -> None:
         return
     if not current_app.config.get("WTF_CSRF_ENABLED", True):
         return
-    if request.blueprint in COOKIELESS_BLUEPRINTS:
+    if request.blueprint in TOKENLESS_BLUEPRINTS:
         return
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None:
@@ -184,6 +189,15 @@ def refuse_cross_site_forms() -> None:
     origin = request.headers.get("Origin", "null")
     if origin != "null" and urlsplit(origin).netloc.lower() != request.host.lower():
         raise CSRFError(CROSS_SITE)
+
+
+def sent_by_own_pages() -> bool:
+    """Whether the browser says this request came from one of this app's own pages (such
+    as the offline outbox's fetch), which may then use the edit keys of the session.
+    ``same-site`` (a sibling subdomain, perhaps another app), ``cross-site``, ``none`` (typed,
+    never a fetch) and a request without the header (an older browser, any other program)
+    did not."""
+    return request.headers.get("Sec-Fetch-Site", "").lower() == OWN_PAGES
 
 
 class FixedPrefix:

@@ -1,8 +1,9 @@
 """The games endpoints: create a game, read its state, record and correct rounds.
 
-Every mutation needs the game's edit key (401 without, 403 with a wrong one) and the
-version it was based on (409 with the current version if stale). A request either changes
-the game as a whole or, refused, leaves the database exactly as it was. The changes a
+Every mutation needs the game's edit key (401 without, 403 with a wrong one; ``rights``:
+a Bearer header, or the phone's own from our pages) and the version it was based on (409
+with the current version if stale). A request either changes the game as a whole or,
+refused, leaves the database exactly as it was. The changes a
 phone's outbox sends take an ``Idempotency-Key`` (``idempotency``): sent again, they are
 answered as the first time and applied once.
 """
@@ -23,10 +24,10 @@ from companion.formats.parse import ApiError
 from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
-from companion.web.api import bp
+from companion.web.api import bp, rights
 from companion.web.api.idempotency import commit_change, idempotent, recall, unstored_secret
 from companion.web.api.rules_routes import request_body
-from companion.web.edit_rights import bearer_key
+from companion.web.edit_rights import remember_edit_key
 
 
 def game_state(game: Game) -> dict[str, object]:
@@ -39,27 +40,25 @@ def game_state(game: Game) -> dict[str, object]:
 
 
 def editable_game(code: str) -> Game:
-    """The game ``code``, locked for this transaction, if the request holds its edit key.
+    """The game ``code``, locked for this transaction, if the request holds its edit key
+    (``rights``: a Bearer header, or the phone's session from our own pages).
 
     The key is checked before the row is locked, so a request without it never makes a
     writer wait; and again once locked, as a new edit key may have been made meanwhile.
     Only then is a request sent again with its ``Idempotency-Key`` answered as before
     (``recall``): a key never passes the edit rights."""
+    return editable_game_with_key(code)[0]
+
+
+def editable_game_with_key(code: str) -> tuple[Game, rights.SentKey]:
+    """``editable_game``, and the key that opened it."""
     game = services.get_game(code)
-    key = bearer_key()
-    if key is None:
-        raise ApiError("Send the game's edit key as 'Authorization: Bearer <key>'.", 401)
-    check_key(game, key)
+    sent = rights.sent_key(code)
+    rights.check_key(game, sent)
     game = services.lock_game(game)
-    check_key(game, key)
+    rights.check_key(game, sent)
     recall(game.edit_key_hash)
-    return game
-
-
-def check_key(game: Game, key: str) -> None:
-    """Refuse (403) a key that does not open ``game``."""
-    if not services.key_opens(game, key):
-        raise ApiError("This key does not allow changes to this game.", 403)
+    return game, sent
 
 
 @bp.post("/games")
@@ -245,13 +244,16 @@ def deletion_version() -> int:
 @bp.post("/games/<code>/edit-key")
 def rotate_edit_key(code: str) -> ResponseReturnValue:
     """Make a new edit key (Bearer: the current one): the old key and every phone holding it
-    lose the right to change the game. The answer holds the new key, shown this once."""
-    game = editable_game(code)
+    lose the right to change the game. The answer holds the new key, shown this once. A
+    phone that asked with its own right keeps it with the new key, as on the share page."""
+    game, sent = editable_game_with_key(code)
     data = parse.fields(request_body(), "The request", ("version",))
     version = parse.integer(data["version"], "version", 0, 2**31)
     key = services.rotate_edit_key(game, version)
     answer = {"edit_key": key, "version": game.version}
     db.session.commit()
+    if sent.from_session:
+        remember_edit_key(game, key)
     return answer, 200, {"Cache-Control": "no-store"}
 
 
