@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web.api import rights
-from companion.web.security import OWN_PAGES
+from companion.web.security import OLD_SESSION_COOKIE, OWN_PAGES
 from tests.api.test_games_api import round_entries
 from tests.api.test_idempotency import CHANGES, Change
 from tests.db_snapshot import snapshot
@@ -196,3 +196,31 @@ def test_a_good_bearer_header_opens_the_game_for_a_phone_whose_right_was_taken(
         rounds_url(game), json=recording(game), headers={**OWN_PAGE, **auth(game)}
     )
     assert recorded.status_code == 201, recorded.json
+
+
+def with_the_old_cookie(table: Table, game: dict[str, Any]) -> FlaskClient:
+    """A phone keeping the game's edit key under the session cookie's old name (``session``,
+    tests/security/test_cookie_scope.py): its next answer writes it under the new name."""
+    opened = table.phone(game)
+    cookie = opened.get_cookie(table.app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    phone = table.app.test_client()
+    phone.set_cookie(OLD_SESSION_COOKIE, cookie.value)
+    return phone
+
+
+def test_an_answer_that_writes_the_phone_s_edit_keys_is_never_stored(table: Table) -> None:
+    """The cookie holds edit keys: no cache may keep an answer that sets it, not even the
+    game's state, which is otherwise kept (and revalidated)."""
+    game = table.new_game(NAMES, "classic", 3)
+    name = table.app.config["SESSION_COOKIE_NAME"]
+    recorded = with_the_old_cookie(table, game).post(
+        rounds_url(game), json=recording(game), headers=OWN_PAGE
+    )
+    assert recorded.status_code == 201, recorded.json
+    assert any(v.startswith(f"{name}=") for v in recorded.headers.getlist("Set-Cookie"))
+    assert recorded.headers.get("Cache-Control") == "no-store"
+    state = with_the_old_cookie(table, game).get(f"/api/v1/games/{game['id']}")
+    assert any(v.startswith(f"{name}=") for v in state.headers.getlist("Set-Cookie"))
+    assert state.headers.get("Cache-Control") == "no-store"
+    assert table.client.get(f"/api/v1/games/{game['id']}").headers["Cache-Control"] == "no-cache"
