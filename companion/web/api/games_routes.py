@@ -3,9 +3,9 @@
 Every mutation needs the game's edit key (401 without, 403 with a wrong one; ``rights``:
 a Bearer header, or the phone's own from our pages) and the version it was based on (409
 with the current version if stale). A request either changes the game as a whole or,
-refused, leaves the database exactly as it was. The changes a
-phone's outbox sends take an ``Idempotency-Key`` (``idempotency``): sent again, they are
-answered as the first time and applied once.
+refused, leaves the database exactly as it was. The changes a phone's outbox sends take an
+``Idempotency-Key`` (``idempotency``): sent again, they are answered as the first time and
+applied once.
 """
 
 from __future__ import annotations
