@@ -1,8 +1,10 @@
 """Words and numbers as players read them: rules messages, colour names, seats and scores.
 
 The rules produce :class:`~companion.rules.Message` templates in English and know nothing of
-Flask; this module renders them in the player's language (Flask-Babel), with colours named
-in that language and seats named by the players sitting there.
+Flask; this module renders them in the page's language, through Flask-Babel's catalogue and
+the one renderer of rules messages (companion/rules/wording.py, which the offline rules
+worker uses with the same catalogue), with colours named in that language and seats named by
+the players sitting there.
 """
 
 from __future__ import annotations
@@ -12,18 +14,9 @@ from collections.abc import Sequence
 from flask_babel import get_translations, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
-from companion.read_models.names_in_sentences import names_in_place
+from companion.read_models.names_in_sentences import reader_language
 from companion.rules import HAT_TRICK, Colour, Message, Variant
-
-#: Each colour's name in the player's language (lazy: safe to build at import time).
-COLOUR_NAMES = {
-    Colour.RED: _l("red"),
-    Colour.BLUE: _l("blue"),
-    Colour.GREEN: _l("green"),
-    Colour.YELLOW: _l("yellow"),
-    Colour.BROWN: _l("brown"),
-    Colour.VIOLET: _l("violet"),
-}
+from companion.rules.wording import Reader, colour_words, player_words, say, seat_words
 
 #: A shape per colour, drawn on every colour chip so colour-blind players can tell the
 #: colours apart in any language (a letter would clash: German "grün" and "gelb").
@@ -46,7 +39,7 @@ def as_colour(colour: Colour | str) -> Colour:
 
 def colour_name(colour: Colour | str) -> str:
     """The colour's name in the current language."""
-    return str(COLOUR_NAMES[as_colour(colour)])
+    return colour_words(as_colour(colour), page_reader())
 
 
 def colour_symbol(colour: Colour | str) -> str:
@@ -54,28 +47,25 @@ def colour_symbol(colour: Colour | str) -> str:
     return COLOUR_SYMBOLS[as_colour(colour)]
 
 
+def page_reader() -> Reader:
+    """The reader of the page being made: its language and Flask-Babel's catalogue."""
+    return Reader(reader_language(), gettext, plural_form)
+
+
 def seat_label(seat: int) -> str:
     """A seat for people: seats are 0-based in the code and 1-based at the table."""
-    return str(gettext("seat %(number)s", number=seat + 1))
+    return seat_words(seat, page_reader())
 
 
 def player_label(seat: int, names: Sequence[str] | None = None) -> str:
     """The player at ``seat`` by name when the names are known, else the seat."""
-    if names is not None and 0 <= seat < len(names):
-        return names[seat]
-    return seat_label(seat)
+    return player_words(seat, page_reader(), names)
 
 
 def render_message(message: Message, names: Sequence[str] | None = None) -> str:
     """A rules message in the current language, naming colours and players as the table
     knows them (``names`` in seat order), e.g. for a ``RuleError`` shown on a page."""
-    return message.render(
-        translate=gettext,
-        colour_name=colour_name,
-        player_name=lambda seat: player_label(seat, names),
-        translate_plural=plural_form,
-        place_names=names_in_place,
-    )
+    return say(message, page_reader(), names)
 
 
 def plural_form(singular: str, plural: str, count: int) -> str:

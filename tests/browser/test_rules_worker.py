@@ -11,9 +11,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from flask_babel import force_locale
+
 from companion.formats import parse
 from companion.formats.offline_game import offline_state
+from companion.read_models.messages import render_message
 from tests.browser.support import LiveServer, kit_manifest, open_phone
+from tests.offline.refusals import REFUSED, refusal
 from tests.offline.requests import CLASSIC_SETTINGS, random_calls
 
 #: Rounds to score (each variant in turn, a tenth of them broken), two tricks per round.
@@ -48,6 +52,14 @@ ASK_WORKER = """async (calls) => {
     }))
   );
   return { answers, ms: performance.now() - began };
+}"""
+
+ASK_IN_LANGUAGE = """async ([call, body, language]) => {
+  const worker = window.rulesWorker;
+  return new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data);
+    worker.postMessage({ id: "in " + language, call, body, language });
+  });
 }"""
 
 CAN_REACH_SERVER = """() => fetch("/", { cache: "no-store" }).then(() => true, () => false)"""
@@ -146,3 +158,29 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
         f"{ROUNDS} rounds in {scored['ms']:.0f} ms ({scored['ms'] / ROUNDS:.2f} ms a round); "
         f"{len(tricks)} tricks in {resolved['ms']:.0f} ms"
     )
+
+
+def test_offline_the_rules_worker_refuses_a_round_in_the_player_s_language(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """The message ``{id, call, body, language}``: a round breaking C1, refused in German in
+    the words of the server's German pages, with the API's status."""
+    manifest = kit_manifest(live_server)
+    call, body = REFUSED["(C1)"]
+    api = live_server.app.test_client().post(f"/api/v1/{call}", json=body)
+    words = {}
+    for language in ("en", "de"):
+        with live_server.app.test_request_context(), force_locale(language):
+            words[language] = render_message(refusal(call, body).message)
+    german = words["de"]
+    phone = open_phone(browser, live_server.url, bypass_csp=False)
+    try:
+        phone.goto("/")
+        ready = phone.page.evaluate(START_WORKER, manifest["worker"])
+        assert ready.get("type") == "ready", ready
+        phone.context.set_offline(True)
+        answer = phone.page.evaluate(ASK_IN_LANGUAGE, [call, body, "de"])
+    finally:
+        phone.context.close()
+    assert answer == {"id": "in de", "status": api.status_code, "body": {"error": german}}
+    assert german != words["en"] and german != api.get_json()["error"]

@@ -7,7 +7,9 @@ wheel and serves it.)"""
 from __future__ import annotations
 
 import gettext
+import hashlib
 import io
+import json
 import subprocess
 import sys
 import tarfile
@@ -93,6 +95,31 @@ def test_the_wheel_carries_the_offline_rules_worker(wheel: zipfile.ZipFile) -> N
     for name in ("rules-worker.js", "rules_worker.py"):
         path = ROOT / "companion" / "web" / "offline" / "worker" / name
         assert wheel.read(f"companion/web/offline/worker/{name}") == path.read_bytes()
+
+
+#: Run with ``sys.argv[1]`` (the unpacked wheel) first on the path: the SHA-256 of each
+#: compiled catalog in the rules archive that the installed package's offline kit builds.
+ARCHIVED_CATALOGS = """
+import hashlib, json, sys
+sys.path.insert(0, sys.argv[1])
+from companion.web.offline import kit
+assert kit.__file__.startswith(sys.argv[1]), kit.__file__
+members = kit.archive_members()
+sums = {name: hashlib.sha256(data).hexdigest() for name, data in members.items()}
+print(json.dumps({name: sha256 for name, sha256 in sums.items() if name.endswith(".mo")}))
+"""
+
+
+def test_the_offline_kit_of_the_wheel_ships_the_catalogs_the_build_compiled(
+    wheel: zipfile.ZipFile, tmp_path: Path
+) -> None:
+    """The rules worker says refusals in the player's language with the catalogs it ships."""
+    wheel.extractall(tmp_path)
+    archived = json.loads(run([sys.executable, "-c", ARCHIVED_CATALOGS, str(tmp_path)], tmp_path))
+    expected = {f"companion/translations/{code}/LC_MESSAGES/messages.mo" for code in RULES}
+    assert set(archived) == expected
+    for name in expected:
+        assert archived[name] == hashlib.sha256(wheel.read(name)).hexdigest(), name
 
 
 def test_the_wheel_carries_the_api_document_as_committed(wheel: zipfile.ZipFile) -> None:

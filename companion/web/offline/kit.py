@@ -9,8 +9,9 @@ each under a fingerprint (a hash of its content) in its URL.
 - The rules archive is a zip of ``companion/rules`` and the pure JSON readers beside it
   (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
   the phone's rules are always the server's; plus the worker's Python side
-  (worker/rules_worker.py). The zip is the same bytes on every server of one release (sorted
-  names, fixed dates), so every worker process names it by the same fingerprint.
+  (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals).
+  The zip is the same bytes on every server of one release (sorted names, fixed dates), so
+  every worker process names it by the same fingerprint.
 - The rules worker (worker/rules-worker.js) is served with the places of the other two filled
   in, relative to its own URL; its fingerprint covers them, so a phone holding one worker URL
   holds a consistent kit.
@@ -60,6 +61,10 @@ SHIPPED_MODULES = (
     "companion.formats.rules_answers",
     "companion.formats.offline_game",
 )
+#: Where the archive holds the compiled catalogs, and the catalogs the app has (inside
+#: ``companion/translations``, each compiled beside itself by setup and by the wheel's build).
+CATALOGS = "companion/translations"
+CATALOG_SOURCES = "*/LC_MESSAGES/messages.po"
 #: ``companion/__init__.py`` builds the Flask app; the phone gets a package without it.
 PACKAGE_STUB = '"""The Sticheln companion\'s rules, as the offline rules worker runs them."""\n'
 #: The marker in worker/rules-worker.js that is replaced by the places of the kit.
@@ -225,7 +230,19 @@ def archive_members() -> dict[str, bytes]:
     for name in SHIPPED_MODULES:
         members[name.replace(".", "/") + ".py"] = module_file(name).read_bytes()
     members[WORKER_MODULE] = (WORKER_FOLDER / WORKER_MODULE).read_bytes()
+    members.update(catalog_members())
     return members
+
+
+def catalog_members() -> dict[str, bytes]:
+    """The compiled catalog (.mo) of every language the app has a catalog (.po) for, from
+    the installed package, at the same path in the archive: the worker says refusals in the
+    player's language with the very words of the server's pages."""
+    translations = Path(companion.rules.__file__).parent.parent / "translations"
+    catalogs = sorted(path.with_suffix(".mo") for path in translations.glob(CATALOG_SOURCES))
+    return {
+        f"{CATALOGS}/{mo.relative_to(translations).as_posix()}": mo.read_bytes() for mo in catalogs
+    }
 
 
 def rules_archive(members: dict[str, bytes]) -> bytes:

@@ -6,7 +6,10 @@
 // script. Every file comes from our own origin; Pyodide is asked for no package, and any
 // package URL would be ours too, so it never reaches for a CDN. No rule is written here.
 //
-// In:  {id, call, body}  call: "rounds/score" or "tricks/resolve"; body: the API's request
+// In:  {id, call, body, language}  call: "rounds/score" or "tricks/resolve"; body: the API's
+//      request; language (optional): the player's ("de"), in which a refusal's error is said
+//      as the server's pages say it (English for a language the app lacks); without it, the
+//      API's English
 // Out: {type: "ready", pyodide, python, ms, pyodide_ms} once started (ms in all; pyodide_ms
 //      of it to load Pyodide, the rest to fetch, unpack and import the rules), or
 //      {type: "failed", error};
@@ -40,7 +43,7 @@ started.then(
 );
 
 self.onmessage = async (event) => {
-  const { id, call, body } = event.data || {};
+  const { id, call, body, language } = event.data || {};
   let info;
   try {
     info = await started;
@@ -50,7 +53,11 @@ self.onmessage = async (event) => {
   }
   let reply;
   try {
-    reply = JSON.parse(info.answer(String(call), JSON.stringify(body === undefined ? null : body)));
+    const request = [String(call), JSON.stringify(body === undefined ? null : body)];
+    if (language !== undefined && language !== null) {
+      request.push(String(language));
+    }
+    reply = JSON.parse(info.answer(...request));
   } catch (error) {
     reply = { status: 500, body: { error: "The rules worker failed: " + error } };
   }

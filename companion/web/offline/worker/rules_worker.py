@@ -4,17 +4,23 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree.
+included, so the phone and the server cannot disagree. Given the player's language, a
+refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
+compiled catalogs the archive ships); without one, in the API's English.
 """
 
 from __future__ import annotations
 
+import gettext
 import json
 from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from companion.formats import offline_game, parse, rules_answers
 from companion.rules import Refusal
+from companion.rules.wording import Reader, say
 
 #: The calls the worker answers, by the path of the API's route under ``/api/v1/``.
 ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
@@ -25,9 +31,14 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
 }
 
 
-def answer(call: str, request: str) -> str:
+#: The compiled catalogs, unpacked beside this module (companion/web/offline/kit.py).
+CATALOGS = Path(__file__).resolve().parent / "companion" / "translations"
+
+
+def answer(call: str, request: str, language: str | None = None) -> str:
     """``{"status": ..., "body": ...}`` as JSON text: what ``POST /api/v1/<call>`` answers
-    to the JSON text ``request``."""
+    to the JSON text ``request``; a refusal's ``error`` in ``language`` as the pages say it,
+    if one is given (English for a language the app does not have)."""
     if call not in ANSWERS:
         known = ", ".join(sorted(ANSWERS))
         return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
@@ -35,7 +46,32 @@ def answer(call: str, request: str) -> str:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
-        return reply(parse.refusal_status(error), {"error": str(error)})
+        return reply(parse.refusal_status(error), {"error": words(error, language)})
+
+
+def words(refusal: Refusal, language: str | None) -> str:
+    """The refusal as the API says it, or as the server's pages say it in ``language``
+    (which count seats from 1, where the API counts them from 0)."""
+    if language is None:
+        return str(refusal)
+    return say(refusal.message, reader(language))
+
+
+def reader(language: str) -> Reader:
+    """The reader of ``language``, through its shipped catalog; English for any other."""
+    known = language.isalpha() and catalog(language).is_file()
+    return catalog_reader(language) if known else Reader()
+
+
+def catalog(language: str) -> Path:
+    return CATALOGS / language / "LC_MESSAGES" / "messages.mo"
+
+
+@cache
+def catalog_reader(language: str) -> Reader:
+    """Read once, when the first refusal in ``language`` is said."""
+    with catalog(language).open("rb") as file:
+        return Reader.of(gettext.GNUTranslations(file), language)
 
 
 def reply(status: int, body: Mapping[str, object]) -> str:

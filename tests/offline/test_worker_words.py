@@ -1,0 +1,191 @@
+"""The rules worker says a refusal in the player's language, in the words of the server's
+pages (issue 26): the rules archive ships the compiled catalogs, and the worker renders a
+rules message with them through the one renderer the pages use too
+(companion/rules/wording.py). Run as on the phone: the archive unpacked alone, with nothing
+but Python's standard library."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_babel import force_locale
+
+from companion.read_models.messages import render_message
+from companion.rules import Message
+from companion.rules.wording import Reader, say
+from companion.web.offline import kit
+from tests.offline.refusals import REFUSED, refusal
+from tests.offline.requests import random_calls
+
+LANGUAGES = ("en", "de", "it", "fr", "hu")
+CATALOG = "companion/translations/{}/LC_MESSAGES/messages.mo"
+
+#: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body, language]`` (a
+#: language of null: none given); each line of stdout the worker's answer. ``-S``: no Flask.
+RUN_WORKER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import rules_worker
+for line in sys.stdin:
+    path, body, language = json.loads(line)
+    given = () if language is None else (language,)
+    print(rules_worker.answer(path, json.dumps(body), *given))
+assert "flask" not in sys.modules and "babel" not in sys.modules
+"""
+
+
+def archive() -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
+
+
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("rules")
+    archive().extractall(folder)
+    return folder
+
+
+def ask_worker(unpacked: Path, calls: list[tuple[str, Any, str | None]]) -> list[Any]:
+    """The unpacked worker's answers to ``calls`` (path, body, language)."""
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(unpacked)],
+        input="".join(json.dumps(call) + "\n" for call in calls),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def page_words(app: Flask, message: Message, language: str, names: Any = None) -> str:
+    """What the server's pages say for ``message`` in ``language``."""
+    with app.test_request_context(), force_locale(language):
+        return render_message(message, names)
+
+
+@pytest.fixture(scope="module")
+def worker_words(unpacked: Path) -> dict[tuple[str, str], Any]:
+    """The worker's answer to each refused request in each language, by (kind, language)."""
+    asked = [(kind, language) for kind in REFUSED for language in LANGUAGES]
+    calls = [(*REFUSED[kind], language) for kind, language in asked]
+    return dict(zip(asked, ask_worker(unpacked, calls), strict=True))
+
+
+def test_the_archive_holds_the_compiled_catalog_of_every_language_of_the_app(
+    app: Flask,
+) -> None:
+    members = {info.filename for info in archive().infolist()}
+    installed = Path(kit.companion.rules.__file__).parent.parent.parent
+    catalogs = {name for name in members if name.endswith(".mo")}
+    expected = {CATALOG.format(code) for code in app.config["LANGUAGES"] if code != "en"}
+    assert catalogs == expected and len(expected) == 4
+    for name in expected:
+        assert archive().read(name) == (installed / name).read_bytes(), name
+
+
+def test_the_refusals_cover_the_round_checks_a_count_and_tricks() -> None:
+    """The cases below are what they say: C1-C5 and R16 each, sentences with a count in the
+    plural and in the singular form, and tricks refused."""
+    for kind, (call, body) in REFUSED.items():
+        assert kind.split("|")[0] in str(refusal(call, body)), kind
+    plurals = [refusal(*request).message for request in REFUSED.values()]
+    counts = {message.count == 1 for message in plurals if message.plural is not None}
+    assert counts == {True, False}
+    assert {call for call, _ in REFUSED.values()} == {"rounds/score", "tricks/resolve"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_refusal_is_in_the_words_of_the_server_s_pages(
+    app: Flask, client: FlaskClient, worker_words: dict[tuple[str, str], Any], language: str
+) -> None:
+    for kind, (call, body) in REFUSED.items():
+        error = refusal(call, body)
+        api = client.post(f"/api/v1/{call}", json=body)
+        expected = page_words(app, error.message, language)
+        answer = worker_words[kind, language]
+        assert answer == {"status": api.status_code, "body": {"error": expected}}, kind
+        if language != "en":
+            assert expected != page_words(app, error.message, "en"), "translated"
+
+
+def test_without_a_language_the_worker_says_the_api_s_english(
+    unpacked: Path, client: FlaskClient
+) -> None:
+    answers = ask_worker(unpacked, [(*request, None) for request in REFUSED.values()])
+    for (call, body), answer in zip(REFUSED.values(), answers, strict=True):
+        api = client.post(f"/api/v1/{call}", json=body)
+        assert answer == {"status": api.status_code, "body": api.get_json()}
+
+
+def test_in_english_the_worker_says_the_api_s_error_but_counts_seats_as_the_table_does(
+    client: FlaskClient, worker_words: dict[tuple[str, str], Any]
+) -> None:
+    """The API names a seat by its index (from 0), the pages as the table counts (from 1);
+    a refusal that names no seat is the API's error word for word."""
+    seatless = 0
+    for kind, (call, body) in REFUSED.items():
+        api = client.post(f"/api/v1/{call}", json=body).get_json()["error"]
+        mine = worker_words[kind, "en"]["body"]["error"]
+        if "player" in refusal(call, body).message.params:
+            counted_from_one = re.sub(r"\b([Ss]eat )(\d+)", lambda m: f"{m[1]}{int(m[2]) + 1}", api)
+            assert mine == counted_from_one != api, kind
+        else:
+            assert mine == api, kind
+            seatless += 1
+    assert seatless >= 3
+
+
+@pytest.mark.parametrize("language", ["xx", "EN", "../de", ""])
+def test_a_language_the_app_lacks_is_said_in_english(
+    app: Flask, unpacked: Path, language: str
+) -> None:
+    call, body = REFUSED["(C4)"]
+    (answer,) = ask_worker(unpacked, [(call, body, language)])
+    assert answer["body"]["error"] == page_words(app, refusal(call, body).message, "en")
+
+
+def test_the_language_changes_nothing_but_the_words_of_a_refusal(unpacked: Path) -> None:
+    calls = [
+        (call.path, call.body) for call in random_calls(seed=2604, rounds=30, broken_share=0.3)
+    ]
+    english = ask_worker(unpacked, [(*call, None) for call in calls])
+    german = ask_worker(unpacked, [(*call, "de") for call in calls])
+    refused = 0
+    for call, theirs, mine in zip(calls, english, german, strict=True):
+        assert mine["status"] == theirs["status"], call
+        if "error" in theirs["body"]:
+            refused += 1
+            assert set(mine["body"]) == {"error"}
+        else:
+            assert mine == theirs, call
+    assert 0 < refused < len(calls)
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_the_pure_renderer_with_the_shipped_catalog_is_the_page_s_renderer(
+    app: Flask, language: str
+) -> None:
+    """With the players' names too (the word before a name changes with its first letter in
+    Italian, French and Hungarian): ``say`` through the standard library's gettext on the
+    shipped catalog gives the page's words."""
+    catalog = gettext.GNUTranslations(io.BytesIO(archive().read(CATALOG.format(language))))
+    reader = Reader.of(catalog, language)
+    messages = [refusal(*request).message for request in REFUSED.values()]
+    rng = random.Random(language)
+    for message in messages:
+        for names in (["Anna", "Bernd", "Èlia", "Ödön"], ["Ugo", "Zoé", "Ida", "Lea"]):
+            rng.shuffle(names)
+            assert say(message, reader, names) == page_words(app, message, language, names)
