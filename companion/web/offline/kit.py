@@ -59,6 +59,7 @@ SHIPPED_MODULES = (
     "companion.formats.entries",
     "companion.formats.rules_answers",
     "companion.formats.offline_game",
+    "companion.formats.round_fields",
 )
 #: ``companion/__init__.py`` builds the Flask app; the phone gets a package without it.
 PACKAGE_STUB = '"""The Sticheln companion\'s rules, as the offline rules worker runs them."""\n'
