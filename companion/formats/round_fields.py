@@ -64,6 +64,8 @@ FULL = "full"  # indicators and every captured card
 DELAYED = "delayed"  # every captured card; colours are chosen at the end (R16)
 HAT_QUICK = "hat-quick"  # Hat Trick: face-up cards per colour and the passes (R22)
 HAT_FULL = "hat-full"  # Hat Trick: every face-up and face-down card
+#: Every round form of a whole round, as ``rounds/fields`` takes its ``kind``.
+KINDS = (QUICK, FULL, DELAYED, HAT_QUICK, HAT_FULL)
 
 #: What a seat's field holds: card chips, a count, or a delayed seat's colour choice.
 CARDS, COUNT, CHOICE = "cards", "count", "choice"

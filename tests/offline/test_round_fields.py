@@ -28,6 +28,7 @@ from companion.formats.round_fields import (
     FULL,
     HAT_FULL,
     HAT_QUICK,
+    KINDS,
     QUICK,
     SEAT_FIELDS,
     FieldRefused,
@@ -224,9 +225,6 @@ def mutate(data: st.DataObject, kind: str, setup: TableSetup, fields: Fields) ->
     else:
         other = data.draw(st.sampled_from(OTHER_FIELDS), label="other field")
         fields[other] = [data.draw(st.sampled_from(ODD_VALUES), label="its value")]
-
-
-KINDS = [QUICK, FULL, DELAYED, HAT_QUICK, HAT_FULL]
 
 
 @pytest.mark.parametrize("kind", KINDS)
