@@ -14,11 +14,8 @@ from dataclasses import dataclass
 
 from companion.read_models.messages import colour_name, colour_symbol
 from companion.rules import Card, Colour, Deck
-
-#: Between a card's colour and value in a chip's form value: ``red-7``.
-TOKEN_SEPARATOR = "-"
-#: The longest value a chip sends: no deck holds a card above 99, and more digits are noise.
-MOST_VALUE_DIGITS = 3
+from companion.rules.cards import TOKEN_SEPARATOR
+from companion.rules.cards import card_of_token as card_of_token  # read where the phone reads it
 
 
 class Coloured:
@@ -113,24 +110,6 @@ class PileView:
 def card_token(card: Card) -> str:
     """The form value of a card's chip."""
     return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
-
-
-def card_of_token(token: str) -> Card | None:
-    """The card a chip's form value stands for; ``None`` for anything no chip sends.
-
-    A token is what a request says, not a play: whether the card is in the deck in use is
-    for the rules to answer (C1). Each form says what it refuses beside its own field, so
-    a forged value is a clear refusal there, never an error page.
-    """
-    colour, separator, value = token.partition(TOKEN_SEPARATOR)
-    if not separator or not value.isascii() or not value.isdigit():
-        return None
-    if len(value) > MOST_VALUE_DIGITS:
-        return None
-    try:
-        return Card(Colour(colour), int(value))
-    except ValueError:
-        return None
 
 
 def colour_group(colour: Colour, values: Iterable[int]) -> ChipGroup:

@@ -5,6 +5,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+#: Between a card's colour and value when a card is named in one word, as a page's card chip
+#: sends it: ``red-7``.
+TOKEN_SEPARATOR = "-"
+#: The most digits of a value in such a word: no deck holds a card above 99 (R1), and more
+#: digits are noise.
+MOST_VALUE_DIGITS = 3
+
 
 class Colour(enum.Enum):
     """The six colours of the box; the value is the colour's name in the JSON API."""
@@ -45,3 +52,22 @@ class Card:
     def as_json(self) -> dict[str, str | int]:
         """The API's shape of a card."""
         return {"colour": self.colour.value, "value": self.value}
+
+
+def card_of_token(token: str) -> Card | None:
+    """The card a one-word name such as ``red-7`` stands for (a chip's form value); ``None``
+    for anything no chip sends.
+
+    A token is what a request says, not a play: whether the card is in the deck in use is
+    for the checks to answer (C1). The server's pages and the phone's offline reading of
+    them (companion/formats/round_fields.py) both read tokens here, so they read them alike.
+    """
+    colour, separator, value = token.partition(TOKEN_SEPARATOR)
+    if not separator or not value.isascii() or not value.isdigit():
+        return None
+    if len(value) > MOST_VALUE_DIGITS:
+        return None
+    try:
+        return Card(Colour(colour), int(value))
+    except ValueError:
+        return None

@@ -1,6 +1,8 @@
 """The rules worker in a real browser (issue 26): Pyodide loaded from our own origin into a Web
 Worker under the app's Content-Security-Policy, then, with the network cut, answering a few
-hundred random rounds of every variant and their tricks exactly as the server answered them.
+hundred random rounds of every variant and their tricks exactly as the server answered them,
+a game as the phone shows it offline, and round forms' fields read as the record page reads
+them.
 
 No request may leave the app's origin (any that tries is aborted and fails the test). In CI
 (``CI=true``) a missing kit fails the test; elsewhere it skips, saying how to vendor it.
@@ -8,6 +10,7 @@ No request may leave the app's origin (any that tries is aborted and fails the t
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -15,10 +18,13 @@ from flask_babel import force_locale
 
 from companion.formats import parse
 from companion.formats.offline_game import offline_state
+from companion.formats.round_fields import KINDS, fields_answer
 from companion.read_models.messages import render_message
+from companion.rules import table_setup
 from tests.browser.support import LiveServer, kit_manifest, open_phone
 from tests.offline.refusals import REFUSED, refusal
 from tests.offline.requests import CLASSIC_SETTINGS, random_calls
+from tests.offline.test_round_fields import legal_fields, page_form, setup_for
 
 #: Rounds to score (each variant in turn, a tenth of them broken), two tricks per round.
 ROUNDS = 300
@@ -95,6 +101,34 @@ def offline_game_call(server: LiveServer, rounds: list[Any]) -> dict[str, Any]:
     return {"state": state, "queued": queued}
 
 
+def round_form_calls(server: LiveServer) -> tuple[list[Any], list[dict[str, Any]]]:
+    """``rounds/fields`` calls, as the offline record page will make them: a round of every
+    kind of form as the page posts it, one with a count left out (the others imply it, C3)
+    and one with a count garbled; and their answers, the entries those of the record page's
+    own reading of the same fields."""
+    rng = random.Random(2026)
+    calls, expected = [], []
+    for kind in KINDS:
+        shown, setup = setup_for(kind, rng)
+        fields = legal_fields(kind, setup, rng)
+        calls.append({"kind": kind, "variant": shown, "players": setup.players, "fields": fields})
+    quick = calls[0]
+    tricks = quick["fields"]["s0-tricks"]
+    left_out = {name: values for name, values in quick["fields"].items() if name != "s0-tricks"}
+    garbled = {**quick["fields"], "s1-tricks": ["many"]}
+    calls += [{**quick, "fields": left_out}, {**quick, "fields": garbled}]
+    for call in calls[:-1]:
+        body = fields_answer(call)
+        setup = table_setup(call["players"], parse.variant(call["variant"]))
+        form = page_form(server.app, call["kind"], setup, call["fields"])
+        assert body["entries"] == [entry.as_json() for entry in form.entries()]
+        expected.append({"status": 200, "body": body})
+    assert expected[-1]["body"]["implied"]["value"] == int(tricks[0]), "the count left out"
+    refused = 'Seat 2, tricks won: "many" is not a whole number.'
+    expected.append({"status": 400, "body": {"error": refused}})
+    return [["rounds/fields", call] for call in calls], expected
+
+
 def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_did(
     browser: Any, live_server: LiveServer
 ) -> None:
@@ -109,6 +143,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
     game_call = offline_game_call(live_server, rounds)
     expected_game = {"status": 200, "body": offline_state(**game_call)}
     assert expected_game["body"]["pending"] >= 1
+    form_calls, expected_forms = round_form_calls(live_server)
 
     # The app's own Content-Security-Policy, as a phone gets it (the other browser tests
     # bypass it to inject axe-core).
@@ -141,6 +176,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
         scored = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in rounds])
         resolved = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in tricks])
         shown = phone.page.evaluate(ASK_WORKER, [["games/offline", game_call]])
+        read = phone.page.evaluate(ASK_WORKER, form_calls)
     finally:
         phone.context.close()
 
@@ -149,6 +185,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
     for call, mine, theirs in zip(tricks, resolved["answers"], expected_tricks, strict=True):
         assert mine == theirs, call
     assert shown["answers"] == [expected_game], "a game offline, as offline_game.py shows it"
+    assert read["answers"] == expected_forms, "round forms read as the record page reads them"
     variants = {parse.variant(call.body["variant"]) for call in rounds}
     assert len(variants) == len(CLASSIC_SETTINGS) + 1, "every setting of the box and Hat Trick"
     assert aborted == [] and phone.foreign_requests() == []

@@ -14,13 +14,16 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 import companion.formats
 import companion.rules
 from companion.formats.offline_game import offline_state
+from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.web.offline import kit
 from tests.offline.requests import random_calls
+from tests.offline.test_round_fields import legal_fields, page_form, page_reads, setup_for
 from tests.table import Table
 
 #: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body]``; each line of stdout
@@ -66,7 +69,7 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     rules = Path(companion.rules.__file__).parent
     formats = Path(companion.formats.__file__).parent
     expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
-    for name in ("__init__", "parse", "entries", "rules_answers", "offline_game"):
+    for name in ("__init__", "parse", "entries", "rules_answers", "offline_game", "round_fields"):
         expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
     for name, path in expected.items():
@@ -137,3 +140,38 @@ def test_unpacked_alone_it_shows_a_game_offline_as_the_server_computes_it(
     (answer,) = run_worker(tmp_path, [("games/offline", {"state": state, "queued": queued})])
     assert answer == {"status": 200, "body": offline_state(state, queued)}
     assert answer["body"]["refused"], "some of the queued rounds do not fit this table"
+
+
+def test_unpacked_alone_it_reads_a_round_form_as_the_page_does(tmp_path: Path, app: Flask) -> None:
+    """The ``rounds/fields`` call, run as on the phone: a round form's fields, as the page
+    posts them, give the entries the page reads, with the count the others imply filled in and
+    reported (C3, C5); a field the page refuses is refused with the API's status, naming the
+    seat."""
+    archive().extractall(tmp_path)
+    rng = random.Random(28)
+    cases = []
+    for kind in (QUICK, FULL, DELAYED, HAT_QUICK, HAT_FULL):
+        shown, setup = setup_for(kind, rng)
+        fields = legal_fields(kind, setup, rng)
+        fields["csrf_token"], fields["s0-captured-tab"] = ["a-token"], ["red"]  # not a seat's
+        cases.append((kind, shown, setup, fields))
+    kind, shown, setup, quick = cases[0]
+    left_out = {name: values for name, values in quick.items() if name != "s1-tricks"}
+    garbled = {**quick, "s2-tricks": ["lots"]}
+    cases += [(kind, shown, setup, left_out), (kind, shown, setup, garbled)]
+    calls = [
+        {"kind": kind, "variant": shown, "players": setup.players, "fields": fields}
+        for kind, shown, setup, fields in cases
+    ]
+    answers = run_worker(tmp_path, [("rounds/fields", call) for call in calls])
+    for (kind, _shown, setup, fields), answer in zip(cases[:-1], answers, strict=False):
+        form = page_form(app, kind, setup, fields)
+        assert page_reads(form) and answer["status"] == 200
+        assert answer["body"]["entries"] == [entry.as_json() for entry in form.entries()]
+        assert (answer["body"]["implied"] is None) == (form.implied is None)
+    tricks = int(quick["s1-tricks"][0])
+    implied = {"seat": 1, "field": "tricks", "value": tricks, "zero_passes": []}
+    assert answers[-2]["body"]["implied"] == implied
+    refused = 'Seat 3, tricks won: "lots" is not a whole number.'
+    assert answers[-1] == {"status": 400, "body": {"error": refused}}
+    assert page_form(app, QUICK, cases[-1][2], garbled).seats[2]["tricks"].errors

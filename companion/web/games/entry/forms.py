@@ -4,6 +4,10 @@ A round form is one small form per seat (fields named ``s<seat>-<field>``, so a 
 input can never slide into another seat's) behind a Flask-WTF form that carries the CSRF
 token and the game's version. Cards travel as tokens such as ``red-7``, one per tapped chip.
 The checks themselves (C1-C5) stay in ``companion.rules``: this module only reads the form.
+What the phone must read the same way offline (the kinds of form and their fields, a seat's
+values into an entry, the count the others imply) is in ``companion.formats.round_fields``,
+which reads the same posted fields without WTForms in the rules worker; the page takes those
+pieces from there.
 
 It is a little over 400 lines on purpose: each entry kind's seat form, the entry it reads
 and the stored entry it is filled from again (``seat_data``) stand side by side, so a change
@@ -27,24 +31,21 @@ from wtforms.widgets import HiddenInput
 
 from companion import rules, services
 from companion.data.states import RoundMode
+from companion.formats import round_fields
+from companion.formats.round_fields import CHOICE_SEPARATOR, MOST_COUNT
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
-
-#: How a delayed seat's chosen colours travel in one select value: ``red+blue``.
-CHOICE_SEPARATOR = "+"
-#: No trick or card count at a table comes near this; larger input is a typing slip.
-MOST_COUNT = 999
 
 
 class Kind(enum.Enum):
     """What a round form asks of each seat."""
 
     MARK = "mark"  # indicator cards only, at the start of the round (R4, R14)
-    QUICK = "quick"  # indicators, tricks won and marked-colour captures (C4)
-    FULL = "full"  # indicators and every captured card
-    DELAYED = "delayed"  # every captured card; colours are chosen at the end (R16)
-    HAT_QUICK = "hat-quick"  # Hat Trick: face-up cards per colour and the passes (R22)
-    HAT_FULL = "hat-full"  # Hat Trick: every face-up and face-down card
+    QUICK = round_fields.QUICK  # indicators, tricks won and marked-colour captures (C4)
+    FULL = round_fields.FULL  # indicators and every captured card
+    DELAYED = round_fields.DELAYED  # every captured card; colours are chosen at the end (R16)
+    HAT_QUICK = round_fields.HAT_QUICK  # Hat Trick: face-up cards per colour and passes (R22)
+    HAT_FULL = round_fields.HAT_FULL  # Hat Trick: every face-up and face-down card
 
     @property
     def mode(self) -> RoundMode:
@@ -67,11 +68,7 @@ class Kind(enum.Enum):
 def kinds_for(setup: rules.TableSetup) -> tuple[Kind, ...]:
     """The entry forms a game offers, the default first: delayed rounds are entered in full
     because the colours are chosen from the captures (R16)."""
-    if setup.variant.has_passes:  # Hat Trick: the forms count the passes too (R19, R22)
-        return (Kind.HAT_QUICK, Kind.HAT_FULL)
-    if not setup.cards_laid_out:
-        return (Kind.DELAYED,)
-    return (Kind.QUICK, Kind.FULL)
+    return tuple(Kind(name) for name in round_fields.kinds_for(setup))
 
 
 def kind_for(
@@ -183,10 +180,7 @@ class ChoiceField(SelectField):
     @property
     def colours(self) -> tuple[rules.Colour, ...] | None:
         """The chosen colours; ``None`` if the value names no colour."""
-        try:
-            return tuple(rules.Colour(name) for name in (self.data or "").split(CHOICE_SEPARATOR))
-        except ValueError:
-            return None
+        return round_fields.colours_of_choice(self.data or "")
 
 
 class MarkSeatForm(Form):
@@ -242,7 +236,7 @@ SEAT_FORMS: dict[Kind, type[Form]] = {
 }
 
 #: The counts of a seat, by form, in the order the rules take them (C3, C5).
-COUNT_FIELDS = {Kind.QUICK: ("tricks",), Kind.HAT_QUICK: ("red", "blue", "green", "passed")}
+COUNT_FIELDS = {Kind(kind): names for kind, names in round_fields.COUNT_FIELDS.items()}
 
 
 class VersionForm(FlaskForm):
@@ -344,18 +338,12 @@ class RoundForm:
         the name of the field filled, or ``None``."""
         counts = self.counts()
         entered = [count.entered for count in counts]
-        if self.kind is Kind.QUICK:
-            implied = rules.implied_tricks(entered, self.setup)
-        elif self.kind is Kind.HAT_QUICK:
-            implied = rules.implied_hat_trick_count(entered, self.setup)
-        else:
-            return None
+        implied = round_fields.implied_of(self.kind.value, entered, self.setup)
         if implied is None or counts[implied.index].shown:
             return None  # open only if nothing at all was sent (not a typing slip)
         counts[implied.index].fill(implied.value)
         self.implied = counts[implied.index].name
-        if self.kind is Kind.HAT_QUICK:
-            self.zero_passes = rules.seats_at_zero_passes(entered, implied)
+        self.zero_passes = implied.zero_passes
         return self.implied
 
     def marked(self) -> list[tuple[rules.Card, ...]]:
@@ -364,7 +352,7 @@ class RoundForm:
 
     def entries(self) -> list[rules.Entry]:
         """One rules entry per seat, in seat order (call after :meth:`validate`)."""
-        return [ENTRY_OF[self.kind](seat) for seat in self.seats]
+        return [round_fields.seat_entry(self.kind.value, seat_values(seat)) for seat in self.seats]
 
     def sent(self) -> services.RoundSent:
         """The round as sent, for ``services.submit`` (call after :meth:`validate`)."""
@@ -373,37 +361,13 @@ class RoundForm:
         )
 
 
-def _quick_entry(seat: Form) -> rules.Entry:
-    return rules.QuickEntry(
-        seat["marked"].cards, seat["tricks"].data, seat["marked_captured"].cards
-    )
-
-
-def _full_entry(seat: Form) -> rules.Entry:
-    return rules.FullEntry(seat["marked"].cards, seat["captured"].cards)
-
-
-def _delayed_entry(seat: Form) -> rules.Entry:
-    choose = seat["choose"].colours if seat["choose"].data else None
-    return rules.DelayedEntry(seat["captured"].cards, choose)
-
-
-def _hat_trick_quick_entry(seat: Form) -> rules.Entry:
-    counts = {colour: seat[colour.value].data for colour in HAT_TRICK_COLOURS}
-    return rules.HatTrickQuickEntry(counts, seat["passed"].data)
-
-
-def _hat_trick_full_entry(seat: Form) -> rules.Entry:
-    return rules.HatTrickFullEntry(seat["captured"].cards, seat["passed"].cards)
-
-
-ENTRY_OF = {
-    Kind.QUICK: _quick_entry,
-    Kind.FULL: _full_entry,
-    Kind.DELAYED: _delayed_entry,
-    Kind.HAT_QUICK: _hat_trick_quick_entry,
-    Kind.HAT_FULL: _hat_trick_full_entry,
-}
+def seat_values(seat: Form) -> round_fields.SeatValues:
+    """A seat's fields as ``round_fields`` builds its entry from them: the cards of each chip
+    field, each count (``None`` if unreadable, for the conflict view) and the colour choice."""
+    cards = {f.short_name: f.cards for f in seat if isinstance(f, CardChipsField)}
+    counts = {f.short_name: f.data for f in seat if isinstance(f, CountField)}
+    choice = next((f.colours if f.data else None for f in seat if isinstance(f, ChoiceField)), None)
+    return round_fields.SeatValues(cards, counts, choice)
 
 
 def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, Any]:

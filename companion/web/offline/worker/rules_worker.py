@@ -4,7 +4,9 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Given the player's language, a
+included, so the phone and the server cannot disagree. Two calls are the phone's own, in the
+API's manner: ``games/offline`` (what the phone shows of a game) and ``rounds/fields`` (a
+round form's posted fields read as the page reads them). Given the player's language, a
 refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
 compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -18,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.formats import offline_game, parse, rules_answers
+from companion.formats import offline_game, parse, round_fields, rules_answers
 from companion.rules import Refusal
 from companion.rules.wording import Reader, say
 
@@ -28,6 +30,9 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "tricks/resolve": rules_answers.resolve_trick,
     # Not an API path: what the phone shows of a game offline (the state plus its queue).
     "games/offline": offline_game.game_offline,
+    # Not an API path: a round form's fields, as the page posts them, read into the entries
+    # the page would read (and the count the others imply, C3, C5), for Save with no network.
+    "rounds/fields": round_fields.fields_answer,
 }
 
 
