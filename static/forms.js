@@ -23,7 +23,9 @@
   window.addEventListener(
     "submit",
     function (event) {
-      if (navigator.onLine !== false || event.target.method !== "post") {
+      // A round form that offline play (offline_play.js) keeps on the phone is its own.
+      var form = event.target;
+      if (navigator.onLine !== false || form.method !== "post" || form.hasAttribute("data-offline-entry")) {
         return;
       }
       event.preventDefault();

@@ -16,6 +16,7 @@
   "use strict";
 
   var CACHE_PREFIX = "sticheln-kit-";
+  var KEPT_WORKER = "sticheln-offline-worker";
   var control = document.querySelector("[data-keep]");
   if (!control) {
     return;
@@ -225,6 +226,10 @@
   }
 
   function showKept(manifest) {
+    // The game pages load offline play (static/offline_play.js) once this names the worker.
+    try {
+      localStorage.setItem(KEPT_WORKER, new URL(manifest.worker, location.href).href);
+    } catch (error) {}
     showProgress(manifest.size, manifest.size);
     button.hidden = true;
     control.classList.add("keep--kept");

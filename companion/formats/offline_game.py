@@ -56,8 +56,10 @@ def game_offline(request: Mapping[str, Any]) -> dict[str, object]:
 
 def offline_state(state: Mapping[str, Any], queued: Sequence[Any]) -> dict[str, object]:
     """``state`` with each change of ``queued`` applied in order, as the server would apply
-    it; the rounds changed carry ``"pending": true``, the game how many changes wait, and
-    ``refused`` the changes the server would refuse (index, status, words)."""
+    it; the rounds changed carry ``"pending": true``, the game how many changes wait,
+    ``next_round`` the number of the round recorded next and ``next_leader`` the seat that
+    leads its first trick, and ``refused`` the changes the server would refuse (index,
+    status, words)."""
     game: dict[str, Any] = copy.deepcopy(dict(state))
     setup = table_setup(len(game["players"]), parse.variant(game["variant"]))
     refused: list[dict[str, object]] = []
@@ -69,6 +71,8 @@ def offline_state(state: Mapping[str, Any], queued: Sequence[Any]) -> dict[str, 
                 {"change": index, "status": parse.refusal_status(error), "error": str(error)}
             )
     game.update(standings(game))
+    game["next_round"] = number_to_record(game)
+    game["next_leader"] = leader_of(game, setup, game["next_round"])
     game[PENDING] = len(queued) - len(refused)
     game["refused"] = refused
     return game
@@ -108,6 +112,15 @@ def number_to_record(game: Mapping[str, Any]) -> int:
     if rounds and rounds[-1]["status"] == PLAYING:
         return int(rounds[-1]["number"])
     return len(rounds) + 1
+
+
+def leader_of(game: Mapping[str, Any], setup: TableSetup, number: int) -> int:
+    """The seat that leads round ``number``'s first trick: as stored for a round being
+    played, else by the rules (R3)."""
+    rounds = game["rounds"]
+    if len(rounds) >= number:
+        return int(rounds[number - 1]["leader"])
+    return round_leader(number, game["first_leader"], setup.players)
 
 
 def check_open(game: Mapping[str, Any]) -> None:

@@ -14,6 +14,7 @@
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the
 //   network, else the kept copy. The worker never deletes a kept kit; keep.js replaces it.
+// - The words of offline play (/offline/words.json?lang=..): the network, else the kept copy.
 // - Anything else (other sites, the JSON API, any method but GET) is left to the browser.
 // Every URL here carries the path the app is served under (URL_PREFIX).
 (function () {
@@ -32,6 +33,8 @@
   var KIT_MANIFEST = {{ kit_manifest|tojson }};
   var GAMES_CACHE = {{ games_cache|tojson }};
   var GAME_PAGE = new RegExp({{ game_page|tojson }});
+  var ROUND_PAGE = new RegExp({{ round_page|tojson }});
+  var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
 
   // The server says every response varies with the language and cookie; a cached static file
@@ -121,10 +124,15 @@
 
   // A page from the network; the offline page when the network fails. The resolver, the
   // rules page and the scoreboards this phone opened are kept (under their path, whatever
-  // their query) and shown instead.
+  // their query) and shown instead; so are the record pages it opened, under their path and
+  // query (the entry mode), for rounds entered offline (static/offline_play.js).
   function page(event) {
-    var path = new URL(event.request.url).pathname;
-    var store = KEPT_PAGES.indexOf(path) !== -1 ? CACHE : GAME_PAGE.test(path) ? GAMES_CACHE : null;
+    var url = new URL(event.request.url);
+    var path = url.pathname;
+    var round = ROUND_PAGE.test(path);
+    var store =
+      KEPT_PAGES.indexOf(path) !== -1 ? CACHE : round || GAME_PAGE.test(path) ? GAMES_CACHE : null;
+    var key = round ? path + url.search : path;
     return Promise.resolve(event.preloadResponse)
       .then(function (preloaded) {
         return preloaded || fetch(event.request);
@@ -134,7 +142,7 @@
           var copy = response.clone();
           event.waitUntil(
             caches.open(store).then(function (cache) {
-              return cache.put(path, copy);
+              return cache.put(key, copy);
             })
           );
         }
@@ -142,13 +150,32 @@
       })
       .catch(function () {
         var kept = store ? caches.open(store).then(function (cache) {
-          return cache.match(path, MATCH);
+          return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
         return kept.then(function (response) {
           if (!response) {
             return cached(OFFLINE_URL);
           }
           return store === GAMES_CACHE ? markedAsCopy(response) : response;
+        });
+      });
+  }
+
+  // The words of offline play (one URL per language): the network, else the kept copy.
+  function words(request) {
+    return fetch(request)
+      .then(function (response) {
+        if (keepable(response)) {
+          var copy = response.clone();
+          caches.open(GAMES_CACHE).then(function (cache) {
+            return cache.put(request.url, copy);
+          });
+        }
+        return response;
+      })
+      .catch(function () {
+        return caches.match(request.url, MATCH).then(function (response) {
+          return response || Response.error();
         });
       });
   }
@@ -207,6 +234,8 @@
       event.respondWith(kitFile(request, url.pathname));
     } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
       event.respondWith(staticFile(request));
+    } else if (url.pathname === WORDS_URL) {
+      event.respondWith(words(request));
     } else if (url.pathname === MANIFEST_URL) {
       event.respondWith(
         fetch(request).catch(function () {

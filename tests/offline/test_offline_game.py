@@ -23,7 +23,7 @@ from tests.offline.requests import (
 from tests.table import Table, auth
 
 #: What the phone adds, and what only the server knows (its version and links).
-PHONE_ONLY = ("pending", "refused")
+PHONE_ONLY = ("pending", "refused", "next_round", "next_leader")
 SERVER_ONLY = ("version", "url", "share_url", "edit_key")
 
 
@@ -57,6 +57,11 @@ def random_rounds(rng: random.Random, count: int) -> tuple[Any, int, list[list[A
         if body["players"] == first["players"]:
             entries.append(body["entries"])
     return first["variant"], first["players"], entries
+
+
+def shown_change(entries: Any) -> dict[str, Any]:
+    """A queued record of ``entries``."""
+    return {"action": "record", "body": {"entries": entries}}
 
 
 def send(client: FlaskClient, game: dict[str, Any], change: dict[str, Any]) -> Any:
@@ -113,6 +118,14 @@ def test_a_round_queued_after_others_from_the_server_keeps_theirs_untouched(
     )
     assert shown["rounds"][0] == last_seen["rounds"][0]  # the server's round, not pending
     assert shown["rounds"][1]["pending"] is True and shown["pending"] == 1
+    assert shown["next_round"] == 3  # the number the phone's next round is opened for
+    # Who leads round 3 is who the server says once round 3 is recorded (R3).
+    game.update(last_seen)
+    for played in (entries[1], entries[0]):
+        answer = send(client, game, shown_change(played))
+        assert answer.status_code == 201, answer.json
+        game.update(answer.json)
+    assert game["rounds"][2]["leader"] == shown["next_leader"]
     assert shown["status"] == "in_progress" and shown["winners"] == []
 
 

@@ -153,12 +153,15 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     client: FlaskClient, table: Table
 ) -> None:
     """The two public pages that settle a dispute are kept as last seen, and so is the
-    scoreboard of each game this phone opened, in a cache of its own that a new version of
-    the worker spares; any other page of a game is never kept."""
+    scoreboard of each game this phone opened and its record page (for rounds recorded
+    offline), in a cache of its own that a new version of the worker spares, with the words
+    of offline play; any other page of a game is never kept."""
     source = worker(client)
     assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve"]
     assert source.count("cache.addAll(") == 1
-    assert source.count("cache.put(") == 2  # when installing, and at each visit of a page
+    # When installing, at each visit of a page, and the words of offline play.
+    assert source.count("cache.put(") == 3
+    assert setting(source, "WORDS_URL") == "/offline/words.json"
     for path in listed(source, "KEPT_PAGES"):
         assert client.get(path).status_code == 200, path
     assert setting(source, "GAMES_CACHE") == "sticheln-games"
@@ -172,6 +175,12 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     kept = [f"/g/{code}", f"/g/{code}/view"]
     never = [f"/g/{code}/share", f"/g/{code}/rounds/record", f"/g/{code}/rounds/1", "/g/x/y"]
     assert [path for path in kept + never if pattern.match(path)] == kept
+    found = re.search(r"var ROUND_PAGE = new RegExp\((\".*?\")\);", source)
+    assert found is not None
+    round_page = re.compile(json.loads(found.group(1)))
+    record = [f"/g/{code}/rounds/record"]
+    never = [*kept, f"/g/{code}/rounds/mark", f"/g/{code}/rounds/1", f"/g/{code}/rounds/record/x"]
+    assert [path for path in record + never if round_page.match(path)] == record
 
 
 def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(

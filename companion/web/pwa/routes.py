@@ -8,6 +8,8 @@
   (resolver, rules), where the offline kit is, and a cache version that changes with their
   contents.
 - ``/offline`` is the page the worker shows when a page cannot be fetched.
+- ``/offline/words.json`` holds, in one language, the words static/offline_play.js shows
+  about rounds entered on a phone with no network (kept by the worker for that use).
 - ``/favicon.ico`` answers the browsers that ask for it without reading the page's links.
 """
 
@@ -26,7 +28,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale, ngettext
 from flask_babel import gettext as _
 
 from companion.web.pwa import bp
@@ -93,6 +95,14 @@ def game_page_pattern() -> str:
     board = url_for("games.scoreboard", code="CODE")
     prefix, _code, _rest = board.partition("CODE")
     return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view)?$"
+
+
+def round_page_pattern() -> str:
+    """The paths of a game's record page, as a JavaScript pattern: kept (with their query,
+    which says the entry mode) for a phone that enters rounds offline."""
+    record = url_for("games.record_round", code="CODE")
+    prefix, _code, rest = record.partition("CODE")
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + re.escape(rest) + "$"
 
 
 def template_source(name: str) -> str:
@@ -166,6 +176,8 @@ def service_worker() -> ResponseReturnValue:
         kit_cache_prefix=KIT_CACHE_PREFIX,
         games_cache=GAMES_CACHE,
         game_page=game_page_pattern(),
+        round_page=round_page_pattern(),
+        words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
     )
     response = current_app.response_class(body, mimetype="text/javascript")
@@ -187,3 +199,80 @@ def favicon() -> ResponseReturnValue:
         "favicon.ico",
         mimetype="image/x-icon",
     )
+
+
+@bp.route("/offline/words.json")
+def offline_words() -> ResponseReturnValue:
+    """What static/offline_play.js says, in the language ``lang`` (else the visitor's): the
+    phone keeps it to speak its language with no network. ``{count}``, ``{number}``,
+    ``{error}`` are filled in there; ``waiting`` has the language's plural forms by
+    ``Intl.PluralRules`` category."""
+    language = request.args.get("lang", "")
+    if language not in current_app.config["LANGUAGES"]:
+        language = str(get_locale())
+    with force_locale(language):
+        words = offline_play_words()
+    response = jsonify(words)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def offline_play_words() -> dict[str, object]:
+    """The words of offline play in the current language."""
+    return {
+        "lang": str(get_locale()),
+        "offline": _(
+            "This phone is offline. Rounds entered on it are kept on this phone and sent "
+            "by themselves when the connection is back."
+        ),
+        "copy": _(
+            "This phone is offline: this is the scoreboard as it last saw it, with the rounds "
+            "entered on this phone since."
+        ),
+        "waiting": {
+            category: ngettext(
+                "%(count)s change entered on this phone is waiting to be sent.",
+                "%(count)s changes entered on this phone are waiting to be sent.",
+                number,
+                count="{count}",
+            )
+            for category, number in (("one", 1), ("other", 2))
+        },
+        "sending": _("Sending the rounds entered on this phone…"),
+        "sent": _("Every round entered on this phone is saved."),
+        "pending": _("On this phone, not yet sent"),
+        "round": _("Round %(number)s", number="{number}"),
+        "totals": _("Totals with these rounds"),
+        "player": _("Player"),
+        "kept": _(
+            "Round %(number)s is kept on this phone. It is sent by itself when the connection "
+            "is back.",
+            number="{number}",
+        ),
+        "record": _("Record round %(number)s", number="{number}"),
+        "led": _("%(name)s led the first trick.", name="{name}"),
+        "leads": _("leads"),
+        "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
+        "clashed": _(
+            "Round %(number)s, entered on this phone, was not saved: the game changed on "
+            "another phone meanwhile.",
+            number="{number}",
+        ),
+        "open": _("Compare and choose"),
+        "refused": _(
+            "Round %(number)s, entered on this phone, was refused: %(error)s",
+            number="{number}",
+            error="{error}",
+        ),
+        "discard": _("Discard it"),
+        "implied": _("Filled in from the other counts: check it, then save again."),
+        "loading": _("The rules are starting on this phone; this takes a few seconds."),
+        "unkept": _(
+            "This phone has no copy of this game to play on offline. Open its scoreboard once "
+            "with the connection."
+        ),
+        "failed": _(
+            "The rules could not start on this phone, so nothing was kept: %(error)s",
+            error="{error}",
+        ),
+    }

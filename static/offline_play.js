@@ -1,0 +1,801 @@
+// Offline play: a round recorded on a phone with no network is kept on the phone, shown on the
+// scoreboard as "on this phone, not yet sent" with its scores and the totals, and sent by
+// itself, in order, once the network is back. Loaded by app.js on a game's pages ([data-game])
+// once this phone kept the offline kit (static/keep.js names its rules worker).
+//
+// - The outbox is IndexedDB "sticheln-offline", store "changes", in the order entered: each
+//   change is the API call it will be (POST /api/v1/games/<code>/rounds with the version and
+//   the round number the page was opened for, and an Idempotency-Key, so a change sent twice
+//   is applied once), plus the form's fields for the conflict view. It is written (durably)
+//   before anything else happens, so a reload, a closed browser or a restarted phone loses
+//   nothing. Store "games" holds the last game state the server gave.
+// - What the phone shows of a game offline, and whether a round is refused, is decided by
+//   companion/formats (round_fields, offline_game) with companion/rules, in the rules worker
+//   (Pyodide): this script only asks and draws the answer. No rule is written here.
+// - Sending uses this phone's own edit right (its cookie; the API takes it from the app's own
+//   pages only). A clash or a stale version stops that game's queue and offers the conflict
+//   view: the kept fields are posted to the record page, which shows it as for any page. A
+//   refusal is shown with a way to discard it; a network failure waits for the next chance.
+(function () {
+  "use strict";
+
+  var main = document.querySelector("[data-game]");
+  var script = document.currentScript;
+  var workerUrl = null;
+  try {
+    workerUrl = localStorage.getItem("sticheln-offline-worker");
+  } catch (error) {}
+  if (!main || !script || !workerUrl || !("indexedDB" in window)) {
+    return;
+  }
+  var code = main.getAttribute("data-game");
+  var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
+  var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
+  var language = document.documentElement.lang || "en";
+  var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
+  var scoreboardUrl = main.getAttribute("data-scoreboard");
+  var onScoreboard = scoreboardUrl === null;
+  var form = document.getElementById("round-form");
+  var JUST_SENT = "sticheln-offline-sent";
+  var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
+  var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
+  var MINUS = "\u2212";
+  var words = null;
+
+  // ------------------------------------------------------------------------------------------
+  // The phone's store
+
+  var database = new Promise(function (resolve, reject) {
+    var request = indexedDB.open("sticheln-offline", 1);
+    request.onupgradeneeded = function () {
+      var changes = request.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
+      changes.createIndex("code", "code");
+      request.result.createObjectStore("games", { keyPath: "code" });
+    };
+    request.onsuccess = function () {
+      resolve(request.result);
+    };
+    request.onerror = function () {
+      reject(request.error);
+    };
+  });
+
+  // One transaction over ``stores``: ``work`` gets them by name and may answer a request,
+  // whose result is the answer once the transaction is committed.
+  function transaction(stores, mode, work) {
+    return database.then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var done = db.transaction(stores, mode, { durability: "strict" });
+        var result;
+        var named = {};
+        stores.forEach(function (name) {
+          named[name] = done.objectStore(name);
+        });
+        var request = work(named);
+        if (request) {
+          request.onsuccess = function () {
+            result = request.result;
+          };
+        }
+        done.oncomplete = function () {
+          resolve(result);
+        };
+        done.onerror = done.onabort = function () {
+          reject(done.error);
+        };
+      });
+    });
+  }
+
+  function changesOfGame() {
+    return transaction(["changes"], "readonly", function (s) {
+      return s.changes.index("code").getAll(code);
+    });
+  }
+
+  function keptGame() {
+    return transaction(["games"], "readonly", function (s) {
+      return s.games.get(code);
+    });
+  }
+
+  function keepGame(state) {
+    return transaction(["games"], "readwrite", function (s) {
+      return s.games.put({ code: code, state: state });
+    });
+  }
+
+  function keepChange(change) {
+    return transaction(["changes"], "readwrite", function (s) {
+      return s.changes.add(change);
+    });
+  }
+
+  function dropChange(id) {
+    return transaction(["changes"], "readwrite", function (s) {
+      return s.changes.delete(id);
+    });
+  }
+
+  function markChange(change, state, error) {
+    change.state = state;
+    change.error = error;
+    return transaction(["changes"], "readwrite", function (s) {
+      return s.changes.put(change);
+    });
+  }
+
+  // A change the server saved: gone from the outbox, the game as the server answered, and
+  // the changes entered after it on the same state of the game now based on the new one.
+  function saved(change, state) {
+    return transaction(["changes", "games"], "readwrite", function (s) {
+      s.changes.delete(change.id);
+      s.games.put({ code: code, state: state });
+      s.changes.index("code").openCursor(code).onsuccess = function (event) {
+        var cursor = event.target.result;
+        if (!cursor) {
+          return;
+        }
+        var later = cursor.value;
+        if (later.base === change.base && later.state === "waiting") {
+          later.base = state.version;
+          later.body.version = state.version;
+          cursor.update(later);
+        }
+        cursor.continue();
+      };
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The rules worker: companion/rules under Pyodide, answering as the API does
+
+  var worker = null;
+  var calls = {};
+  var lastCall = 0;
+
+  function rules(call, body) {
+    if (!worker) {
+      worker = new Worker(workerUrl, { type: "module" });
+      worker.onmessage = function (event) {
+        var data = event.data || {};
+        if (data.id !== undefined && calls[data.id]) {
+          calls[data.id](data);
+          delete calls[data.id];
+        }
+      };
+    }
+    lastCall += 1;
+    var id = lastCall;
+    return new Promise(function (resolve) {
+      calls[id] = resolve;
+      worker.postMessage({ id: id, call: call, body: body, language: language });
+    });
+  }
+
+  function queued(changes) {
+    return changes.map(function (change) {
+      return { action: change.action, body: change.body };
+    });
+  }
+
+  function waitingOf(changes) {
+    return changes.filter(function (change) {
+      return change.state === "waiting";
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // What the phone says
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (whole, name) {
+      return name in values ? String(values[name]) : whole;
+    });
+  }
+
+  function waitingWords(count) {
+    var category = new Intl.PluralRules(language).select(count);
+    return fill(words.waiting[category] || words.waiting.other, { count: count });
+  }
+
+  function signed(number) {
+    return number > 0 ? "+" + number : number < 0 ? MINUS + -number : "0";
+  }
+
+  // The notice at the top of the page: what offline play is doing now.
+  function say(text, warning, alert) {
+    var notice = document.getElementById("offline-play-status");
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.id = "offline-play-status";
+      main.insertBefore(notice, main.firstChild);
+    }
+    notice.setAttribute("role", alert ? "alert" : "status");
+    notice.className = "notice " + (warning ? "notice--warning" : "notice--saved");
+    notice.textContent = text || "";
+    notice.hidden = !text;
+  }
+
+  // Shown or not, whatever display the page's style gives it.
+  function show(shown, visible) {
+    shown.style.display = visible ? "" : "none";
+  }
+
+  function element(tag, text, attributes) {
+    var made = document.createElement(tag);
+    if (text !== undefined && text !== null) {
+      made.textContent = text;
+    }
+    Object.keys(attributes || {}).forEach(function (name) {
+      made.setAttribute(name, attributes[name]);
+    });
+    return made;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Sending, in order, once the network is back
+
+  var sending = null;
+
+  function send() {
+    if (!sending) {
+      sending = changesOfGame()
+        .then(function (changes) {
+          return sendFirst(changes, 0);
+        })
+        .then(
+          function (count) {
+            sending = null;
+            return count;
+          },
+          function () {
+            sending = null; // the network went again: the changes wait for the next chance
+            return 0;
+          }
+        );
+    }
+    return sending;
+  }
+
+  // Send the first waiting change; on success, the next (read again: their versions moved).
+  // Answers how many were saved.
+  function sendFirst(changes, count) {
+    var change = changes[0];
+    if (!change || change.state !== "waiting") {
+      return count;
+    }
+    say(words.sending);
+    return fetch(gameApi + "/rounds", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
+      body: JSON.stringify(change.body),
+    }).then(function (response) {
+      if (response.status >= 500) {
+        throw new Error("the server answered " + response.status);
+      }
+      return response.json().then(function (answer) {
+        if (response.ok) {
+          return saved(change, answer)
+            .then(changesOfGame)
+            .then(function (rest) {
+              return sendFirst(rest, count + 1);
+            });
+        }
+        var state = response.status === 409 ? "clashed" : "refused";
+        return markChange(change, state, answer.error || "").then(function () {
+          return count;
+        });
+      });
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The scoreboard: the rounds entered on this phone, and what happened to them
+
+  function showScoreboard() {
+    var copy = document.querySelector("[data-offline-copy]");
+    if (copy && !copy.hidden) {
+      copy.textContent = words.copy; // the worker's copy, shown offline
+    }
+    var kept = new URLSearchParams(location.search).get("kept");
+    if (kept) {
+      history.replaceState(null, "", location.pathname); // said once, not at every reload
+    }
+    var justSent = false;
+    try {
+      justSent = sessionStorage.getItem(JUST_SENT) === code;
+      sessionStorage.removeItem(JUST_SENT);
+    } catch (error) {}
+    var note = justSent ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
+    return catchUp().then(function (online) {
+      return drawChanges(note, online).then(function (waiting) {
+        if (waiting) {
+          retryLater();
+        }
+      });
+    });
+  }
+
+  // With the network: the game as the server has it, kept, and the waiting rounds sent (the
+  // page is then loaded again, as the server has it). Answers whether the server answered.
+  function catchUp() {
+    return fetchState().then(function (online) {
+      if (!online) {
+        return false;
+      }
+      return send().then(function (count) {
+        if (count > 0) {
+          try {
+            sessionStorage.setItem(JUST_SENT, code);
+          } catch (error) {}
+          location.reload(); // the page as the server now has it, every sent round in it
+          return new Promise(function () {}); // nothing more to draw on this page
+        }
+        return true;
+      });
+    });
+  }
+
+  // Rounds wait while the server cannot be reached: try again every little while, as the
+  // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online).
+  function retryLater() {
+    setTimeout(function () {
+      catchUp().then(function (online) {
+        if (!online) {
+          retryLater();
+        } else {
+          drawChanges(null, true); // what the server did not take, drawn in place
+        }
+      });
+    }, RETRY_MS);
+  }
+
+  // Whether the server answers now (any answer will do); the JSON API, which the service
+  // worker never answers from what it keeps.
+  function reachable() {
+    var stop = new AbortController();
+    var timer = setTimeout(function () {
+      stop.abort();
+    }, REACH_MS);
+    return fetch(gameApi, { method: "HEAD", cache: "no-store", signal: stop.signal }).then(
+      function () {
+        clearTimeout(timer);
+        return true;
+      },
+      function () {
+        clearTimeout(timer);
+        return false;
+      }
+    );
+  }
+
+  // The game as the server has it now, kept for offline use, with its record page.
+  function fetchState() {
+    return fetch(gameApi, { credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (state) {
+        if (!state) {
+          throw new Error("no game state");
+        }
+        return keptGame().then(function (kept) {
+          var pages = kept && kept.state.version === state.version ? null : recordPages();
+          return keepGame(state).then(function () {
+            return pages && keepPages(pages);
+          });
+        });
+      })
+      .then(
+        function () {
+          // This phone now holds what it needs to record rounds of this game offline.
+          main.setAttribute("data-offline-ready", "");
+          return true;
+        },
+        function () {
+          return false;
+        }
+      );
+  }
+
+  function recordLinks() {
+    var pattern = /\/rounds\/record$/;
+    return Array.prototype.filter.call(document.querySelectorAll("a[href]"), function (link) {
+      return pattern.test(new URL(link.href).pathname);
+    });
+  }
+
+  function recordPages() {
+    return recordLinks().map(function (link) {
+      return link.href;
+    });
+  }
+
+  function keepPages(urls) {
+    return caches.open("sticheln-games").then(function (cache) {
+      return Promise.all(
+        urls.map(function (url) {
+          return fetch(url, { credentials: "same-origin" }).then(function (response) {
+            var whole = response.status === 200 && !response.redirected;
+            var store = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
+            return whole && store ? cache.put(url, response) : undefined;
+          });
+        })
+      );
+    });
+  }
+
+  // The rounds this phone holds for the game, drawn; answers how many wait to be sent.
+  function drawChanges(note, online) {
+    return Promise.all([changesOfGame(), keptGame()]).then(function (found) {
+      var changes = found[0];
+      var kept = found[1];
+      Array.prototype.forEach.call(
+        main.querySelectorAll(".offline-pending, .offline-stopped"),
+        function (drawn) {
+          drawn.remove();
+        }
+      );
+      var waiting = waitingOf(changes);
+      var status = [note, waiting.length ? waitingWords(waiting.length) : null];
+      if (!online && !document.querySelector("[data-offline-copy]:not([hidden])")) {
+        status.unshift(words.offline);
+      }
+      say(status.filter(Boolean).join(" "), waiting.length > 0);
+      changes
+        .filter(function (change) {
+          return change.state !== "waiting";
+        })
+        .forEach(drawStopped);
+      if (!waiting.length || !kept) {
+        return waiting.length;
+      }
+      return rules("games/offline", { state: kept.state, queued: queued(waiting) }).then(
+        function (answer) {
+          if (answer.status === 200) {
+            drawPending(answer.body);
+          }
+          return waiting.length;
+        }
+      );
+    });
+  }
+
+  // The rounds not yet sent, player by player, with the totals they make.
+  function drawPending(game) {
+    var rounds = game.rounds.filter(function (round) {
+      return round.pending;
+    });
+    var section = element("section", null, { class: "offline-pending", "aria-labelledby": "offline-pending-title" });
+    section.appendChild(element("h2", words.pending, { id: "offline-pending-title" }));
+    var table = element("table", null, { class: "offline-pending__table" });
+    var head = table.createTHead().insertRow();
+    head.appendChild(element("th", words.player, { scope: "col" }));
+    rounds.forEach(function (round) {
+      head.appendChild(element("th", fill(words.round, { number: round.number }), { scope: "col" }));
+    });
+    head.appendChild(element("th", words.totals, { scope: "col" }));
+    var body = table.createTBody();
+    game.players.forEach(function (name, seat) {
+      var row = body.insertRow();
+      row.appendChild(element("th", name, { scope: "row" }));
+      rounds.forEach(function (round) {
+        row.appendChild(element("td", signed(round.scores[seat])));
+      });
+      row.appendChild(element("td", signed(game.totals[seat]), { class: "offline-pending__total" }));
+    });
+    section.appendChild(table);
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(section, heading.nextSibling);
+    showNextRound(game);
+  }
+
+  // The page's round to come, as it stands with the rounds kept here: its number and the
+  // way to record it (what the kept page said of the round after the server's last is gone:
+  // who deals and leads, marking colours, playing live need the connection).
+  function showNextRound(game) {
+    var panel = main.querySelector(".current-round");
+    if (!panel) {
+      return;
+    }
+    show(panel, game.status === "in_progress");
+    var title = panel.querySelector("h2");
+    title.textContent = fill(words.next, { number: game.next_round, planned: game.rounds_planned });
+    Array.prototype.forEach.call(panel.querySelectorAll(".deal, .hint, .follow"), function (stale) {
+      show(stale, false);
+    });
+    var record = recordLinks();
+    Array.prototype.forEach.call(panel.querySelectorAll(".actions a"), function (link) {
+      show(link, record.indexOf(link) !== -1);
+    });
+    record.forEach(function (link) {
+      link.textContent = fill(words.record, { number: game.next_round });
+      link.classList.add("button--primary");
+    });
+  }
+
+  // A change the server did not take: the conflict view (a clash), or discard (a refusal).
+  function drawStopped(change) {
+    var notice = element("div", null, { class: "notice notice--warning offline-stopped", role: "alert" });
+    var clashed = change.state === "clashed";
+    var text = clashed
+      ? fill(words.clashed, { number: change.number })
+      : fill(words.refused, { number: change.number, error: change.error });
+    notice.appendChild(element("p", text));
+    var button = element("button", clashed ? words.open : words.discard, { type: "button", class: "button" });
+    button.addEventListener("click", function () {
+      if (clashed) {
+        openConflict(change);
+      } else {
+        dropChange(change.id).then(function () {
+          notice.remove();
+        });
+      }
+    });
+    notice.appendChild(button);
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(notice, heading.nextSibling);
+  }
+
+  // The round as this phone entered it, posted to its record page: the server shows the
+  // conflict view (or the page with the game as it is now), with these entries in it.
+  function openConflict(change) {
+    reachable().then(function (online) {
+      if (online) {
+        postKept(change);
+      } else {
+        say(words.offline, true, true);
+      }
+    });
+  }
+
+  function postKept(change) {
+    var post = element("form", null, { method: "post", action: change.page, hidden: "" });
+    Object.keys(change.fields).forEach(function (name) {
+      change.fields[name].forEach(function (value) {
+        post.appendChild(element("input", null, { type: "hidden", name: name, value: value }));
+      });
+    });
+    document.body.appendChild(post);
+    dropChange(change.id).then(function () {
+      HTMLFormElement.prototype.submit.call(post);
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The record page: a round recorded offline is checked and scored on the phone, then kept
+
+  function fieldsOf(sent) {
+    var fields = {};
+    new FormData(sent).forEach(function (value, name) {
+      (fields[name] = fields[name] || []).push(String(value));
+    });
+    return fields;
+  }
+
+  function forRules(fields) {
+    var copy = {};
+    Object.keys(fields).forEach(function (name) {
+      if (/^s\d+-/.test(name)) {
+        copy[name] = fields[name];
+      }
+    });
+    return copy;
+  }
+
+  // The offline state of the game with this phone's waiting changes, or null (said why).
+  function offlineGame() {
+    return Promise.all([keptGame(), changesOfGame()]).then(function (found) {
+      var kept = found[0];
+      if (!kept) {
+        say(words.unkept, true, true);
+        return null;
+      }
+      var waiting = waitingOf(found[1]);
+      return rules("games/offline", { state: kept.state, queued: queued(waiting) }).then(
+        function (answer) {
+          if (answer.status !== 200) {
+            say(fill(words.failed, { error: answer.body.error }), true, true);
+            return null;
+          }
+          return { kept: kept.state, waiting: waiting, game: answer.body };
+        }
+      );
+    });
+  }
+
+  function showRecordPage() {
+    var heading = main.querySelector("h1");
+    say(words.loading);
+    return offlineGame().then(function (offline) {
+      if (!offline) {
+        return;
+      }
+      say(words.offline);
+      heading.textContent = fill(words.record, { number: offline.game.next_round });
+      showLeader(offline.game);
+    });
+  }
+
+  // The kept page was of an earlier round: who leads this one (R3), first, with the badge.
+  function showLeader(game) {
+    var leader = game.next_leader;
+    var line = main.querySelector("[data-leader]");
+    if (line) {
+      line.textContent = fill(words.led, { name: game.players[leader] });
+    }
+    var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
+    if (!seats.length) {
+      return;
+    }
+    var after = seats[seats.length - 1].nextSibling;
+    var parent = seats[0].parentNode;
+    seats.forEach(function (seat) {
+      var badge = seat.querySelector(".round-seat__badge");
+      if (badge) {
+        badge.remove();
+      }
+    });
+    seats.sort(function (one, other) {
+      var count = seats.length;
+      var first = (Number(one.getAttribute("data-seat")) - leader + count) % count;
+      return first - (Number(other.getAttribute("data-seat")) - leader + count) % count;
+    });
+    seats.forEach(function (seat) {
+      parent.insertBefore(seat, after);
+    });
+    var name = seats[0].querySelector(".round-seat__name");
+    if (name) {
+      name.after(" ", element("span", words.leads, { class: "round-seat__badge" }));
+    }
+  }
+
+  function keepRound(action) {
+    say(words.loading);
+    var fields = fieldsOf(form);
+    var entries = null;
+    return offlineGame()
+      .then(function (offline) {
+        if (!offline) {
+          return null;
+        }
+        var request = {
+          kind: form.getAttribute("data-kind"),
+          variant: offline.kept.variant,
+          players: offline.kept.players.length,
+          fields: forRules(fields),
+        };
+        return rules("rounds/fields", request).then(function (read) {
+          if (read.status !== 200) {
+            say(read.body.error, true, true);
+            return null;
+          }
+          if (read.body.implied) {
+            var implied = read.body.implied;
+            var name = "s" + implied.seat + "-" + implied.field;
+            var input = form.elements[name];
+            if (input) {
+              input.value = String(implied.value); // a count's chips: the one of that value
+              form.dispatchEvent(new Event("change", { bubbles: true }));
+            }
+            var note = form.querySelector('[data-count-field="' + name + '"] [data-implied-note]');
+            if (note) {
+              note.hidden = false; // the page's own words: implied by the others, check it
+            }
+            say(words.implied, true, true);
+            return null;
+          }
+          entries = read.body.entries;
+          // The checks C1-C5, refused in the player's language as the page would say it.
+          var round = { variant: request.variant, players: request.players, entries: entries };
+          return rules("rounds/score", round).then(function (scored) {
+            if (scored.status !== 200) {
+              say(scored.body.error, true, true);
+              return null;
+            }
+            return offline;
+          });
+        });
+      })
+      .then(function (offline) {
+        if (!offline) {
+          return;
+        }
+        var number = offline.game.next_round;
+        var change = {
+          code: code,
+          action: "record",
+          number: number,
+          base: offline.kept.version,
+          body: { version: offline.kept.version, number: number, entries: entries },
+          key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
+          fields: fields,
+          page: location.pathname + location.search,
+          state: "waiting",
+          error: "",
+        };
+        var queue = queued(offline.waiting).concat(queued([change]));
+        return rules("games/offline", { state: offline.kept, queued: queue }).then(function (answer) {
+          var refusal = (answer.body.refused || []).filter(function (refused) {
+            return refused.change === offline.waiting.length;
+          })[0];
+          if (answer.status !== 200 || refusal) {
+            say((refusal || answer.body).error, true, true);
+            return;
+          }
+          var round = answer.body.rounds[number - 1];
+          if (action === "check") {
+            var scores = answer.body.players.map(function (name, seat) {
+              return name + " " + signed(round.scores[seat]);
+            });
+            say(scores.join(" · "));
+            return;
+          }
+          return keepChange(change).then(function () {
+            location.href = scoreboardUrl + "?kept=" + number;
+          });
+        });
+      })
+      .catch(function (error) {
+        say(fill(words.failed, { error: String(error) }), true, true);
+      });
+  }
+
+  // The record page kept on this phone: a Save the server does not answer is kept here.
+  function takeRoundForm() {
+    if (!form || main.hasAttribute("data-correcting")) {
+      return;
+    }
+    form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
+    var confirmed = false;
+    form.addEventListener("submit", function (event) {
+      if (confirmed) {
+        confirmed = false; // the server answers: the page's own post goes ahead
+        return;
+      }
+      event.preventDefault();
+      var submitter = event.submitter || null;
+      var action = submitter && submitter.name === "action" ? submitter.value : "";
+      reachable().then(function (online) {
+        if (online) {
+          confirmed = true;
+          form.requestSubmit(submitter);
+        } else if (!action || action === "check" || action === "save") {
+          keepRound(action);
+        } else {
+          say(words.offline, true, true); // a mode switch or a step shows the page again: online only
+        }
+      });
+    });
+    reachable().then(function (online) {
+      if (!online) {
+        showRecordPage();
+      } else {
+        send();
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  fetch(wordsUrl)
+    .then(function (response) {
+      return response.ok ? response.json() : null;
+    })
+    .catch(function () {
+      return null;
+    })
+    .then(function (found) {
+      if (!found) {
+        return; // never online in this language since the kit was kept: nothing to say
+      }
+      words = found;
+      if (onScoreboard) {
+        showScoreboard();
+      } else {
+        takeRoundForm();
+      }
+    });
+})();
