@@ -36,6 +36,7 @@
   var scoreboardUrl = main.getAttribute("data-scoreboard");
   var onScoreboard = scoreboardUrl === null;
   var form = document.getElementById("round-form");
+  var correcting = main.hasAttribute("data-correcting");
   var JUST_SENT = "sticheln-offline-sent";
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
@@ -173,9 +174,14 @@
     });
   }
 
+  // The changes as companion/formats/offline_game.py takes them (a correction names its round).
   function queued(changes) {
     return changes.map(function (change) {
-      return { action: change.action, body: change.body };
+      var made = { action: change.action, body: change.body };
+      if (change.action === "correct") {
+        made.number = change.number;
+      }
+      return made;
     });
   }
 
@@ -266,8 +272,9 @@
       return count;
     }
     say(words.sending);
-    return fetch(gameApi + "/rounds", {
-      method: "POST",
+    var fixing = change.action === "correct";
+    return fetch(gameApi + "/rounds" + (fixing ? "/" + change.number : ""), {
+      method: fixing ? "PUT" : "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
       body: JSON.stringify(change.body),
@@ -614,8 +621,11 @@
         return;
       }
       say(words.offline);
-      heading.textContent = fill(words.record, { number: offline.game.next_round });
-      showLeader(offline.game);
+      if (!correcting) {
+        // The kept page may be of an earlier round than the one recorded next.
+        heading.textContent = fill(words.record, { number: offline.game.next_round });
+        showLeader(offline.game);
+      }
     });
   }
 
@@ -703,13 +713,18 @@
         if (!offline) {
           return;
         }
-        var number = offline.game.next_round;
+        // A new round is opened for the next number; a correction names its round.
+        var number = correcting ? Number(form.elements.number.value) : offline.game.next_round;
+        var body = { version: offline.kept.version, entries: entries };
+        if (!correcting) {
+          body.number = number;
+        }
         var change = {
           code: code,
-          action: "record",
+          action: correcting ? "correct" : "record",
           number: number,
           base: offline.kept.version,
-          body: { version: offline.kept.version, number: number, entries: entries },
+          body: body,
           key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
           fields: fields,
           page: location.pathname + location.search,
@@ -745,7 +760,7 @@
 
   // The record page kept on this phone: a Save the server does not answer is kept here.
   function takeRoundForm() {
-    if (!form || main.hasAttribute("data-correcting")) {
+    if (!form) {
       return;
     }
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script

@@ -124,8 +124,8 @@
 
   // A page from the network; the offline page when the network fails. The resolver, the
   // rules page and the scoreboards this phone opened are kept (under their path, whatever
-  // their query) and shown instead; so are the record pages it opened, under their path and
-  // query (the entry mode), for rounds entered offline (static/offline_play.js).
+  // their query) and shown instead; so are the round pages it opened (record, correct), under
+  // their path and query (the entry mode), for rounds entered offline (static/offline_play.js).
   function page(event) {
     var url = new URL(event.request.url);
     var path = url.pathname;

@@ -11,14 +11,26 @@ waiting, in English and German.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.rules import round_leader
-from tests.browser.scenario import FIVE_ROUNDS, round_scores, signed, totals_of
-from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest, record_rounds
+from tests.browser.scenario import FIVE_ROUNDS, round_scores, seat, signed, totals_of
+from tests.browser.support import (
+    CHROMIUM,
+    PHONE,
+    TIMEOUT_MS,
+    LiveServer,
+    Phone,
+    PhoneFactory,
+    kit_manifest,
+    record_rounds,
+)
 from tests.browser.test_docs_screens import chip_name
 from tests.browser.test_journeys import tap, tap_chip
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
@@ -69,6 +81,11 @@ def ready_phone(new_phone: PhoneFactory, table: Table, game: dict[str, Any], wor
     """A phone that may edit ``game``, kept the offline kit, and opened the scoreboard with
     the network (offline play kept the game and its record page)."""
     phone = new_phone(locale=words["locale"], service_workers="allow")
+    return made_ready(phone, game, words)
+
+
+def made_ready(phone: Phone, game: dict[str, Any], words: Any) -> Phone:
+    """``phone``, made ready to play ``game`` offline (see :func:`ready_phone`)."""
     page = phone.page
     phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
     page.wait_for_function(CONTROLLED)
@@ -106,8 +123,8 @@ def record_offline(
     expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name=leader))
     expect(page.locator(".round-seat__name").first).to_have_text(leader)
     expect(page.locator(".round-seat__badge")).to_have_count(1)
-    for seat, entry in enumerate(played):
-        enter_quick_seat(phone, words["lang"], seat, entry)
+    for place, entry in enumerate(played):
+        enter_quick_seat(phone, words["lang"], place, entry)
     if axe_source is not None:
         save_screenshot(phone, f"offline-record-page-{words['lang']}")
         where = f"offline record page ({words['lang']})"
@@ -132,8 +149,8 @@ def expected_pending(names: list[str], server: list[Any], offline: list[Any]) ->
     scores = round_scores(offline)
     totals = totals_of([*server, *offline])
     return [
-        [name, *signed([round_[seat] for round_ in scores]), signed([totals[seat]])[0]]
-        for seat, name in enumerate(names)
+        [name, *signed([round_[place] for round_ in scores]), signed([totals[place]])[0]]
+        for place, name in enumerate(names)
     ]
 
 
@@ -209,3 +226,89 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     expect(clash).to_be_visible()
     mine = round_scores(FIVE_ROUNDS[1:2])[0]
     assert all(score in page.locator("main").inner_text() for score in signed(mine))
+
+
+def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The correct page this phone opened works offline too: the correction waits on the
+    phone; another phone corrects the same round meanwhile; back online, neither is lost:
+    theirs stands on the server, and this phone offers the conflict view with its own."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:2])
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    phone.goto(f"/g/{game['id']}/rounds/1")  # opened once with the network: kept
+    expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
+    phone.goto(f"/g/{game['id']}")
+    expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
+
+    phone.context.set_offline(True)
+    page.get_by_role("link", name="Correct round 1").click()
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    # Ann won 5 tricks and Ben 6, not 6 and 5 (C3 still holds: 14 tricks).
+    tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")
+    tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "6")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
+    first = FIVE_ROUNDS[0]
+    mine = (seat(first[0].indicator, 5, *first[0].captured), seat(first[1].indicator, 6), first[2])
+    assert pending_table(phone) == expected_pending(NAMES, [FIVE_ROUNDS[1]], [mine])
+
+    theirs = FIVE_ROUNDS[3]
+    live_table.correct(game, 1, [seat.entry() for seat in theirs])  # another phone's
+    phone.context.set_offline(False)
+    stopped = page.locator(".offline-stopped")
+    expect(stopped).to_contain_text("Round 1, entered on this phone, was not saved")
+    state = live_table.state(game)
+    assert state["rounds"][0]["scores"] == round_scores([theirs])[0]  # theirs stands
+    stopped.get_by_role("button", name="Compare and choose").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
+    expect(page.locator("#clash-title")).to_be_visible()
+    shown = page.locator("main").inner_text()
+    assert all(score in shown for score in signed(round_scores([mine])[0]))
+
+
+@contextmanager
+def browser_on_profile(browser: Any, base_url: str, profile: Path) -> Iterator[Phone]:
+    """The browser started on the profile folder ``profile`` (its cookies, IndexedDB,
+    service worker and caches), as a phone; closed, the whole browser stops."""
+    options = {**PHONE, "service_workers": "allow", "locale": "en-GB", "base_url": base_url}
+    context = browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), headless=True, **options
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        yield Phone(context, page, base_url)
+    finally:
+        context.close()
+
+
+def test_rounds_kept_offline_outlive_closing_the_browser(
+    browser: Any, live_server: LiveServer, live_table: Table, tmp_path: Path
+) -> None:
+    """Recorded offline, the browser closed and started again on the same profile, still
+    offline: the round is there, waiting; back online, it is sent, once."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    profile = tmp_path / "profile"
+    with browser_on_profile(browser, live_server.url, profile) as phone:
+        made_ready(phone, game, words)
+        phone.context.set_offline(True)
+        record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    with browser_on_profile(browser, live_server.url, profile) as phone:
+        phone.context.set_offline(True)
+        phone.goto(f"/g/{game['id']}")
+        expect(phone.page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
+        assert pending_table(phone) == expected_pending(NAMES, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
+        assert len(live_table.state(game)["rounds"]) == 1
+        phone.context.set_offline(False)
+        expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])

@@ -98,11 +98,13 @@ def game_page_pattern() -> str:
 
 
 def round_page_pattern() -> str:
-    """The paths of a game's record page, as a JavaScript pattern: kept (with their query,
-    which says the entry mode) for a phone that enters rounds offline."""
+    """The paths of a game's record page and of its pages correcting a round, as a
+    JavaScript pattern: kept (with their query, which says the entry mode) for a phone that
+    enters rounds offline."""
     record = url_for("games.record_round", code="CODE")
     prefix, _code, rest = record.partition("CODE")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + re.escape(rest) + "$"
+    rounds = re.escape(rest.rsplit("/", 1)[0] + "/")
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|[0-9]+)$"
 
 
 def template_source(name: str) -> str:
