@@ -19,7 +19,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.rules import round_leader
+from companion.rules import (
+    HatTrickQuickEntry,
+    implied_hat_trick_count,
+    round_leader,
+    score_checked,
+    table_setup,
+    variant_named,
+)
+from companion.rules.deck import HAT_TRICK_COLOURS
 from tests.browser.scenario import FIVE_ROUNDS, round_scores, seat, signed, totals_of
 from tests.browser.support import (
     CHROMIUM,
@@ -312,3 +320,50 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
         expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
+
+
+def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Hat Trick counts (R22, C5) entered offline: the phone shows the scores the rules give,
+    and the server, once the round is sent, has the same."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    names = ["Ann", "Ben", "Cleo", "Dan"]
+    game = live_table.new_game(names, "hat-trick", rounds=3)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    setup = table_setup(len(names), variant_named("hat-trick"))
+    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
+    flat = [count for counts in seats for count in counts]
+    implied = implied_hat_trick_count(flat, setup)
+    assert implied is not None
+    flat[implied.index] = implied.value
+    entries = [
+        HatTrickQuickEntry(
+            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
+        )
+        for at in range(0, len(flat), 4)
+    ]
+    scores = [place.score for place in score_checked(setup, entries).seats]
+
+    phone.context.set_offline(True)
+    page.get_by_role("link", name="Record round 1").click()
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place in range(len(names)):
+        for at, name in enumerate(("red", "blue", "green", "passed")):
+            count = flat[place * 4 + at]
+            if count:  # 0 passes are already there
+                field = page.locator(f'[data-count-field="s{place}-{name}"]')
+                tap(field, "radio", str(count))
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
+    shown = pending_table(phone)
+    assert shown == [
+        [name, *signed([score]), *signed([score])]
+        for name, score in zip(names, scores, strict=True)
+    ]
+
+    phone.context.set_offline(False)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    assert live_table.state(game)["rounds"][0]["scores"] == scores
