@@ -34,7 +34,7 @@
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
   var scoreboardUrl = main.getAttribute("data-scoreboard");
-  var onScoreboard = scoreboardUrl === null;
+  var onScoreboard = document.querySelector(".board-updates") !== null;
   var form = document.getElementById("round-form");
   var correcting = main.hasAttribute("data-correcting");
   var JUST_SENT = "sticheln-offline-sent";
@@ -310,12 +310,7 @@
     if (kept) {
       history.replaceState(null, "", location.pathname); // said once, not at every reload
     }
-    var justSent = false;
-    try {
-      justSent = sessionStorage.getItem(JUST_SENT) === code;
-      sessionStorage.removeItem(JUST_SENT);
-    } catch (error) {}
-    var note = justSent ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
+    var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
     return catchUp().then(function (online) {
       return drawChanges(note, online).then(function (waiting) {
         if (waiting) {
@@ -323,6 +318,17 @@
         }
       });
     });
+  }
+
+  // Whether this page was loaded again because the rounds waiting here were just sent.
+  function wasJustSent() {
+    try {
+      var sent = sessionStorage.getItem(JUST_SENT) === code;
+      sessionStorage.removeItem(JUST_SENT);
+      return sent;
+    } catch (error) {
+      return false;
+    }
   }
 
   // With the network: the game as the server has it, kept, and the waiting rounds sent (the
@@ -345,6 +351,21 @@
     });
   }
 
+  // Another page of the game (marking, live play, sharing: online only, the service worker
+  // keeps none of them): what waits to be sent, which is sent as soon as the server answers.
+  function showStatus() {
+    var sent = wasJustSent();
+    return catchUp().then(function () {
+      return changesOfGame().then(function (changes) {
+        var waiting = waitingOf(changes).length;
+        say(waiting ? waitingWords(waiting) : sent ? words.sent : "", waiting > 0);
+        if (waiting) {
+          retryLater();
+        }
+      });
+    });
+  }
+
   // Rounds wait while the server cannot be reached: try again every little while, as the
   // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online).
   function retryLater() {
@@ -352,7 +373,7 @@
       catchUp().then(function (online) {
         if (!online) {
           retryLater();
-        } else {
+        } else if (onScoreboard) {
           drawChanges(null, true); // what the server did not take, drawn in place
         }
       });
@@ -809,8 +830,10 @@
       words = found;
       if (onScoreboard) {
         showScoreboard();
-      } else {
+      } else if (scoreboardUrl !== null) {
         takeRoundForm();
+      } else {
+        showStatus(); // any other page of the game: what waits, and whether it can be sent
       }
     });
 })();

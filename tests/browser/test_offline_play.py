@@ -317,7 +317,10 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
         assert pending_table(phone) == expected_pending(NAMES, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
         assert len(live_table.state(game)["rounds"]) == 1
         phone.context.set_offline(False)
+        # Any page of the game sends what waits once the server answers, and says so.
+        phone.goto(f"/g/{game['id']}/share")
         expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
+        expect(phone.page.get_by_role("heading", level=1)).to_have_text("Share this game")
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
 
