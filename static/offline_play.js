@@ -246,10 +246,14 @@
 
   function send() {
     if (!sending) {
-      sending = changesOfGame()
-        .then(function (changes) {
+      // One tab at a time sends a game's changes (another waits, then finds them sent).
+      var run = function () {
+        return changesOfGame().then(function (changes) {
           return sendFirst(changes, 0);
-        })
+        });
+      };
+      var locks = navigator.locks;
+      sending = (locks ? locks.request("sticheln-outbox-" + code, run) : run())
         .then(
           function (count) {
             sending = null;
@@ -320,6 +324,12 @@
     });
   }
 
+  function markJustSent() {
+    try {
+      sessionStorage.setItem(JUST_SENT, code);
+    } catch (error) {}
+  }
+
   // Whether this page was loaded again because the rounds waiting here were just sent.
   function wasJustSent() {
     try {
@@ -340,9 +350,7 @@
       }
       return send().then(function (count) {
         if (count > 0) {
-          try {
-            sessionStorage.setItem(JUST_SENT, code);
-          } catch (error) {}
+          markJustSent();
           location.reload(); // the page as the server now has it, every sent round in it
           return new Promise(function () {}); // nothing more to draw on this page
         }
@@ -786,6 +794,7 @@
     }
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
     var confirmed = false;
+    var keptCopy = false; // the page is the copy the phone kept, shown with no network
     form.addEventListener("submit", function (event) {
       if (confirmed) {
         confirmed = false; // the server answers: the page's own post goes ahead
@@ -796,8 +805,10 @@
       var action = submitter && submitter.name === "action" ? submitter.value : "";
       reachable().then(function (online) {
         if (online) {
-          confirmed = true;
-          form.requestSubmit(submitter);
+          (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
+            confirmed = true;
+            form.requestSubmit(submitter);
+          });
         } else if (!action || action === "check" || action === "save") {
           keepRound(action);
         } else {
@@ -807,11 +818,36 @@
     });
     reachable().then(function (online) {
       if (!online) {
+        keptCopy = true;
         showRecordPage();
-      } else {
-        send();
+        return;
       }
+      send().then(function (count) {
+        if (count > 0) {
+          markJustSent();
+          location.reload(); // the page for the round to enter now that the others are in
+        }
+      });
     });
+  }
+
+  // The kept copy, sent with the network back: the rounds waiting here go first, then this
+  // page's post carries the game's version and round as the server now has them (the copy's
+  // were those of the day it was kept). A clash with another phone is still found: the
+  // server checks the version it sends against any change made since.
+  function caughtUp() {
+    return fetchState()
+      .then(send)
+      .then(offlineGame)
+      .then(function (offline) {
+        if (!offline) {
+          return;
+        }
+        form.elements.version.value = String(offline.kept.version);
+        if (!correcting) {
+          form.elements.number.value = String(offline.game.next_round);
+        }
+      });
   }
 
   // ------------------------------------------------------------------------------------------

@@ -370,3 +370,29 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     phone.context.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert live_table.state(game)["rounds"][0]["scores"] == scores
+
+
+def test_a_round_entered_on_the_kept_page_is_saved_in_turn_when_the_network_returns(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The network comes back while round 3 is being entered on the page kept offline: Save
+    sends the waiting round 2 first, then round 3 as the server now numbers it, both once."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    phone.context.set_offline(True)
+    record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    page.get_by_role("link", name="Record round 3").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Record round 3")
+    for place, entry in enumerate(FIVE_ROUNDS[2]):
+        enter_quick_seat(phone, "en", place, entry)
+
+    phone.context.set_offline(False)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(page.locator(".notice--saved").first).to_contain_text("Round 3")
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:3])
