@@ -35,7 +35,9 @@
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
   var scoreboardUrl = main.getAttribute("data-scoreboard");
   var onScoreboard = document.querySelector(".board-updates") !== null;
-  var form = document.getElementById("round-form");
+  var form =
+    document.getElementById("round-form") || main.querySelector('form.round-form[data-kind="mark"]');
+  var marking = form !== null && form.getAttribute("data-kind") === "mark";
   var correcting = main.hasAttribute("data-correcting");
   var JUST_SENT = "sticheln-offline-sent";
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
@@ -277,7 +279,8 @@
     }
     say(words.sending);
     var fixing = change.action === "correct";
-    return fetch(gameApi + "/rounds" + (fixing ? "/" + change.number : ""), {
+    var path = fixing ? "/" + change.number : change.action === "mark" ? "/marks" : "";
+    return fetch(gameApi + "/rounds" + path, {
       method: fixing ? "PUT" : "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
@@ -436,15 +439,19 @@
       );
   }
 
-  function recordLinks() {
-    var pattern = /\/rounds\/record$/;
+  function linksTo(pattern) {
     return Array.prototype.filter.call(document.querySelectorAll("a[href]"), function (link) {
       return pattern.test(new URL(link.href).pathname);
     });
   }
 
+  function recordLinks() {
+    return linksTo(/\/rounds\/record$/);
+  }
+
+  // The pages a round is entered on offline: recording it, marking its colours.
   function recordPages() {
-    return recordLinks().map(function (link) {
+    return linksTo(/\/rounds\/(record|mark)$/).map(function (link) {
       return link.href;
     });
   }
@@ -502,10 +509,21 @@
   // The rounds not yet sent, player by player, with the totals they make.
   function drawPending(game) {
     var rounds = game.rounds.filter(function (round) {
-      return round.pending;
+      return round.pending && round.scores;
     });
     var section = element("section", null, { class: "offline-pending", "aria-labelledby": "offline-pending-title" });
     section.appendChild(element("h2", words.pending, { id: "offline-pending-title" }));
+    game.rounds.forEach(function (round) {
+      if (round.pending && !round.scores) {
+        section.appendChild(element("p", fill(words.marked, { number: round.number })));
+      }
+    });
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(section, heading.nextSibling);
+    showNextRound(game);
+    if (!rounds.length) {
+      return;
+    }
     var table = element("table", null, { class: "offline-pending__table" });
     var head = table.createTHead().insertRow();
     head.appendChild(element("th", words.player, { scope: "col" }));
@@ -523,9 +541,6 @@
       row.appendChild(element("td", signed(game.totals[seat]), { class: "offline-pending__total" }));
     });
     section.appendChild(table);
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(section, heading.nextSibling);
-    showNextRound(game);
   }
 
   // The page's round to come, as it stands with the rounds kept here: its number and the
@@ -651,10 +666,31 @@
       }
       say(words.offline);
       if (!correcting) {
-        // The kept page may be of an earlier round than the one recorded next.
-        heading.textContent = fill(words.record, { number: offline.game.next_round });
+        // The kept page may be of an earlier round than the one entered next.
+        var title = marking ? words.mark : words.record;
+        heading.textContent = fill(title, { number: offline.game.next_round });
         showLeader(offline.game);
+        showMarks(offline.game);
       }
+    });
+  }
+
+  // The round to record had its colours marked (on this phone or before it went offline):
+  // its indicators, chosen already, as the server's page shows them (none while hazy, R15).
+  function showMarks(game) {
+    var round = game.rounds[game.next_round - 1];
+    if (marking || !round || round.status !== "playing" || !round.marked) {
+      return;
+    }
+    round.marked.forEach(function (cards, seat) {
+      cards.forEach(function (card) {
+        var token = card.colour + "-" + card.value;
+        var chip = form.querySelector('input[name="s' + seat + '-marked"][value="' + token + '"]');
+        if (chip && !chip.checked) {
+          chip.checked = true;
+          chip.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
     });
   }
 
@@ -664,6 +700,10 @@
     var line = main.querySelector("[data-leader]");
     if (line) {
       line.textContent = fill(words.led, { name: game.players[leader] });
+    }
+    var leading = main.querySelector("[data-leading]");
+    if (leading) {
+      leading.textContent = fill(words.leading, { name: game.players[leader] });
     }
     var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
     if (!seats.length) {
@@ -706,6 +746,17 @@
           players: offline.kept.players.length,
           fields: forRules(fields),
         };
+        if (marking) {
+          delete request.kind; // the mark page's fields are only indicators
+          return rules("rounds/marks", request).then(function (read) {
+            if (read.status !== 200) {
+              say(read.body.error, true, true);
+              return null;
+            }
+            entries = read.body.marked;
+            return offline;
+          });
+        }
         return rules("rounds/fields", request).then(function (read) {
           if (read.status !== 200) {
             say(read.body.error, true, true);
@@ -744,13 +795,14 @@
         }
         // A new round is opened for the next number; a correction names its round.
         var number = correcting ? Number(form.elements.number.value) : offline.game.next_round;
-        var body = { version: offline.kept.version, entries: entries };
+        var body = { version: offline.kept.version };
+        body[marking ? "marked" : "entries"] = entries;
         if (!correcting) {
           body.number = number;
         }
         var change = {
           code: code,
-          action: correcting ? "correct" : "record",
+          action: correcting ? "correct" : marking ? "mark" : "record",
           number: number,
           base: offline.kept.version,
           body: body,
@@ -770,7 +822,7 @@
             return;
           }
           var round = answer.body.rounds[number - 1];
-          if (action === "check") {
+          if (action === "check" && !marking) {
             var scores = answer.body.players.map(function (name, seat) {
               return name + " " + signed(round.scores[seat]);
             });

@@ -26,6 +26,8 @@ from companion.formats import parse
 from companion.formats.entries import read_entries
 from companion.formats.parse import ApiError
 from companion.rules import (
+    MAX_PLAYERS,
+    Card,
     Entry,
     Refusal,
     RoundScore,
@@ -35,6 +37,7 @@ from companion.rules import (
     table_setup,
     winners,
 )
+from companion.rules.checks import check_cards_named_once, check_indicators
 from companion.rules.explain import explain_seat
 
 #: The mark on each round (and the count on the game) that this phone has not sent yet.
@@ -83,17 +86,14 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
     was opened for, an abandoned game, the rules C1-C5, then the round to fill), so a
     refusal is the one the server would give."""
     fields = parse.fields(change, "A queued change", ("action", "body"), ("number",))
+    if fields["action"] == "mark":
+        apply_marks(game, setup, fields["body"])
+        return
     body = parse.fields(fields["body"], "The change's body", ("version", "entries"), ("number",))
     entries = read_entries(body["entries"], setup)
     if fields["action"] == "record":
         number = number_to_record(game)
-        opened_for = body.get("number")
-        if opened_for is not None and parse.integer(opened_for, "number", 1, 2**31) != number:
-            raise ApiError(
-                f"Round {opened_for} is not the round to record: round {number} is next "
-                "(another phone may have recorded it). Nothing was saved.",
-                409,
-            )
+        check_opened_for(body.get("number"), number)
         check_open(game)
         scored = score_checked(setup, entries)
         round_ = round_to_record(game, setup, number)
@@ -102,8 +102,68 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
         round_ = round_to_correct(game, parse.integer(fields.get("number"), "number", 1, 2**31))
         scored = score_checked(setup, entries)
     else:
-        raise ApiError('A queued change\'s "action" is "record" or "correct".')
+        raise ApiError('A queued change\'s "action" is "record", "correct" or "mark".')
     fill_scored(round_, setup, entries, scored)
+
+
+def check_opened_for(opened_for: object, number: int, opened: int = 0) -> None:
+    """A change opened for round ``opened_for`` is refused (409) unless that is round
+    ``number``, the one to record next, and (marking) not one of the ``opened`` rounds the
+    game already has (another phone may have taken it)."""
+    if opened_for is None:
+        return
+    wanted = parse.integer(opened_for, "number", 1, 2**31)
+    if wanted != number or wanted <= opened:
+        raise ApiError(
+            f"Round {opened_for} is not the round to record: round {number} is next "
+            "(another phone may have recorded it). Nothing was saved.",
+            409,
+        )
+
+
+def apply_marks(game: dict[str, Any], setup: TableSetup, body: object) -> None:
+    """The colours of the next round marked (R4, R14), checked in the server's order (the
+    round it was opened for, the marks C1 and C2, then the round to open); the round is then
+    played, its indicators hidden while a hazy round is unscored (R15)."""
+    fields = parse.fields(body, "The change's body", ("version", "marked"), ("number",))
+    seats = parse.listing(fields["marked"], "marked", MAX_PLAYERS)
+    marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    playing = bool(game["rounds"]) and game["rounds"][-1]["status"] == PLAYING
+    check_opened_for(fields.get("number"), number_to_record(game), len(game["rounds"]))
+    number = len(game["rounds"]) + 1
+    check_marks(setup, marked)
+    check_open(game)
+    if playing:
+        raise ApiError("A round is already being played; record it first.")
+    if number > game["rounds_planned"]:
+        raise ApiError(f"All {game['rounds_planned']} rounds of this game are recorded.")
+    shown = None if setup.variant.hides_marks else [[c.as_json() for c in seat] for seat in marked]
+    game["rounds"].append(
+        {
+            "number": number,
+            "leader": round_leader(number, game["first_leader"], setup.players),
+            "mode": QUICK,
+            "status": PLAYING,
+            "marked": shown,
+            "scores": None,
+            "explanations": None,
+            PENDING: True,
+        }
+    )
+
+
+def check_marks(setup: TableSetup, marked: Sequence[Sequence[Card]]) -> None:
+    """Every seat's indicator cards, each named once (C1), of its own colours (C2), as the
+    server's marking checks them (companion/services/rounds.py, in the same words)."""
+    if not setup.variant.colours_marked or not setup.cards_laid_out:
+        raise ApiError("Colours are marked only in classic-family games that lay them out.")
+    if len(marked) != setup.players:
+        raise ApiError(f"Give the indicator cards of all {setup.players} players.")
+    check_cards_named_once(
+        [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
+    )
+    for seat, cards in enumerate(marked):
+        check_indicators(seat, cards, setup.variant.colours_marked)
 
 
 def number_to_record(game: Mapping[str, Any]) -> int:

@@ -396,3 +396,46 @@ def test_a_round_entered_on_the_kept_page_is_saved_in_turn_when_the_network_retu
     expect(page.locator(".notice--saved").first).to_contain_text("Round 3")
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:3])
+
+
+def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The table marks the colours first (R4), offline, on the kept mark page; the record
+    page then shows those indicators chosen; back online, the marks and the round are sent,
+    in that order, and the server scores the round as the phone did."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    played = FIVE_ROUNDS[0]
+
+    phone.context.set_offline(True)
+    page.get_by_role("link", name="Mark colours").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mark colours, round 1")
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place, entry in enumerate(played):
+        tap_chip(page.locator(f'[data-field="s{place}-marked"]'), entry.indicator, "radio")
+    page.get_by_role("button", name="Save colours").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    pending = page.locator(".offline-pending")
+    expect(pending).to_contain_text("Round 1: colours marked on this phone.")
+
+    page.get_by_role("link", name="Record round 1").click()
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place, entry in enumerate(played):  # the indicators as marked, chosen already
+        token = entry.indicator.replace(" ", "-")
+        expect(page.locator(f'input[name="s{place}-marked"][value="{token}"]')).to_be_checked()
+        tap(page.locator(f'[data-count-field="s{place}-tricks"]'), "radio", str(entry.tricks))
+        captures = page.locator(f'[data-field="s{place}-marked_captured"]')
+        for text in entry.captured:
+            tap_chip(captures, text, "checkbox")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#offline-play-status")).to_contain_text(words["waiting"].format(count=2))
+    assert pending_table(phone) == expected_pending(NAMES, [], [played])
+    assert live_table.state(game)["rounds"] == []
+
+    phone.context.set_offline(False)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores([played])

@@ -146,6 +146,31 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
     return answer(game, services.submit(game, round_sent(game, number), correcting=True))
 
 
+@bp.post("/games/<code>/rounds/marks")
+@idempotent
+def mark_colours(code: str) -> ResponseReturnValue:
+    """Mark the colours of the next round: each seat's indicator cards (R4, R14; C1, C2),
+    as the mark page does; the round is then recorded (``POST .../rounds``) or played live.
+    With ``number``, the round the client meant: refused (409, with the game) if another
+    phone opened it meanwhile or it is not the next one."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version", "marked"), ("number",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    seats = parse.listing(data["marked"], "marked", MAX_PLAYERS)
+    marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    if "number" in data:
+        number = parse.integer(data["number"], "number", 1, 2**31)
+        match services.opening_clash(game, number):
+            case services.Clashed(round_):
+                not_next = services.RoundNotNext(round_.number, queries.number_to_record(game))
+                raise ApiError(str(not_next), 409, state=game_state(game))
+            case services.Refused(refusal):
+                raise ApiError(str(refusal), 409, state=game_state(game))
+    services.mark_colours(game, version, marked)
+    commit_change()
+    return game_state(game), 201
+
+
 @bp.post("/games/<code>/rounds/live")
 @idempotent
 def open_live_round(code: str) -> ResponseReturnValue:

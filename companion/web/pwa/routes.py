@@ -98,13 +98,13 @@ def game_page_pattern() -> str:
 
 
 def round_page_pattern() -> str:
-    """The paths of a game's record page and of its pages correcting a round, as a
+    """The paths of a game's record and mark pages and of its pages correcting a round, as a
     JavaScript pattern: kept (with their query, which says the entry mode) for a phone that
     enters rounds offline."""
     record = url_for("games.record_round", code="CODE")
     prefix, _code, rest = record.partition("CODE")
     rounds = re.escape(rest.rsplit("/", 1)[0] + "/")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|[0-9]+)$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|[0-9]+)$"
 
 
 def template_source(name: str) -> str:
@@ -253,6 +253,9 @@ def offline_play_words() -> dict[str, object]:
         ),
         "record": _("Record round %(number)s", number="{number}"),
         "led": _("%(name)s led the first trick.", name="{name}"),
+        "leading": _("%(name)s leads the first trick.", name="{name}"),
+        "mark": _("Mark colours, round %(number)s", number="{number}"),
+        "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
         "leads": _("leads"),
         "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(

@@ -33,6 +33,8 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     # Not an API path: a round form's fields, as the page posts them, read into the entries
     # the page would read (and the count the others imply, C3, C5), for Save with no network.
     "rounds/fields": round_fields.fields_answer,
+    # Not an API path: the mark page's fields read into each seat's indicator cards.
+    "rounds/marks": round_fields.marks_answer,
 }
 
 
