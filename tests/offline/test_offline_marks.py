@@ -12,24 +12,15 @@ from flask.testing import FlaskClient
 
 from companion.formats.offline_game import offline_state
 from companion.formats.round_fields import marks_answer
+from tests.api.test_marks_api import MARKS, NAMES
+from tests.api.test_marks_api import ROUND as RECORDED
 from tests.offline.test_offline_game import comparable
 from tests.table import Table, auth
 
-NAMES = ["Ann", "Ben", "Cleo"]
-MARKS = [
-    [{"colour": "red", "value": 4}],
-    [{"colour": "blue", "value": 0}],
-    [{"colour": "green", "value": 1}],
-]
 TWO_EACH = [
     [*MARKS[0], {"colour": "yellow", "value": 3}],
     [*MARKS[1], {"colour": "brown", "value": 2}],
     [*MARKS[2], {"colour": "red", "value": 0}],
-]
-RECORDED = [
-    {"marked": MARKS[0], "tricks": 6, "marked_captured": [{"colour": "red", "value": 2}]},
-    {"marked": MARKS[1], "tricks": 5, "marked_captured": []},
-    {"marked": MARKS[2], "tricks": 3, "marked_captured": [{"colour": "green", "value": 8}]},
 ]
 
 
