@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.rules import (
+    FullEntry,
     HatTrickQuickEntry,
     implied_hat_trick_count,
     round_leader,
@@ -28,7 +29,7 @@ from companion.rules import (
     variant_named,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
-from tests.browser.scenario import FIVE_ROUNDS, round_scores, seat, signed, totals_of
+from tests.browser.scenario import FIVE_ROUNDS, card, round_scores, seat, signed, totals_of
 from tests.browser.support import (
     CHROMIUM,
     PHONE,
@@ -439,3 +440,47 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
     phone.context.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores([played])
+
+
+def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Every card entered (the full form, kept when this phone opened it with the network):
+    the phone's scores are the rules' (R10), and the server's once sent."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    full = f"/g/{game['id']}/rounds/record?mode=full"
+    phone.goto(full)  # kept by the service worker, with its query
+    setup = table_setup(len(NAMES), variant_named("classic"))
+    indicators = [card("red 4"), card("blue 0"), card("green 1")]
+    rest = [found for found in setup.deck if found not in indicators]
+    captured = [rest[:18], rest[18:33], rest[33:]]  # whole tricks of 3 cards each (C3)
+    entries = [
+        FullEntry((shown,), tuple(cards)) for shown, cards in zip(indicators, captured, strict=True)
+    ]
+    scores = [place.score for place in score_checked(setup, entries).seats]
+
+    phone.context.set_offline(True)
+    phone.goto(full)
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place, (shown, cards) in enumerate(zip(indicators, captured, strict=True)):
+        tap_chip(page.locator(f'[data-field="s{place}-marked"]'), label(shown), "radio")
+        for taken in cards:
+            tap_chip(page.locator(f'[data-field="s{place}-captured"]'), label(taken), "checkbox")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
+    assert pending_table(phone) == [
+        [name, *signed([score]), *signed([score])]
+        for name, score in zip(NAMES, scores, strict=True)
+    ]
+    phone.context.set_offline(False)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    assert live_table.state(game)["rounds"][0]["scores"] == scores
+
+
+def label(found: Any) -> str:
+    """A card as its chip is named: ``"red 4"``."""
+    return f"{found.colour.value} {found.value}"
