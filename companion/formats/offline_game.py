@@ -19,7 +19,7 @@ and words the API would answer, so the phone never shows a score the server will
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.formats import parse
@@ -47,22 +47,34 @@ SCORED, PLAYING, LIVE, QUICK, FULL = "scored", "playing", "live", "quick", "full
 FINISHED, IN_PROGRESS, ABANDONED = "finished", "in_progress", "abandoned"
 
 
-def game_offline(request: Mapping[str, Any]) -> dict[str, object]:
+#: How a refusal is said to the table: in its language, naming its players (``names``, in
+#: seat order), as the server's pages say it (the rules worker passes one); else the API's.
+Say = Callable[[Refusal, Sequence[str]], str]
+
+
+def api_words(refusal: Refusal, _names: Sequence[str]) -> str:
+    """A refusal as the JSON API says it."""
+    return str(refusal)
+
+
+def game_offline(request: Mapping[str, Any], say: Say = api_words) -> dict[str, object]:
     """The rules worker's ``games/offline``: ``{"state": <game state>, "queued": [...]}``
     answered with the state the phone shows (:func:`offline_state`)."""
     body = parse.fields(request, "The request", ("state", "queued"))
     state, queued = body["state"], body["queued"]
     if not isinstance(state, dict) or not isinstance(queued, list):
         raise ApiError('"state" must be a game state and "queued" a list of changes.')
-    return offline_state(state, queued)
+    return offline_state(state, queued, say)
 
 
-def offline_state(state: Mapping[str, Any], queued: Sequence[Any]) -> dict[str, object]:
+def offline_state(
+    state: Mapping[str, Any], queued: Sequence[Any], say: Say = api_words
+) -> dict[str, object]:
     """``state`` with each change of ``queued`` applied in order, as the server would apply
     it; the rounds changed carry ``"pending": true``, the game how many changes wait,
     ``next_round`` the number of the round recorded next and ``next_leader`` the seat that
     leads its first trick, and ``refused`` the changes the server would refuse (index,
-    status, words)."""
+    status, and the words ``say`` gives: by default the API's)."""
     game: dict[str, Any] = copy.deepcopy(dict(state))
     setup = table_setup(len(game["players"]), parse.variant(game["variant"]))
     refused: list[dict[str, object]] = []
@@ -70,9 +82,8 @@ def offline_state(state: Mapping[str, Any], queued: Sequence[Any]) -> dict[str, 
         try:
             apply_change(game, setup, change)
         except Refusal as error:
-            refused.append(
-                {"change": index, "status": parse.refusal_status(error), "error": str(error)}
-            )
+            words = say(error, game["players"])
+            refused.append({"change": index, "status": parse.refusal_status(error), "error": words})
     game.update(standings(game))
     game["next_round"] = number_to_record(game)
     game["next_leader"] = leader_of(game, setup, game["next_round"])

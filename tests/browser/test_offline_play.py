@@ -17,11 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask_babel import force_locale
 from playwright.sync_api import expect
 
+from companion.read_models.messages import render_message
 from companion.rules import (
     FullEntry,
     HatTrickQuickEntry,
+    Refusal,
     implied_hat_trick_count,
     round_leader,
     score_checked,
@@ -46,6 +49,20 @@ from tests.browser.test_pages import axe_violations, describe_violations, save_s
 from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
+#: How many changes wait in this phone's outbox (IndexedDB), all games together.
+OUTBOX_SIZE = """async () => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("sticheln-offline", 1);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const count = await new Promise((resolve) => {
+    const request = db.transaction("changes").objectStore("changes").count();
+    request.onsuccess = () => resolve(request.result);
+  });
+  db.close();
+  return count;
+}"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 WORDS = {
     "en": {
@@ -484,3 +501,34 @@ def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it
 def label(found: Any) -> str:
     """A card as its chip is named: ``"red 4"``."""
     return f"{found.colour.value} {found.value}"
+
+
+def test_a_round_the_rules_refuse_offline_is_refused_in_the_table_s_words_and_not_kept(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Offline, a round whose trick counts add up to 15 of 14 (C3) is refused on the phone
+    word for word as the server's page says it in German, naming the player; nothing is
+    kept."""
+    kit_manifest(live_server)
+    words = WORDS["de"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    played = FIVE_ROUNDS[0]
+    broken = (played[0], played[1], seat(played[2].indicator, 4, *played[2].captured))
+    setup = table_setup(len(NAMES), variant_named("classic"))
+    with pytest.raises(Refusal) as refused:
+        score_checked(setup, [entry.entry() for entry in broken])
+    with live_server.app.test_request_context(), force_locale("de"):
+        expected = render_message(refused.value.message, NAMES)
+
+    phone.context.set_offline(True)
+    page.get_by_role("link", name=words["record"].format(number=1)).click()
+    for place, entry in enumerate(broken):
+        enter_quick_seat(phone, "de", place, entry)
+    page.get_by_role("button", name=words["save"]).click()
+    status = page.locator("#offline-play-status")
+    expect(status).to_have_text(expected)
+    expect(status).to_have_attribute("role", "alert")
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["record"].format(number=1))
+    assert page.evaluate(OUTBOX_SIZE) == 0

@@ -22,12 +22,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
+from companion.formats.offline_game import offline_state
 from companion.read_models.messages import render_message
-from companion.rules import Message
+from companion.rules import Message, Refusal
 from companion.rules.wording import Reader, say
 from companion.web.offline import kit
 from tests.offline.refusals import REFUSED, refusal
 from tests.offline.requests import random_calls
+from tests.table import Table
 
 LANGUAGES = ("en", "de", "it", "fr", "hu")
 CATALOG = "companion/translations/{}/LC_MESSAGES/messages.mo"
@@ -189,3 +191,33 @@ def test_the_pure_renderer_with_the_shipped_catalog_is_the_page_s_renderer(
         for names in (["Anna", "Bernd", "Èlia", "Ödön"], ["Ugo", "Zoé", "Ida", "Lea"]):
             rng.shuffle(names)
             assert say(message, reader, names) == page_words(app, message, language, names)
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_a_queued_round_refused_offline_is_said_as_the_record_page_says_it(
+    app: Flask, table: Table, unpacked: Path, language: str
+) -> None:
+    """A round kept on the phone that the rules refuse (C1: red 4 at two seats): the worker's
+    ``games/offline`` says so in the table's language, naming its players, word for word as
+    the server's page would."""
+    names = ["Ann", "Ben", "Cleo"]
+    game = table.new_game(names, rounds=2)
+    red_4 = [{"colour": "red", "value": 4}]
+    entry = {"marked": red_4, "tricks": 5, "marked_captured": []}
+    queued = [{"action": "record", "body": {"version": 0, "entries": [entry, entry, entry]}}]
+    state = table.state(game)
+    refusals: list[Refusal] = []
+
+    def kept(error: Refusal, _names: Any) -> str:
+        refusals.append(error)
+        return str(error)
+
+    offline_state(state, queued, kept)
+    assert len(refusals) == 1 and "C1" in str(refusals[0])
+    [answer] = ask_worker(
+        unpacked, [("games/offline", {"state": state, "queued": queued}, language)]
+    )
+    assert answer["status"] == 200
+    [refused] = answer["body"]["refused"]
+    assert refused["error"] == page_words(app, refusals[0].message, language, names)
+    assert "Ann" in refused["error"] and refused["error"] != str(refusals[0])

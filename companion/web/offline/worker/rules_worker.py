@@ -51,6 +51,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
         return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
     try:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
+        if call == "games/offline" and language is not None:  # refusals said to the table
+            return reply(200, offline_game.game_offline(body, table_words(language)))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         return reply(parse.refusal_status(error), {"error": words(error, language)})
@@ -62,6 +64,11 @@ def words(refusal: Refusal, language: str | None) -> str:
     if language is None:
         return str(refusal)
     return say(refusal.message, reader(language))
+
+
+def table_words(language: str) -> offline_game.Say:
+    """Refusals as the server's pages say them in ``language``, naming the players."""
+    return lambda refusal, names: say(refusal.message, reader(language), names)
 
 
 def reader(language: str) -> Reader:
