@@ -14,13 +14,16 @@
   }
   var worker = new URL("../sw.js", script.src);
   // A phone that kept the offline kit (static/keep.js) enters rounds offline on a game's
-  // pages: offline_play.js, kept by the worker like every static file.
-  var play = script.getAttribute("data-play");
+  // pages: outbox.js, then offline_play.js, kept by the worker like every static file.
+  var play = [script.getAttribute("data-outbox"), script.getAttribute("data-play")];
   try {
-    if (play && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
-      var loader = document.createElement("script");
-      loader.src = play;
-      document.head.appendChild(loader);
+    if (play[1] && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
+      play.forEach(function (src) {
+        var loader = document.createElement("script");
+        loader.src = src;
+        loader.async = false; // in this order
+        document.head.appendChild(loader);
+      });
     }
   } catch (error) {}
   // After the page has loaded, so that the worker's downloads never slow it down.

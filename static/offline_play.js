@@ -1,21 +1,17 @@
-// Offline play: a round recorded on a phone with no network is kept on the phone, shown on the
-// scoreboard as "on this phone, not yet sent" with its scores and the totals, and sent by
-// itself, in order, once the network is back. Loaded by app.js on a game's pages ([data-game])
-// once this phone kept the offline kit (static/keep.js names its rules worker).
+// Offline play: a round marked, recorded or corrected on a phone with no network is checked
+// and scored on the phone, kept in its outbox (static/outbox.js), shown on the scoreboard as
+// "on this phone, not yet sent" with its scores and the totals, and sent by itself, in order,
+// once the server answers. Loaded by app.js, after outbox.js, on a game's pages
+// ([data-game]) once this phone kept the offline kit (static/keep.js names its rules worker).
 //
-// - The outbox is IndexedDB "sticheln-offline", store "changes", in the order entered: each
-//   change is the API call it will be (POST /api/v1/games/<code>/rounds with the version and
-//   the round number the page was opened for, and an Idempotency-Key, so a change sent twice
-//   is applied once), plus the form's fields for the conflict view. It is written (durably)
-//   before anything else happens, so a reload, a closed browser or a restarted phone loses
-//   nothing. Store "games" holds the last game state the server gave.
-// - What the phone shows of a game offline, and whether a round is refused, is decided by
+// - What the phone shows of a game offline, and whether a change is refused, is decided by
 //   companion/formats (round_fields, offline_game) with companion/rules, in the rules worker
 //   (Pyodide): this script only asks and draws the answer. No rule is written here.
-// - Sending uses this phone's own edit right (its cookie; the API takes it from the app's own
-//   pages only). A clash or a stale version stops that game's queue and offers the conflict
-//   view: the kept fields are posted to the record page, which shows it as for any page. A
-//   refusal is shown with a way to discard it; a network failure waits for the next chance.
+// - A Save the server does not answer (a HEAD on the game's API address decides, not the
+//   browser's online flag) is kept; a clash found when sending offers the conflict view: the
+//   kept fields are posted to the page they came from, which shows it as for any page.
+// - It is one script, in sections (the scoreboard, the round pages, what they share), as
+//   only a phone that kept the kit loads it, whole, from its cache.
 (function () {
   "use strict";
 
@@ -25,7 +21,7 @@
   try {
     workerUrl = localStorage.getItem("sticheln-offline-worker");
   } catch (error) {}
-  if (!main || !script || !workerUrl || !("indexedDB" in window)) {
+  if (!main || !script || !workerUrl || !("indexedDB" in window) || !window.StichelnOutbox) {
     return;
   }
   var code = main.getAttribute("data-game");
@@ -44,111 +40,9 @@
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
   var MINUS = "\u2212";
   var words = null;
-
-  // ------------------------------------------------------------------------------------------
-  // The phone's store
-
-  var database = new Promise(function (resolve, reject) {
-    var request = indexedDB.open("sticheln-offline", 1);
-    request.onupgradeneeded = function () {
-      var changes = request.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
-      changes.createIndex("code", "code");
-      request.result.createObjectStore("games", { keyPath: "code" });
-    };
-    request.onsuccess = function () {
-      resolve(request.result);
-    };
-    request.onerror = function () {
-      reject(request.error);
-    };
+  var outbox = window.StichelnOutbox(code, gameApi, function () {
+    say(words.sending);
   });
-
-  // One transaction over ``stores``: ``work`` gets them by name and may answer a request,
-  // whose result is the answer once the transaction is committed.
-  function transaction(stores, mode, work) {
-    return database.then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var done = db.transaction(stores, mode, { durability: "strict" });
-        var result;
-        var named = {};
-        stores.forEach(function (name) {
-          named[name] = done.objectStore(name);
-        });
-        var request = work(named);
-        if (request) {
-          request.onsuccess = function () {
-            result = request.result;
-          };
-        }
-        done.oncomplete = function () {
-          resolve(result);
-        };
-        done.onerror = done.onabort = function () {
-          reject(done.error);
-        };
-      });
-    });
-  }
-
-  function changesOfGame() {
-    return transaction(["changes"], "readonly", function (s) {
-      return s.changes.index("code").getAll(code);
-    });
-  }
-
-  function keptGame() {
-    return transaction(["games"], "readonly", function (s) {
-      return s.games.get(code);
-    });
-  }
-
-  function keepGame(state) {
-    return transaction(["games"], "readwrite", function (s) {
-      return s.games.put({ code: code, state: state });
-    });
-  }
-
-  function keepChange(change) {
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.add(change);
-    });
-  }
-
-  function dropChange(id) {
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.delete(id);
-    });
-  }
-
-  function markChange(change, state, error) {
-    change.state = state;
-    change.error = error;
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.put(change);
-    });
-  }
-
-  // A change the server saved: gone from the outbox, the game as the server answered, and
-  // the changes entered after it on the same state of the game now based on the new one.
-  function saved(change, state) {
-    return transaction(["changes", "games"], "readwrite", function (s) {
-      s.changes.delete(change.id);
-      s.games.put({ code: code, state: state });
-      s.changes.index("code").openCursor(code).onsuccess = function (event) {
-        var cursor = event.target.result;
-        if (!cursor) {
-          return;
-        }
-        var later = cursor.value;
-        if (later.base === change.base && later.state === "waiting") {
-          later.base = state.version;
-          later.body.version = state.version;
-          cursor.update(later);
-        }
-        cursor.continue();
-      };
-    });
-  }
 
   // ------------------------------------------------------------------------------------------
   // The rules worker: companion/rules under Pyodide, answering as the API does
@@ -242,70 +136,6 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // Sending, in order, once the network is back
-
-  var sending = null;
-
-  function send() {
-    if (!sending) {
-      // One tab at a time sends a game's changes (another waits, then finds them sent).
-      var run = function () {
-        return changesOfGame().then(function (changes) {
-          return sendFirst(changes, 0);
-        });
-      };
-      var locks = navigator.locks;
-      sending = (locks ? locks.request("sticheln-outbox-" + code, run) : run())
-        .then(
-          function (count) {
-            sending = null;
-            return count;
-          },
-          function () {
-            sending = null; // the network went again: the changes wait for the next chance
-            return 0;
-          }
-        );
-    }
-    return sending;
-  }
-
-  // Send the first waiting change; on success, the next (read again: their versions moved).
-  // Answers how many were saved.
-  function sendFirst(changes, count) {
-    var change = changes[0];
-    if (!change || change.state !== "waiting") {
-      return count;
-    }
-    say(words.sending);
-    var fixing = change.action === "correct";
-    var path = fixing ? "/" + change.number : change.action === "mark" ? "/marks" : "";
-    return fetch(gameApi + "/rounds" + path, {
-      method: fixing ? "PUT" : "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
-      body: JSON.stringify(change.body),
-    }).then(function (response) {
-      if (response.status >= 500) {
-        throw new Error("the server answered " + response.status);
-      }
-      return response.json().then(function (answer) {
-        if (response.ok) {
-          return saved(change, answer)
-            .then(changesOfGame)
-            .then(function (rest) {
-              return sendFirst(rest, count + 1);
-            });
-        }
-        var state = response.status === 409 ? "clashed" : "refused";
-        return markChange(change, state, answer.error || "").then(function () {
-          return count;
-        });
-      });
-    });
-  }
-
-  // ------------------------------------------------------------------------------------------
   // The scoreboard: the rounds entered on this phone, and what happened to them
 
   function showScoreboard() {
@@ -351,7 +181,7 @@
       if (!online) {
         return false;
       }
-      return send().then(function (count) {
+      return outbox.send().then(function (count) {
         if (count > 0) {
           markJustSent();
           location.reload(); // the page as the server now has it, every sent round in it
@@ -367,7 +197,7 @@
   function showStatus() {
     var sent = wasJustSent();
     return catchUp().then(function () {
-      return changesOfGame().then(function (changes) {
+      return outbox.changes().then(function (changes) {
         var waiting = waitingOf(changes).length;
         say(waiting ? waitingWords(waiting) : sent ? words.sent : "", waiting > 0);
         if (waiting) {
@@ -420,9 +250,9 @@
         if (!state) {
           throw new Error("no game state");
         }
-        return keptGame().then(function (kept) {
+        return outbox.keptGame().then(function (kept) {
           var pages = kept && kept.state.version === state.version ? null : recordPages();
-          return keepGame(state).then(function () {
+          return outbox.keepGame(state).then(function () {
             return pages && keepPages(pages);
           });
         });
@@ -472,7 +302,7 @@
 
   // The rounds this phone holds for the game, drawn; answers how many wait to be sent.
   function drawChanges(note, online) {
-    return Promise.all([changesOfGame(), keptGame()]).then(function (found) {
+    return Promise.all([outbox.changes(), outbox.keptGame()]).then(function (found) {
       var changes = found[0];
       var kept = found[1];
       Array.prototype.forEach.call(
@@ -580,7 +410,7 @@
       if (clashed) {
         openConflict(change);
       } else {
-        dropChange(change.id).then(function () {
+        outbox.drop(change.id).then(function () {
           notice.remove();
         });
       }
@@ -610,7 +440,7 @@
       });
     });
     document.body.appendChild(post);
-    dropChange(change.id).then(function () {
+    outbox.drop(change.id).then(function () {
       HTMLFormElement.prototype.submit.call(post);
     });
   }
@@ -638,7 +468,7 @@
 
   // The offline state of the game with this phone's waiting changes, or null (said why).
   function offlineGame() {
-    return Promise.all([keptGame(), changesOfGame()]).then(function (found) {
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
       var kept = found[0];
       if (!kept) {
         say(words.unkept, true, true);
@@ -821,7 +651,7 @@
             say(scores.join(" · "));
             return;
           }
-          return keepChange(change).then(function () {
+          return outbox.keep(change).then(function () {
             location.href = scoreboardUrl + "?kept=" + number;
           });
         });
@@ -866,7 +696,7 @@
         showRecordPage();
         return;
       }
-      send().then(function (count) {
+      outbox.send().then(function (count) {
         if (count > 0) {
           markJustSent();
           location.reload(); // the page for the round to enter now that the others are in
@@ -881,7 +711,7 @@
   // server checks the version it sends against any change made since.
   function caughtUp() {
     return fetchState()
-      .then(send)
+      .then(outbox.send)
       .then(offlineGame)
       .then(function (offline) {
         if (!offline) {
