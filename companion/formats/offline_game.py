@@ -37,7 +37,7 @@ from companion.rules import (
     table_setup,
     winners,
 )
-from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.checks import check_marks
 from companion.rules.explain import explain_seat
 
 #: The mark on each round (and the count on the game) that this phone has not sent yet.
@@ -142,7 +142,7 @@ def apply_marks(game: dict[str, Any], setup: TableSetup, body: object) -> None:
     playing = bool(game["rounds"]) and game["rounds"][-1]["status"] == PLAYING
     check_opened_for(fields.get("number"), number_to_record(game), len(game["rounds"]))
     number = len(game["rounds"]) + 1
-    check_marks(setup, marked)
+    check_marking(setup, marked)
     check_open(game)
     if playing:
         raise ApiError("A round is already being played; record it first.")
@@ -163,18 +163,14 @@ def apply_marks(game: dict[str, Any], setup: TableSetup, body: object) -> None:
     )
 
 
-def check_marks(setup: TableSetup, marked: Sequence[Sequence[Card]]) -> None:
+def check_marking(setup: TableSetup, marked: Sequence[Sequence[Card]]) -> None:
     """Every seat's indicator cards, each named once (C1), of its own colours (C2), as the
     server's marking checks them (companion/services/rounds.py, in the same words)."""
     if not setup.variant.colours_marked or not setup.cards_laid_out:
         raise ApiError("Colours are marked only in classic-family games that lay them out.")
     if len(marked) != setup.players:
         raise ApiError(f"Give the indicator cards of all {setup.players} players.")
-    check_cards_named_once(
-        [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
-    )
-    for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours_marked)
+    check_marks(marked, setup.deck, setup.variant.colours_marked)
 
 
 def number_to_record(game: Mapping[str, Any]) -> int:
