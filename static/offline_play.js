@@ -456,16 +456,6 @@
     return fields;
   }
 
-  function forRules(fields) {
-    var copy = {};
-    Object.keys(fields).forEach(function (name) {
-      if (/^s\d+-/.test(name)) {
-        copy[name] = fields[name];
-      }
-    });
-    return copy;
-  }
-
   // The offline state of the game with this phone's waiting changes, or null (said why).
   function offlineGame() {
     return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
@@ -574,7 +564,7 @@
           kind: form.getAttribute("data-kind"),
           variant: offline.kept.variant,
           players: offline.kept.players.length,
-          fields: forRules(fields),
+          fields: fields, // the reader takes the seats' fields and leaves the rest
         };
         if (marking) {
           delete request.kind; // the mark page's fields are only indicators

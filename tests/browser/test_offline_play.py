@@ -180,6 +180,12 @@ def expected_pending(names: list[str], server: list[Any], offline: list[Any]) ->
     ]
 
 
+def first_round_rows(names: list[str], scores: list[int]) -> list[list[str]]:
+    """The pending table when round 1 is the only round: each score is also the total."""
+    shown = zip(names, scores, strict=True)
+    return [[name, *signed([score]), *signed([score])] for name, score in shown]
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     new_phone: PhoneFactory,
@@ -379,11 +385,7 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
                 tap(field, "radio", str(count))
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
-    shown = pending_table(phone)
-    assert shown == [
-        [name, *signed([score]), *signed([score])]
-        for name, score in zip(names, scores, strict=True)
-    ]
+    assert pending_table(phone) == first_round_rows(names, scores)
 
     phone.context.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
@@ -489,10 +491,7 @@ def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it
             tap_chip(page.locator(f'[data-field="s{place}-captured"]'), label(taken), "checkbox")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
-    assert pending_table(phone) == [
-        [name, *signed([score]), *signed([score])]
-        for name, score in zip(NAMES, scores, strict=True)
-    ]
+    assert pending_table(phone) == first_round_rows(NAMES, scores)
     phone.context.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert live_table.state(game)["rounds"][0]["scores"] == scores
