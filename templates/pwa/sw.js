@@ -7,9 +7,10 @@
 // - The manifest: from the network (it speaks the visitor's language), else from the cache.
 // - Pages: from the network. The trick resolver and the rules page, public and the same for
 //   every game, are kept as last seen (in the visitor's language; first when the worker
-//   installs) and shown when the network fails. So is the scoreboard of each game this phone
-//   opened (in GAMES_CACHE; never a page marked no-store), shown offline with its notice that
-//   it is the copy this phone last saw. Any other page then shows the offline page.
+//   installs) and shown when the network fails. So is the scoreboard (and the trick resolver)
+//   of each game this phone opened (in GAMES_CACHE; never a page marked no-store), shown
+//   offline with its notice that it is the copy this phone last saw. Any other page then
+//   shows the offline page.
 // - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the

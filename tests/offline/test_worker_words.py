@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import gettext
 import io
-import json
 import random
 import re
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -29,47 +25,11 @@ from companion.rules.wording import Reader, say
 from companion.web.offline import kit
 from tests.offline.refusals import REFUSED, refusal
 from tests.offline.requests import random_calls
+from tests.offline.worker_run import archive, ask_worker
 from tests.table import Table
 
 LANGUAGES = ("en", "de", "it", "fr", "hu")
 CATALOG = "companion/translations/{}/LC_MESSAGES/messages.mo"
-
-#: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body, language]`` (a
-#: language of null: none given); each line of stdout the worker's answer. ``-S``: no Flask.
-RUN_WORKER = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
-import rules_worker
-for line in sys.stdin:
-    path, body, language = json.loads(line)
-    given = () if language is None else (language,)
-    print(rules_worker.answer(path, json.dumps(body), *given))
-assert "flask" not in sys.modules and "babel" not in sys.modules
-"""
-
-
-def archive() -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
-
-
-@pytest.fixture(scope="module")
-def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("rules")
-    archive().extractall(folder)
-    return folder
-
-
-def ask_worker(unpacked: Path, calls: list[tuple[str, Any, str | None]]) -> list[Any]:
-    """The unpacked worker's answers to ``calls`` (path, body, language)."""
-    run = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(unpacked)],
-        input="".join(json.dumps(call) + "\n" for call in calls),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
 
 
 def page_words(app: Flask, message: Message, language: str, names: Any = None) -> str:

@@ -91,10 +91,11 @@ def cache_version(folder: str | Path, files: list[str], extra: list[str]) -> str
 
 
 def game_page_pattern() -> str:
-    """The paths of a game's scoreboards (editing and read-only), as a JavaScript pattern."""
+    """The paths of a game's scoreboards (editing and read-only) and of its trick resolver
+    (which a phone with the offline kit answers offline), as a JavaScript pattern."""
     board = url_for("games.scoreboard", code="CODE")
     prefix, _code, _rest = board.partition("CODE")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view)?$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view|/resolve)?$"
 
 
 def round_page_pattern() -> str:

@@ -4,9 +4,10 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Two calls are the phone's own, in the
-API's manner: ``games/offline`` (what the phone shows of a game) and ``rounds/fields`` (a
-round form's posted fields read as the page reads them). Given the player's language, a
+included, so the phone and the server cannot disagree. Four calls are the phone's own, in the
+API's manner: ``games/offline`` (what the phone shows of a game), ``rounds/fields`` and
+``rounds/marks`` (a round form's posted fields read as the page reads them) and ``tricks/tap``
+(a tap on the trick resolver, told as its page tells it). Given the player's language, a
 refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
 compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -20,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.formats import offline_game, parse, round_fields, rules_answers
+from companion.formats import offline_game, parse, round_fields, rules_answers, trick_taps
 from companion.rules import Refusal
 from companion.rules.wording import Reader, say
 
@@ -35,6 +36,8 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "rounds/fields": round_fields.fields_answer,
     # Not an API path: the mark page's fields read into each seat's indicator cards.
     "rounds/marks": round_fields.marks_answer,
+    # Not an API path: one tap on the trick resolver, and the trick told in the table's words.
+    "tricks/tap": lambda body: trick_taps.tap_answer(body, reader("en")),
 }
 
 
@@ -53,6 +56,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
         if call == "games/offline" and language is not None:  # refusals said to the table
             return reply(200, offline_game.game_offline(body, table_words(language)))
+        if call == "tricks/tap":  # the resolver's trick, told as its page tells it
+            return reply(200, trick_taps.tap_answer(body, reader(language or "en")))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         return reply(parse.refusal_status(error), {"error": words(error, language)})
