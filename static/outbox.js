@@ -14,12 +14,17 @@
 //   409 (the game changed on another phone) marks the change "clashed" and stops the game's
 //   queue; any other refusal marks it "refused"; a network failure or a 5xx leaves it
 //   waiting for the next chance.
+// - Loaded by the pages (offline_play.js) and by the service worker, which sends what waits
+//   when the browser tells it the network is back (Background Sync, "sticheln-outbox"),
+//   with no page of the game open. The lock above keeps the two from sending at once.
 (function () {
   "use strict";
 
+  var SYNC_TAG = "sticheln-outbox";
+
   // The outbox of the game ``code`` (its API address ``gameApi``); ``onSending`` is told
   // when a change is being sent.
-  window.StichelnOutbox = function (code, gameApi, onSending) {
+  self.StichelnOutbox = function (code, gameApi, onSending) {
     // ------------------------------------------------------------------------------------------
     // The phone's store
 
@@ -83,9 +88,13 @@
       });
     }
 
+    // Kept, then the browser asked to wake the service worker once the network is back.
     function keepChange(change) {
       return transaction(["changes"], "readwrite", function (s) {
         return s.changes.add(change);
+      }).then(function (id) {
+        askForSync();
+        return id;
       });
     }
 
@@ -199,4 +208,84 @@
       send: send,
     };
   };
+
+  // Where the browser has Background Sync (Chromium), it wakes the service worker when the
+  // network is back, and again later if sending failed; elsewhere the pages send.
+  function askForSync() {
+    var workers = self.navigator && self.navigator.serviceWorker;
+    if (!workers || typeof document === "undefined") {
+      return;
+    }
+    workers.ready
+      .then(function (registration) {
+        return registration.sync && registration.sync.register(SYNC_TAG);
+      })
+      .then(null, function () {});
+  }
+
+  // The service worker's side: every game with a change waiting, sent in turn. Answers how
+  // many games still wait (none: done; some: the network failed again, so try later).
+  self.StichelnOutbox.sendAll = function (gamesApi) {
+    var fresh = false;
+    var opened = new Promise(function (resolve, reject) {
+      var request = indexedDB.open("sticheln-offline", 1);
+      request.onsuccess = function () {
+        resolve(request.result);
+      };
+      request.onerror = function () {
+        return fresh ? resolve(null) : reject(request.error);
+      };
+      request.onupgradeneeded = function () {
+        fresh = true; // no outbox on this phone: nothing to send
+        request.transaction.abort();
+      };
+    });
+    // The games whose queue can go on: a change waits, and none clashed or was refused
+    // (those wait for the table's choice, on a page of the game).
+    function waitingCodes() {
+      return opened.then(function (db) {
+        return new Promise(function (resolve, reject) {
+          if (!db) {
+            resolve([]);
+            return;
+          }
+          var request = db.transaction("changes").objectStore("changes").getAll();
+          request.onsuccess = function () {
+            var waiting = [];
+            var stopped = [];
+            request.result.forEach(function (change) {
+              (change.state === "waiting" ? waiting : stopped).push(change.code);
+            });
+            resolve(
+              waiting.filter(function (code, index) {
+                return waiting.indexOf(code) === index && stopped.indexOf(code) === -1;
+              })
+            );
+          };
+          request.onerror = function () {
+            reject(request.error);
+          };
+        });
+      });
+    }
+    return waitingCodes()
+      .then(function (codes) {
+        return codes.reduce(function (done, code) {
+          return done.then(function () {
+            var api = gamesApi + "/" + encodeURIComponent(code);
+            return self.StichelnOutbox(code, api, function () {}).send();
+          });
+        }, Promise.resolve());
+      })
+      .then(waitingCodes)
+      .then(function (codes) {
+        return opened.then(function (db) {
+          if (db) {
+            db.close();
+          }
+          return codes.length;
+        });
+      });
+  };
+  self.StichelnOutbox.SYNC_TAG = SYNC_TAG;
 })();

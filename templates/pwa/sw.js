@@ -17,6 +17,9 @@
 //   network, else the kept copy. The worker never deletes a kept kit; keep.js replaces it.
 // - The words of offline play (/offline/words.json?lang=..): the network, else the kept copy.
 // - Anything else (other sites, the JSON API, any method but GET) is left to the browser.
+// - The outbox of offline play (static/outbox.js): when the browser says the network is back
+//   (Background Sync, where it has it), the rounds this phone kept are sent, in order, with no
+//   page of the game open; a failure leaves them for the browser's next try and the pages.
 // Every URL here carries the path the app is served under (URL_PREFIX).
 (function () {
   "use strict";
@@ -37,6 +40,25 @@
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
+  var OUTBOX_URL = {{ outbox_url|tojson }};
+  var GAMES_API = {{ games_api|tojson }};
+
+  try {
+    importScripts(OUTBOX_URL);
+  } catch (error) {} // without it, the pages send what waits (they always do too)
+
+  self.addEventListener("sync", function (event) {
+    if (!self.StichelnOutbox || event.tag !== self.StichelnOutbox.SYNC_TAG) {
+      return;
+    }
+    event.waitUntil(
+      self.StichelnOutbox.sendAll(GAMES_API).then(function (left) {
+        if (left > 0) {
+          throw new Error(left + " games still wait: the browser tries again later");
+        }
+      })
+    );
+  });
 
   // The server says every response varies with the language and cookie; a cached static file
   // or offline page is right for any request all the same, so cache look-ups ignore Vary.

@@ -349,6 +349,60 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
 
 
+def registration_id(phone: Phone) -> Any:
+    """The service worker registration of the app on ``phone`` (through the DevTools
+    protocol), and the session that can dispatch its events."""
+    session = phone.context.new_cdp_session(phone.page)
+    found: list[dict[str, Any]] = []
+    session.on(
+        "ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"])
+    )
+    session.send("ServiceWorker.enable")
+    phone.page.wait_for_function(CONTROLLED)
+    live = [r for r in found if not r["isDeleted"] and r["scopeURL"] == phone.base_url + "/"]
+    assert len(live) == 1, found
+    return session, live[0]["registrationId"]
+
+
+def test_with_no_page_of_the_game_open_the_service_worker_sends_what_waits(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Background Sync: the browser wakes the service worker once the network is back, and
+    it sends the rounds kept on the phone, in order, though no page of the game is open.
+    (The test asks for the event through the DevTools protocol, as the browser would.)"""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    watching = new_phone()
+    watching.goto(f"/g/{game['id']}/view")
+    scored = watching.page.locator(".score-table tbody tr.is-scored")
+    expect(scored).to_have_count(1)
+    session, registration = registration_id(phone)
+
+    phone.context.set_offline(True)
+    record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    record_offline(phone, 3, FIVE_ROUNDS[2], words)
+    phone.goto("/rules")  # no page of the game open now (the rules page is kept)
+    assert len(live_table.state(game)["rounds"]) == 1
+    phone.context.set_offline(False)
+    session.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": phone.base_url,
+            "registrationId": registration,
+            "tag": "sticheln-outbox",
+            "lastChance": False,
+        },
+    )
+
+    expect(scored).to_have_count(3, timeout=20_000)  # the other phone sees them arrive
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:3])
+    assert phone.page.evaluate(OUTBOX_SIZE) == 0
+
+
 def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:

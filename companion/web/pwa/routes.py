@@ -182,6 +182,9 @@ def service_worker() -> ResponseReturnValue:
         round_page=round_page_pattern(),
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
+        outbox_url=url_for("static", filename="outbox.js"),
+        # A game's API address is this and its code (static/outbox.js sends to it).
+        games_api=url_for("api.show_game", code="CODE").rsplit("/", 1)[0],
     )
     response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
