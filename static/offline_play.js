@@ -40,6 +40,7 @@
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
   var MINUS = "\u2212";
   var words = null;
+  var shownWaiting = []; // the changes this page last said were waiting (their ids)
   var outbox = window.StichelnOutbox(code, gameApi, function () {
     say(words.sending);
   });
@@ -181,7 +182,7 @@
       if (!online) {
         return false;
       }
-      return outbox.send().then(function (count) {
+      return outbox.send().then(sentHereOrElsewhere).then(function (count) {
         if (count > 0) {
           markJustSent();
           location.reload(); // the page as the server now has it, every sent round in it
@@ -192,13 +193,34 @@
     });
   }
 
+  // How many rounds this page showed waiting that are sent now: by this page (``count``), or
+  // meanwhile by another tab or by the service worker (Background Sync, static/outbox.js).
+  function sentHereOrElsewhere(count) {
+    if (count > 0 || !shownWaiting.length) {
+      return count;
+    }
+    return outbox.changes().then(function (changes) {
+      var kept = idsOf(changes);
+      return shownWaiting.filter(function (id) {
+        return kept.indexOf(id) === -1; // gone from the outbox: the server has it
+      }).length;
+    });
+  }
+
+  function idsOf(changes) {
+    return changes.map(function (change) {
+      return change.id;
+    });
+  }
+
   // Another page of the game (marking, live play, sharing: online only, the service worker
   // keeps none of them): what waits to be sent, which is sent as soon as the server answers.
   function showStatus() {
     var sent = wasJustSent();
     return catchUp().then(function () {
       return outbox.changes().then(function (changes) {
-        var waiting = waitingOf(changes).length;
+        shownWaiting = idsOf(waitingOf(changes));
+        var waiting = shownWaiting.length;
         say(waiting ? waitingWords(waiting) : sent ? words.sent : "", waiting > 0);
         if (waiting) {
           retryLater();
@@ -312,6 +334,7 @@
         }
       );
       var waiting = waitingOf(changes);
+      shownWaiting = idsOf(waiting);
       var status = [note, waiting.length ? waitingWords(waiting.length) : null];
       if (!online && !document.querySelector("[data-offline-copy]:not([hidden])")) {
         status.unshift(words.offline);

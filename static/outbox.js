@@ -21,6 +21,7 @@
   "use strict";
 
   var SYNC_TAG = "sticheln-outbox";
+  var SEND_TIMEOUT_MS = 20000; // how long one change may take to be answered
 
   // The outbox of the game ``code`` (its API address ``gameApi``); ``onSending`` is told
   // when a change is being sent.
@@ -173,12 +174,21 @@
       onSending();
       var fixing = change.action === "correct";
       var path = fixing ? "/" + change.number : change.action === "mark" ? "/marks" : "";
+      // A request that hangs (a network with no way out) is given up, so that the lock goes
+      // to whoever tries next; if the server did save it, the next try gets the same answer
+      // for the same idempotency key.
+      var stop = new AbortController();
+      var timer = setTimeout(function () {
+        stop.abort();
+      }, SEND_TIMEOUT_MS);
       return fetch(gameApi + "/rounds" + path, {
         method: fixing ? "PUT" : "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
         body: JSON.stringify(change.body),
+        signal: stop.signal,
       }).then(function (response) {
+        clearTimeout(timer);
         if (response.status >= 500) {
           throw new Error("the server answered " + response.status);
         }

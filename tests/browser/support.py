@@ -77,10 +77,32 @@ class Phone:
     page: Any
     base_url: str
     requests: list[str] = field(default_factory=list)
+    offline: bool = False
+    routed: bool = False
 
     def goto(self, path: str) -> Any:
         """Open ``path`` of the app; answer the response."""
         return self.page.goto(self.base_url + path)
+
+    def set_offline(self, offline: bool) -> None:
+        """Take the phone off the network, or put it back: its pages, and its service
+        worker's own requests too (Chromium's offline emulation leaves those alone, as the
+        Background Sync of offline play would show), which are then refused as a phone
+        without a network refuses them. Once routed, every request of the phone stays
+        routed, so none is ever left waiting on a route taken away."""
+        if not self.routed:
+            self.context.route("**/*", self.through_network)
+            self.routed = True
+        self.offline = offline
+        self.context.set_offline(offline)
+
+    def through_network(self, route: Any) -> None:
+        """While the phone is offline, a request of its service worker fails as with no
+        network; any other goes on to the browser (whose emulation refuses a page's)."""
+        if self.offline and route.request.service_worker is not None:
+            route.abort("internetdisconnected")
+        else:
+            route.fallback()
 
     def foreign_requests(self) -> list[str]:
         """Requests that went anywhere but the app's own host."""

@@ -149,7 +149,7 @@ def test_the_kit_is_kept_once_with_its_size_and_progress_then_serves_offline(
     page.wait_for_function(CONTROLLED)
     phone.goto("/rules")
     phone.goto("/resolve?variant=classic&players=4")
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     for file in manifest["files"]:
         assert page.evaluate(FETCHED_SHA, file["url"]) == file["sha256"], file["name"]
     phone.goto("/rules")
@@ -262,7 +262,7 @@ def test_under_url_prefix_the_worker_is_registered_at_the_prefixed_address(
             "script": prefixed_server + "/sticheln/sw.js",
         }
         phone.page.wait_for_function(CONTROLLED)
-        phone.context.set_offline(True)
+        phone.set_offline(True)
         phone.goto("/sticheln/rules")
         expect(phone.page.locator("h1")).to_contain_text("Rules")
         assert [url for url in phone.requests if url.startswith(prefixed_server + "/sw.js")] == []

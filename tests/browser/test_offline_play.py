@@ -204,7 +204,7 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     posts: list[str] = []
     page.on("request", lambda request: request.method == "POST" and posts.append(request.url))
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     expect(page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
     assert pending_table(phone) == expected_pending(names, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
@@ -221,7 +221,7 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     problems = describe_violations(axe_violations(phone, axe_source), f"offline ({language})")
     assert problems == [], "\n".join(problems)
 
-    phone.context.set_offline(False)  # sent by themselves, then the page as the server has it
+    phone.set_offline(False)  # sent by themselves, then the page as the server has it
     expect(status).to_have_text(words["sent"])
     expect(page.locator(".offline-pending")).to_have_count(0)
     state = live_table.state(game)
@@ -241,11 +241,11 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     record_rounds(live_table, game, FIVE_ROUNDS[3:4])  # another phone's round 2
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     stopped = page.locator(".offline-stopped")
     expect(stopped).to_contain_text("Round 2, entered on this phone, was not saved")
     state = live_table.state(game)
@@ -277,7 +277,7 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     phone.goto(f"/g/{game['id']}")
     expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("link", name="Correct round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
     # Ann won 5 tricks and Ben 6, not 6 and 5 (C3 still holds: 14 tricks).
@@ -292,7 +292,7 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
 
     theirs = FIVE_ROUNDS[3]
     live_table.correct(game, 1, [seat.entry() for seat in theirs])  # another phone's
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     stopped = page.locator(".offline-stopped")
     expect(stopped).to_contain_text("Round 1, entered on this phone, was not saved")
     state = live_table.state(game)
@@ -304,13 +304,21 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     assert all(score in shown for score in signed(round_scores([mine])[0]))
 
 
+#: A browser with no way out at all from its start, its service worker included: every
+#: request goes to a proxy where nothing listens, loopback too (Chromium's offline
+#: emulation starts with the first page, after a sync the browser kept has woken the worker).
+NO_NETWORK = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+
+
 @contextmanager
-def browser_on_profile(browser: Any, base_url: str, profile: Path) -> Iterator[Phone]:
+def browser_on_profile(
+    browser: Any, base_url: str, profile: Path, args: tuple[str, ...] = ()
+) -> Iterator[Phone]:
     """The browser started on the profile folder ``profile`` (its cookies, IndexedDB,
     service worker and caches), as a phone; closed, the whole browser stops."""
     options = {**PHONE, "service_workers": "allow", "locale": "en-GB", "base_url": base_url}
     context = browser.browser_type.launch_persistent_context(
-        str(profile), executable_path=str(CHROMIUM), headless=True, **options
+        str(profile), executable_path=str(CHROMIUM), headless=True, args=list(args), **options
     )
     context.set_default_timeout(TIMEOUT_MS)
     try:
@@ -324,7 +332,8 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     browser: Any, live_server: LiveServer, live_table: Table, tmp_path: Path
 ) -> None:
     """Recorded offline, the browser closed and started again on the same profile, still
-    offline: the round is there, waiting; back online, it is sent, once."""
+    offline: the round is there, waiting; started again with the network, it is sent, once
+    (by the service worker, woken by the browser, or by the page)."""
     kit_manifest(live_server)
     words = WORDS["en"]
     game = live_table.new_game(NAMES, rounds=5)
@@ -332,19 +341,18 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     profile = tmp_path / "profile"
     with browser_on_profile(browser, live_server.url, profile) as phone:
         made_ready(phone, game, words)
-        phone.context.set_offline(True)
+        phone.set_offline(True)
         record_offline(phone, 2, FIVE_ROUNDS[1], words)
-    with browser_on_profile(browser, live_server.url, profile) as phone:
-        phone.context.set_offline(True)
+    with browser_on_profile(browser, live_server.url, profile, tuple(NO_NETWORK)) as phone:
         phone.goto(f"/g/{game['id']}")
         expect(phone.page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
         assert pending_table(phone) == expected_pending(NAMES, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
         assert len(live_table.state(game)["rounds"]) == 1
-        phone.context.set_offline(False)
-        # Any page of the game sends what waits once the server answers, and says so.
-        phone.goto(f"/g/{game['id']}/share")
-        expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
-        expect(phone.page.get_by_role("heading", level=1)).to_have_text("Share this game")
+    with browser_on_profile(browser, live_server.url, profile) as phone:
+        phone.goto(f"/g/{game['id']}")
+        expect(phone.page.locator(".score-table tbody tr.is-scored")).to_have_count(2)
+        expect(phone.page.locator(".offline-pending")).to_have_count(0)
+        assert phone.page.evaluate(OUTBOX_SIZE) == 0
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
 
@@ -381,12 +389,12 @@ def test_with_no_page_of_the_game_open_the_service_worker_sends_what_waits(
     expect(scored).to_have_count(1)
     session, registration = registration_id(phone)
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     record_offline(phone, 3, FIVE_ROUNDS[2], words)
     phone.goto("/rules")  # no page of the game open now (the rules page is kept)
     assert len(live_table.state(game)["rounds"]) == 1
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     session.send(
         "ServiceWorker.dispatchSyncEvent",
         {
@@ -428,7 +436,7 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     ]
     scores = [place.score for place in score_checked(setup, entries).seats]
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("link", name="Record round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
     for place in range(len(names)):
@@ -441,7 +449,7 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
     assert pending_table(phone) == first_round_rows(names, scores)
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert live_table.state(game)["rounds"][0]["scores"] == scores
 
@@ -457,14 +465,14 @@ def test_a_round_entered_on_the_kept_page_is_saved_in_turn_when_the_network_retu
     record_rounds(live_table, game, FIVE_ROUNDS[:1])
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     page.get_by_role("link", name="Record round 3").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Record round 3")
     for place, entry in enumerate(FIVE_ROUNDS[2]):
         enter_quick_seat(phone, "en", place, entry)
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     page.get_by_role("button", name="Save round").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
     expect(page.locator(".notice--saved").first).to_contain_text("Round 3")
@@ -485,7 +493,7 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
     page = phone.page
     played = FIVE_ROUNDS[0]
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("link", name="Mark colours").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Mark colours, round 1")
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
@@ -510,7 +518,7 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
     assert pending_table(phone) == expected_pending(NAMES, [], [played])
     assert live_table.state(game)["rounds"] == []
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores([played])
 
@@ -536,7 +544,7 @@ def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it
     ]
     scores = [place.score for place in score_checked(setup, entries).seats]
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     phone.goto(full)
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
     for place, (shown, cards) in enumerate(zip(indicators, captured, strict=True)):
@@ -546,7 +554,7 @@ def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
     assert pending_table(phone) == first_round_rows(NAMES, scores)
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert live_table.state(game)["rounds"][0]["scores"] == scores
 
@@ -575,7 +583,7 @@ def test_a_round_the_rules_refuse_offline_is_refused_in_the_table_s_words_and_no
     with live_server.app.test_request_context(), force_locale("de"):
         expected = render_message(refused.value.message, NAMES)
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("link", name=words["record"].format(number=1)).click()
     for place, entry in enumerate(broken):
         enter_quick_seat(phone, "de", place, entry)

@@ -155,7 +155,7 @@ def offline_resolver(
     phone = made_ready(new_phone(locale=words["locale"], service_workers="allow"), game, words)
     online = new_phone(locale=words["locale"], java_script_enabled=False)
     phone.goto(opened)
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     return phone, online
 
 
@@ -240,7 +240,7 @@ def test_a_phone_without_the_kit_says_the_tap_was_not_sent_and_keeps_the_trick(
 ) -> None:
     phone = new_phone(locale="en-GB")
     phone.goto("/resolve?variant=classic&players=4&trick=red-7")
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     card("blue-9")(phone, True)
     expect(phone.page.locator(".offline-notice")).to_contain_text("nothing was sent")
     expect(phone.page.locator('input[name="trick"]')).to_have_value("red-7")
