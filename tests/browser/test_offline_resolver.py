@@ -146,10 +146,11 @@ def button(name: str) -> Tap:
 
 
 def offline_resolver(
-    new_phone: PhoneFactory, live_table: Table, language: str, opened: str
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, language: str, opened: str
 ) -> tuple[Phone, Phone]:
     """A phone that kept the kit, offline on the resolver it opened online at ``opened``; and
     a phone online without JavaScript, in the same language."""
+    kit_manifest(live_server)
     words = WORDS[language]
     game = live_table.new_game(["Ann", "Ben", "Cleo"], rounds=5)
     phone = made_ready(new_phone(locale=words["locale"], service_workers="allow"), game, words)
@@ -165,9 +166,8 @@ def test_outside_a_game_the_resolver_answers_offline_as_the_server_does(
     live_table: Table,
     axe_source: str,
 ) -> None:
-    kit_manifest(live_server)
     phone, online = offline_resolver(
-        new_phone, live_table, "en", "/resolve?variant=classic&players=5"
+        new_phone, live_server, live_table, "en", "/resolve?variant=classic&players=5"
     )
     page = phone.page
     posts: list[str] = []
@@ -216,10 +216,11 @@ def test_inside_a_game_the_resolver_names_the_seats_offline_in_german(
     live_table: Table,
     axe_source: str,
 ) -> None:
-    kit_manifest(live_server)
     game = live_table.new_game(["Anna", "Ben", "Cleo", "Dora"], "reverse", rounds=5)
     resolver = f"/g/{game['id']}/resolve"
-    phone, online = offline_resolver(new_phone, live_table, "de", resolver)  # kept by the phone
+    phone, online = offline_resolver(
+        new_phone, live_server, live_table, "de", resolver
+    )  # kept by the phone
     phone.goto(f"{resolver}?leader=2")  # opened offline: the kept page, drawn as asked
     drawn(phone, "", "leader=2")
     as_the_server_draws_it(phone, online)
