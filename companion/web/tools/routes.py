@@ -57,7 +57,7 @@ def game_at_table(game: Game) -> GameAtTable:
         code=game.code,
         names=tuple(seat_names(game)),
         variant=variant_label(game.variant),
-        variant_json=queries.setup_of(game).variant.as_json(),
+        variant_json=game.variant.as_json(),
         rounds_planned=game.rounds_planned,
         round=next_round_of(game, queries.playing_round(game)),
     )
