@@ -34,7 +34,7 @@ from companion.rules import (
     table_setup,
     trick_winner,
 )
-from companion.rules.cards import TOKEN_SEPARATOR, card_of_token
+from companion.rules.cards import card_of_token, card_token
 from companion.rules.names_in_sentences import before_names
 from companion.rules.text import N_
 from companion.rules.variants import HAT_TRICK, variant_named
@@ -52,11 +52,6 @@ TRICK_RULES = ("classic", "reverse", HAT_TRICK)
 class TrickFieldError(RuleError):
     """A card or trick sent back by the page that cannot be used: not a card name (a forged
     form), or a pass after the trick rule changed from Hat Trick."""
-
-
-def card_token(card: Card) -> str:
-    """How a card travels in a form: ``red-7``."""
-    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
 
 
 def card_of_field(token: str) -> Card:

@@ -36,8 +36,11 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "rounds/fields": round_fields.fields_answer,
     # Not an API path: the mark page's fields read into each seat's indicator cards.
     "rounds/marks": round_fields.marks_answer,
+}
+#: The calls whose answer is in the player's words: given the language (English without one).
+TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
     # Not an API path: one tap on the trick resolver, and the trick told in the table's words.
-    "tricks/tap": lambda body: trick_taps.tap_answer(body, reader("en")),
+    "tricks/tap": trick_taps.tap_answer,
 }
 
 
@@ -49,15 +52,15 @@ def answer(call: str, request: str, language: str | None = None) -> str:
     """``{"status": ..., "body": ...}`` as JSON text: what ``POST /api/v1/<call>`` answers
     to the JSON text ``request``; a refusal's ``error`` in ``language`` as the pages say it,
     if one is given (English for a language the app does not have)."""
-    if call not in ANSWERS:
-        known = ", ".join(sorted(ANSWERS))
+    if call not in ANSWERS and call not in TOLD:
+        known = ", ".join(sorted([*ANSWERS, *TOLD]))
         return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
     try:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
         if call == "games/offline" and language is not None:  # refusals said to the table
             return reply(200, offline_game.game_offline(body, table_words(language)))
-        if call == "tricks/tap":  # the resolver's trick, told as its page tells it
-            return reply(200, trick_taps.tap_answer(body, reader(language or "en")))
+        if call in TOLD:
+            return reply(200, TOLD[call](body, reader(language or "en")))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         return reply(parse.refusal_status(error), {"error": words(error, language)})
