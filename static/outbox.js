@@ -2,10 +2,11 @@
 // network, kept on the phone until the server has it.
 //
 // - IndexedDB "sticheln-offline", store "changes", in the order entered: each change is the
-//   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n> or POST
-//   .../rounds/marks, with the version and the round number the page was opened for, and an
-//   Idempotency-Key, so a change sent twice is applied once), plus the form's fields for the
-//   conflict view. It is written (durably) before the page moves on, so a reload, a closed
+//   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n>, POST
+//   .../rounds/marks, and for a live round POST .../rounds/live, POST .../rounds/<n>/tricks
+//   and DELETE .../rounds/<n>/tricks/last; with the version and the round number the page
+//   was opened for, and an Idempotency-Key, so a change sent twice is applied once), plus
+//   the form's fields for the conflict view. It is written (durably) before the page moves on, so a reload, a closed
 //   browser or a restarted phone loses nothing. Store "games" holds the last game state the
 //   server gave.
 // - Sending: in order, one tab at a time, with this phone's own edit right (its cookie; the
@@ -138,6 +139,22 @@
     // ------------------------------------------------------------------------------------------
     // Sending, in order, once the network is back
 
+    // The API call a change is (DESIGN.md, "Games"): its method and its address under the
+    // game's rounds.
+    var CALLS = {
+      record: ["POST", ""],
+      correct: ["PUT", "/{number}"],
+      mark: ["POST", "/marks"],
+      live: ["POST", "/live"],
+      trick: ["POST", "/{number}/tricks"],
+      undo: ["DELETE", "/{number}/tricks/last"],
+    };
+
+    function apiCall(change) {
+      var call = CALLS[change.action];
+      return { method: call[0], path: call[1].replace("{number}", String(change.number)) };
+    }
+
     var sending = null;
 
     function send() {
@@ -172,8 +189,7 @@
         return count;
       }
       onSending();
-      var fixing = change.action === "correct";
-      var path = fixing ? "/" + change.number : change.action === "mark" ? "/marks" : "";
+      var call = apiCall(change);
       // A request that hangs (a network with no way out) is given up, so that the lock goes
       // to whoever tries next; if the server did save it, the next try gets the same answer
       // for the same idempotency key.
@@ -181,8 +197,8 @@
       var timer = setTimeout(function () {
         stop.abort();
       }, SEND_TIMEOUT_MS);
-      return fetch(gameApi + "/rounds" + path, {
-        method: fixing ? "PUT" : "POST",
+      return fetch(gameApi + "/rounds" + call.path, {
+        method: call.method,
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
         body: JSON.stringify(change.body),
@@ -207,7 +223,6 @@
         });
       });
     }
-
 
     return {
       changes: changesOfGame,

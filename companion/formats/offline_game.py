@@ -10,10 +10,22 @@ standard library, ``companion.rules`` and the pure readers beside it (``parse``,
 ``entries``; the import contract in pyproject.toml keeps it so).
 
 A queued change is what the outbox will send, in the API's terms:
-``{"action": "record", "body": {"version", "number"?, "entries"}}`` or
-``{"action": "correct", "number": n, "body": {"version", "entries"}}``. A change the rules
-or the game refuse is not applied: the answer lists it under ``refused`` with the status
-and words the API would answer, so the phone never shows a score the server will not keep.
+``{"action": "record", "body": {"version", "number"?, "entries"}}``,
+``{"action": "correct", "number": n, "body": {"version", "entries"}}``,
+``{"action": "mark", "body": {"version", "number"?, "marked"}}``, and for a round played
+trick by trick ``{"action": "live", "body": {"version", "marked"?}}`` (open it),
+``{"action": "trick", "number": n, "body": {"version", "cards" | "plays"}}`` (a trick, in
+play order from its leader) and ``{"action": "undo", "number": n, "body": {"version"}}``
+(take back the last trick). A change the rules or the game refuse is not applied: the
+answer lists it under ``refused`` with the status and words the API would answer, so the
+phone never shows a score the server will not keep.
+
+A live round's indicators are hidden in the state while a hazy round is unscored (R15); the
+phone that laid them out offline keeps them under ``laid_out`` (its own key, never sent), so
+that its tricks are checked against them (C6) and the round is scored as the server will.
+A hazy round opened on another phone is played out here without them: a trick naming one
+of its face-down indicators is refused only by the server, and the round, once its last
+trick is in, is marked ``awaiting_score`` and scored by the server when it is sent.
 """
 
 from __future__ import annotations
@@ -34,14 +46,22 @@ from companion.rules import (
     TableSetup,
     round_leader,
     score_checked,
+    score_round,
     table_setup,
     winners,
 )
 from companion.rules.checks import check_marks
 from companion.rules.explain import explain_seat
+from companion.rules.hat_trick import Play
+from companion.rules.live import LiveRound
 
 #: The mark on each round (and the count on the game) that this phone has not sent yet.
 PENDING = "pending"
+#: A live round's indicators as this phone laid them out, hidden or not (R15).
+LAID_OUT = "laid_out"
+#: A hazy live round played out on this phone whose indicators only the server knows: it
+#: is scored once sent (R15).
+AWAITING_SCORE = "awaiting_score"
 #: What the server calls a round's and a game's states (companion/data/states.py).
 SCORED, PLAYING, LIVE, QUICK, FULL = "scored", "playing", "live", "quick", "full"
 FINISHED, IN_PROGRESS, ABANDONED = "finished", "in_progress", "abandoned"
@@ -100,6 +120,16 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
     if fields["action"] == "mark":
         apply_marks(game, setup, fields["body"])
         return
+    if fields["action"] == "live":
+        apply_live_start(game, setup, fields["body"])
+        return
+    if fields["action"] in ("trick", "undo"):
+        number = parse.integer(fields.get("number"), "number", 1, 2**31)
+        if fields["action"] == "trick":
+            apply_trick(game, setup, number, fields["body"])
+        else:
+            apply_undo(game, setup, number, fields["body"])
+        return
     body = parse.fields(fields["body"], "The change's body", ("version", "entries"), ("number",))
     entries = read_entries(body["entries"], setup)
     if fields["action"] == "record":
@@ -113,7 +143,9 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
         round_ = round_to_correct(game, parse.integer(fields.get("number"), "number", 1, 2**31))
         scored = score_checked(setup, entries)
     else:
-        raise ApiError('A queued change\'s "action" is "record", "correct" or "mark".')
+        raise ApiError(
+            'A queued change\'s "action" is "record", "correct", "mark", "live", "trick" or "undo".'
+        )
     fill_scored(round_, setup, entries, scored)
 
 
@@ -260,3 +292,160 @@ def standings(game: Mapping[str, Any]) -> dict[str, object]:
         "status": status,
         "winners": winners(totals) if status == FINISHED else [],
     }
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds played trick by trick (C6, R9, R19-R21), as companion/services/live.py plays them
+
+
+def apply_live_start(game: dict[str, Any], setup: TableSetup, body: object) -> None:
+    """The next round opened to be played live: with its indicators where the variant lays
+    them out (C1, C2), or the round whose colours were marked, made live as it is."""
+    fields = parse.fields(body, "The change's body", ("version",), ("marked",))
+    marked = None
+    if "marked" in fields:
+        seats = parse.listing(fields["marked"], "marked", MAX_PLAYERS)
+        marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    check_open(game)
+    rounds: list[dict[str, Any]] = game["rounds"]
+    current = rounds[-1] if rounds and rounds[-1]["status"] == PLAYING else None
+    if current is not None and marked is None and not current.get("tricks"):
+        make_live(current)
+        return
+    lays_out = setup.cards_laid_out > 0
+    if lays_out and marked is None:
+        raise ApiError(f"Give the indicator cards of all {setup.players} players.")
+    if not lays_out and marked:
+        raise ApiError("This variant lays out no indicator cards.")
+    if lays_out and marked is not None:
+        check_marking(setup, marked)
+    if current is not None:
+        raise ApiError("A round is already being played; record it first.")
+    number = len(rounds) + 1
+    if number > game["rounds_planned"]:
+        raise ApiError(f"All {game['rounds_planned']} rounds of this game are recorded.")
+    laid_out = [[card.as_json() for card in seat] for seat in marked or [[]] * setup.players]
+    round_: dict[str, Any] = {
+        "number": number,
+        "leader": round_leader(number, game["first_leader"], setup.players),
+        "status": PLAYING,
+        "marked": None if setup.variant.hides_marks else laid_out,
+        "scores": None,
+        "explanations": None,
+        LAID_OUT: laid_out,
+    }
+    rounds.append(round_)
+    make_live(round_)
+
+
+def make_live(round_: dict[str, Any]) -> None:
+    """A round in play, from now on followed trick by trick from its leader (R3)."""
+    round_.update(
+        mode=LIVE,
+        tricks_played=0,
+        next_leader=round_["leader"],
+        tricks=[],
+        trick_so_far=[],
+    )
+    round_[PENDING] = True
+
+
+def trick_field(setup: TableSetup) -> str:
+    """What a trick's cards are called: Hat Trick's ``plays`` may be passes (R19)."""
+    return "plays" if setup.variant.has_passes else "cards"
+
+
+def plays_of(setup: TableSetup, items: object, where: str) -> list[Play]:
+    """A trick's cards as the API reads them (a classic-family card is never a pass, R6)."""
+    listed = parse.listing(items, where, MAX_PLAYERS)
+    if setup.variant.has_passes:
+        return [parse.play(item, f"{where}[{i}]") for i, item in enumerate(listed)]
+    return [Play(parse.card(item, f"{where}[{i}]")) for i, item in enumerate(listed)]
+
+
+def plays_json(setup: TableSetup, plays: Sequence[Play]) -> list[dict[str, object]]:
+    """A trick's cards as the game state shows them."""
+    if setup.variant.has_passes:
+        return [dict(play.as_json()) for play in plays]
+    return [dict(play.card.as_json()) for play in plays]
+
+
+def live_round(game: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """Round ``number``, which must be played live; refused as the server refuses it."""
+    rounds: list[dict[str, Any]] = game["rounds"]
+    if not 1 <= number <= len(rounds):
+        raise ApiError(f"This game has no round {number}.", 404)
+    round_ = rounds[number - 1]
+    if round_["mode"] != LIVE:
+        raise ApiError(f"Round {number} is not played trick by trick.")
+    return round_
+
+
+def live_of(round_: Mapping[str, Any], setup: TableSetup) -> LiveRound:
+    """The round as the rules follow it: its indicators (this phone's own when hidden,
+    R15) and its tricks, each from the seat that led it (R9, R21)."""
+    shown = round_.get(LAID_OUT) or round_.get("marked") or []
+    marked = tuple(parse.cards(cards, "marked", 2) for cards in shown)
+    live = LiveRound(setup, int(round_["leader"]), marked)
+    field = trick_field(setup)
+    for trick in round_.get("tricks") or []:
+        live.follow_recorded_lead(int(trick["leader"]))
+        live.play_trick(plays_of(setup, trick[field], field))
+    return live
+
+
+def apply_trick(game: dict[str, Any], setup: TableSetup, number: int, body: object) -> None:
+    """One trick of a live round (C6, R19), the round scored after its last (R10-R16, R22)."""
+    field = trick_field(setup)
+    fields = parse.fields(body, "The change's body", ("version", field))
+    plays = plays_of(setup, fields[field], field)
+    check_open(game)
+    round_ = live_round(game, number)
+    if round_["status"] == SCORED:
+        raise ApiError(f"Round {number} is over: all its tricks are played.")
+    live = live_of(round_, setup)
+    trick = live.play_trick(plays)
+    round_["tricks"] = [
+        *round_["tricks"],
+        {"leader": trick.leader, field: plays_json(setup, plays)},
+    ]
+    round_["tricks_played"] = len(live.tricks)
+    round_[PENDING] = True
+    if not live.is_complete:
+        round_.update(next_leader=live.leader, trick_so_far=[])
+        return
+    if setup.cards_laid_out and not any(live.marked):
+        # A hazy round opened on another phone: its indicators are the server's (R15), so
+        # the server scores it once the trick is sent.
+        round_.update(next_leader=None, trick_so_far=[])
+        round_[AWAITING_SCORE] = True
+        return
+    entries = live.entries()
+    fill_scored(round_, setup, entries, score_round(setup, entries))
+    round_.pop("trick_so_far", None)
+    round_.update(mode=LIVE, next_leader=None)
+
+
+def apply_undo(game: dict[str, Any], setup: TableSetup, number: int, body: object) -> None:
+    """The last trick of a live round taken back; a round it scored is in play again, as
+    long as it is the game's last round."""
+    parse.fields(body, "The change's body", ("version",))
+    check_open(game)
+    round_ = live_round(game, number)
+    if not round_.get("tricks"):
+        raise ApiError(f"No trick has been played yet in round {number}.")
+    if round_["status"] == SCORED and round_ is not game["rounds"][-1]:
+        raise ApiError("Only the last round's last trick can be taken back.")
+    round_["tricks"] = round_["tricks"][:-1]
+    round_.pop(AWAITING_SCORE, None)
+    if round_["status"] == SCORED:
+        marked = round_["marked"]
+        round_.update(
+            status=PLAYING,
+            scores=None,
+            explanations=None,
+            marked=None if setup.variant.hides_marks else marked,
+        )
+    live = live_of(round_, setup)
+    round_.update(tricks_played=len(live.tricks), next_leader=live.leader, trick_so_far=[])
+    round_[PENDING] = True
