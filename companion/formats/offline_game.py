@@ -26,6 +26,10 @@ that its tricks are checked against them (C6) and the round is scored as the ser
 A hazy round opened on another phone is played out here without them: a trick naming one
 of its face-down indicators is refused only by the server, and the round, once its last
 trick is in, is marked ``awaiting_score`` and scored by the server when it is sent.
+
+The module is over 400 lines because it mirrors, in one place, every change the server's
+round services apply (companion/services/rounds.py and live.py), each in the server's order
+of checks: split up, the order of the checks would be harder to hold against the server's.
 """
 
 from __future__ import annotations
