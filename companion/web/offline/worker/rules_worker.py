@@ -4,10 +4,11 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Four calls are the phone's own, in the
+included, so the phone and the server cannot disagree. Five calls are the phone's own, in the
 API's manner: ``games/offline`` (what the phone shows of a game), ``rounds/fields`` and
-``rounds/marks`` (a round form's posted fields read as the page reads them) and ``tricks/tap``
-(a tap on the trick resolver, told as its page tells it). Given the player's language, a
+``rounds/marks`` (a round form's posted fields read as the page reads them), ``tricks/tap``
+(a tap on the trick resolver, told as its page tells it) and ``live/tap`` (a tap on a live
+round's page, and the change it queues). Given the player's language, a
 refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
 compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -21,7 +22,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.formats import offline_game, parse, round_fields, rules_answers, trick_taps
+from companion.formats import (
+    live_taps,
+    offline_game,
+    parse,
+    round_fields,
+    rules_answers,
+    trick_taps,
+)
 from companion.rules import Refusal
 from companion.rules.wording import Reader, say
 
@@ -41,6 +49,9 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
 TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
     # Not an API path: one tap on the trick resolver, and the trick told in the table's words.
     "tricks/tap": trick_taps.tap_answer,
+    # Not an API path: one tap on a live round's page offline: the change it makes, if any,
+    # and the page told in the table's words.
+    "live/tap": live_taps.live_tap,
 }
 
 
