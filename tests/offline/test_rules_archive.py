@@ -36,7 +36,18 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     rules = Path(companion.rules.__file__).parent
     formats = Path(companion.formats.__file__).parent
     expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
-    shipped = ("parse", "entries", "rules_answers", "offline_game", "round_fields", "trick_taps")
+    shipped = (
+        "parse",
+        "entries",
+        "rules_answers",
+        "offline_game",
+        "round_fields",
+        "trick_taps",
+        "live_words",
+        "live_over",
+        "live_page",
+        "live_taps",
+    )
     for name in ("__init__", *shipped):
         expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
