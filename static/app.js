@@ -14,8 +14,11 @@
   }
   var worker = new URL("../sw.js", script.src);
   // A phone that kept the offline kit (static/keep.js) enters rounds offline on a game's
-  // pages: outbox.js, then offline_play.js, kept by the worker like every static file.
-  var play = [script.getAttribute("data-outbox"), script.getAttribute("data-play")];
+  // pages: outbox.js, offline_play.js, then offline_live.js (live rounds), kept by the worker
+  // like every static file.
+  var play = ["data-outbox", "data-play", "data-live"].map(function (name) {
+    return script.getAttribute(name);
+  });
   try {
     if (play[1] && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
       play.forEach(function (src) {

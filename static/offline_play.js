@@ -30,11 +30,19 @@
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
   var scoreboardUrl = main.getAttribute("data-scoreboard");
-  var onScoreboard = document.querySelector(".board-updates") !== null;
+  // A live round's address (its page, or the kept page the service worker shows there
+  // offline, on which static/offline_live.js plays the round).
+  var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
+  var onLivePage = LIVE_ADDRESS.test(location.pathname);
+  var onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
   var form =
-    document.getElementById("round-form") || main.querySelector('form.round-form[data-kind="mark"]');
+    document.getElementById("round-form") ||
+    main.querySelector('form.round-form[data-kind="mark"]') ||
+    main.querySelector("form.live-start__form");
   var marking = form !== null && form.getAttribute("data-kind") === "mark";
   var correcting = main.hasAttribute("data-correcting");
+  // The page starting a round live (static/offline_live.js then plays it).
+  var startingLive = main.querySelector(".live-start") !== null;
   var JUST_SENT = "sticheln-offline-sent";
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
@@ -71,11 +79,14 @@
     });
   }
 
-  // The changes as companion/formats/offline_game.py takes them (a correction names its round).
+  // The changes as companion/formats/offline_game.py takes them (a correction, a live trick
+  // and its undo name their round).
+  var NUMBERED = ["correct", "trick", "undo"];
+
   function queued(changes) {
     return changes.map(function (change) {
       var made = { action: change.action, body: change.body };
-      if (change.action === "correct") {
+      if (NUMBERED.indexOf(change.action) !== -1) {
         made.number = change.number;
       }
       return made;
@@ -301,9 +312,10 @@
     return linksTo(/\/rounds\/record$/);
   }
 
-  // The pages a round is entered on offline: recording it, marking its colours.
+  // The pages a round is entered on offline: recording it, marking its colours, starting it
+  // live.
   function recordPages() {
-    return linksTo(/\/rounds\/(record|mark)$/).map(function (link) {
+    return linksTo(/\/rounds\/(record|mark|live)$/).map(function (link) {
       return link.href;
     });
   }
@@ -410,14 +422,40 @@
     Array.prototype.forEach.call(panel.querySelectorAll(".deal, .hint, .follow"), function (stale) {
       show(stale, false);
     });
-    var record = recordLinks();
+    var round = game.rounds[game.next_round - 1];
+    var live = round && round.status === "playing" && round.mode === "live";
+    var record = live ? [] : recordLinks().concat(linksTo(/\/rounds\/live$/));
     Array.prototype.forEach.call(panel.querySelectorAll(".actions a"), function (link) {
-      show(link, record.indexOf(link) !== -1);
+      show(link, record.indexOf(link) !== -1 || link.hasAttribute("data-offline-live"));
     });
-    record.forEach(function (link) {
+    recordLinks().forEach(function (link) {
       link.textContent = fill(words.record, { number: game.next_round });
       link.classList.add("button--primary");
     });
+    continueLive(panel, live ? game.next_round : null);
+  }
+
+  // The round being played live (on this phone, or on the server before it went offline):
+  // the way back to it.
+  function continueLive(panel, number) {
+    var link = panel.querySelector("[data-offline-live]");
+    if (number === null) {
+      if (link) {
+        link.remove();
+      }
+      return;
+    }
+    if (!link) {
+      var actions = panel.querySelector(".actions") || panel.appendChild(element("p", null, { class: "actions" }));
+      link = element("a", words.continue_live, { class: "button button--primary", "data-offline-live": "" });
+      actions.insertBefore(link, actions.firstChild);
+    }
+    link.href = liveAddress(number);
+  }
+
+  // The live page of round ``number``.
+  function liveAddress(number) {
+    return root + "/g/" + encodeURIComponent(code) + "/rounds/" + number + "/live";
   }
 
   // A change the server did not take: the conflict view (a clash), or discard (a refusal).
@@ -456,6 +494,13 @@
   }
 
   function postKept(change) {
+    if (!change.fields) {
+      // A live round's change: its live page, as the server has the round now.
+      outbox.drop(change.id).then(function () {
+        location.href = change.page;
+      });
+      return;
+    }
     var post = element("form", null, { method: "post", action: change.page, hidden: "" });
     Object.keys(change.fields).forEach(function (name) {
       change.fields[name].forEach(function (value) {
@@ -510,7 +555,7 @@
       say(words.offline);
       if (!correcting) {
         // The kept page may be of an earlier round than the one entered next.
-        var title = marking ? words.mark : words.record;
+        var title = startingLive ? words.play_live : marking ? words.mark : words.record;
         heading.textContent = fill(title, { number: offline.game.next_round });
         showLeader(offline.game);
         showMarks(offline.game);
@@ -589,6 +634,9 @@
           players: offline.kept.players.length,
           fields: fields, // the reader takes the seats' fields and leaves the rest
         };
+        if (startingLive && !marking) {
+          return offline; // the round's colours were marked, or the variant lays none out
+        }
         if (marking) {
           delete request.kind; // the mark page's fields are only indicators
           return rules("rounds/marks", request).then(function (read) {
@@ -631,13 +679,15 @@
         // A new round is opened for the next number; a correction names its round.
         var number = correcting ? Number(form.elements.number.value) : offline.game.next_round;
         var body = { version: offline.kept.version };
-        body[marking ? "marked" : "entries"] = entries;
-        if (!correcting) {
-          body.number = number;
+        if (entries !== null) {
+          body[marking ? "marked" : "entries"] = entries;
+        }
+        if (!correcting && !startingLive) {
+          body.number = number; // (the API's live start takes none: its version decides)
         }
         var change = {
           code: code,
-          action: correcting ? "correct" : marking ? "mark" : "record",
+          action: correcting ? "correct" : startingLive ? "live" : marking ? "mark" : "record",
           number: number,
           base: offline.kept.version,
           body: body,
@@ -665,7 +715,7 @@
             return;
           }
           return outbox.keep(change).then(function () {
-            location.href = scoreboardUrl + "?kept=" + number;
+            location.href = startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number;
           });
         });
       })
@@ -739,21 +789,42 @@
 
   // ------------------------------------------------------------------------------------------
 
-  fetch(wordsUrl)
+  var wordsKept = fetch(wordsUrl)
     .then(function (response) {
       return response.ok ? response.json() : null;
     })
     .catch(function () {
       return null;
-    })
-    .then(function (found) {
+    });
+
+  // What a live round played offline (static/offline_live.js) shares with this script.
+  window.StichelnOfflinePlay = {
+    code: code,
+    gameApi: gameApi,
+    outbox: outbox,
+    rules: rules,
+    say: say,
+    fill: fill,
+    element: element,
+    reachable: reachable,
+    fetchState: fetchState,
+    liveAddress: liveAddress,
+    gameAddress: root + "/g/" + encodeURIComponent(code),
+    queued: queued,
+    waitingWords: function (count) {
+      return count ? waitingWords(count) : "";
+    },
+    words: wordsKept,
+  };
+
+  wordsKept.then(function (found) {
       if (!found) {
         return; // never online in this language since the kit was kept: nothing to say
       }
       words = found;
       if (onScoreboard) {
         showScoreboard();
-      } else if (scoreboardUrl !== null) {
+      } else if (scoreboardUrl !== null && !onLivePage) {
         takeRoundForm();
       } else {
         showStatus(); // any other page of the game: what waits, and whether it can be sent

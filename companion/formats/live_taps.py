@@ -30,6 +30,7 @@ from companion.formats.offline_game import (
     live_round,
     offline_state,
     plays_json,
+    plays_of,
     standings,
     trick_field,
 )
@@ -46,8 +47,9 @@ TAPS = ("card", "undo_card", "undo_trick")
 
 def live_tap(raw: Mapping[str, Any], reader: Reader) -> dict[str, object]:
     """``live/tap``: ``{"state", "queued", "number", "trick", "tap"}`` in (``trick``: the
-    unfinished trick as the resolver writes it, ``red-7 pass:green-3``; ``tap``: ``{"card":
-    "red-7"}``, ``{"undo_card": true}``, ``{"undo_trick": true}`` or ``{}``). Out: the
+    unfinished trick as the resolver writes it, ``red-7 pass:green-3``, or ``null`` for the
+    one in the state, entered on the server's page before the phone went offline; ``tap``:
+    ``{"card": "red-7"}``, ``{"undo_card": true}``, ``{"undo_trick": true}`` or ``{}``). Out: the
     ``change`` to queue (or ``null``), the unfinished ``trick`` after the tap, and the
     ``page``. A tap the rules refuse changes nothing and is said on the page, as the page
     says it; so is an unfinished trick that no longer fits the round (another phone's
@@ -104,8 +106,12 @@ class Tap:
     def unfinished(self, text: object) -> tuple[Play, ...]:
         """The phone's unfinished trick, checked against the round as it stands (C6, R19);
         empty once the round is over."""
-        if self.game["rounds"][self.number - 1]["status"] == SCORED:
+        round_ = self.game["rounds"][self.number - 1]
+        if round_["status"] == SCORED:
             return ()
+        if text is None:  # the phone has none of its own: the one the server last gave
+            field = trick_field(self.setup)
+            return tuple(plays_of(self.setup, round_.get("trick_so_far") or [], field))
         try:
             plays = read_trick(text if isinstance(text, str) else "", self.setup)
             if plays:

@@ -38,6 +38,8 @@
   var GAMES_CACHE = {{ games_cache|tojson }};
   var GAME_PAGE = new RegExp({{ game_page|tojson }});
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
+  var LIVE_PAGE = new RegExp({{ live_page|tojson }});
+  var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
   var OUTBOX_URL = {{ outbox_url|tojson }};
@@ -172,6 +174,9 @@
         return response;
       })
       .catch(function () {
+        if (LIVE_PAGE.test(path)) {
+          return liveFrame(path);
+        }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
@@ -180,6 +185,52 @@
             return cached(OFFLINE_URL);
           }
           return store === GAMES_CACHE ? markedAsCopy(response) : response;
+        });
+      });
+  }
+
+  // A live round's page offline (never kept: no-store): a kept page of its game, on which a
+  // phone that kept the offline kit plays the round (static/offline_live.js draws it there,
+  // from what the phone holds); its content stays hidden until then. A round page of the
+  // game has the round pages' styles; the game's scoreboard is given them. Without the kit,
+  // or with no page of the game kept, the offline page.
+  function liveFrame(path) {
+    var game = path.match(LIVE_PAGE)[1];
+    var pages = path.slice(0, path.indexOf(game)) + game;
+    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)])
+      .then(function (found) {
+        var kit = found[0].some(function (name) {
+          return name.indexOf(KIT_CACHE_PREFIX) === 0;
+        });
+        var cache = found[1];
+        return !kit ? null : cache.keys().then(function (requests) {
+          var paths = requests.map(function (request) {
+            return new URL(request.url).pathname;
+          });
+          var round = requests.filter(function (request, index) {
+            return paths[index] !== pages && ROUND_PAGE.test(paths[index]) && paths[index].indexOf(pages + "/") === 0;
+          })[0];
+          var frame = round ? cache.match(round) : cache.match(pages, MATCH);
+          return frame.then(function (response) {
+            return response && { response: response, styled: Boolean(round) };
+          });
+        });
+      })
+      .then(function (kept) {
+        if (!kept) {
+          return cached(OFFLINE_URL);
+        }
+        return kept.response.text().then(function (text) {
+          var styles = kept.styled ? "" : FRAME_STYLES.map(function (href) {
+            return '<link rel="stylesheet" href="' + href + '">';
+          }).join("");
+          var frame = text
+            .replace("</head>", styles + "</head>")
+            .replace('<main id="content"', '<main id="content" data-offline-frame hidden');
+          return new Response(frame, {
+            status: 200,
+            headers: { "Content-Type": "text/html; charset=utf-8" },
+          });
         });
       });
   }

@@ -60,6 +60,9 @@ GAMES_CACHE = "sticheln-games"
 network fails (never a page marked ``no-store``: a save's note, a conflict)."""
 
 OFFLINE_COPY_MARK = "data-offline-copy hidden"
+#: The stylesheets of the round pages: a live round played offline on the kept scoreboard
+#: of its game (no round page of it kept) is drawn with them.
+FRAME_STYLES = ("chips.css", "play.css")
 """What the worker unhides in a kept scoreboard it shows offline (templates/games/
 scoreboard.html): the notice that the page is the copy this phone last saw."""
 
@@ -99,13 +102,24 @@ def game_page_pattern() -> str:
 
 
 def round_page_pattern() -> str:
-    """The paths of a game's record and mark pages and of its pages correcting a round, as a
-    JavaScript pattern: kept (with their query, which says the entry mode) for a phone that
-    enters rounds offline."""
+    """The paths of a game's record and mark pages, of its page starting a round live and of
+    its pages correcting a round, as a JavaScript pattern: kept (with their query, which says
+    the entry mode) for a phone that enters rounds offline."""
     record = url_for("games.record_round", code="CODE")
     prefix, _code, rest = record.partition("CODE")
     rounds = re.escape(rest.rsplit("/", 1)[0] + "/")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|[0-9]+)$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|live|[0-9]+)$"
+
+
+def live_page_pattern() -> str:
+    """The paths of a game's live round pages, as a JavaScript pattern (the game's code is
+    its first group): offline, a phone with the offline kit plays the round on a kept page of
+    the game (static/offline_live.js); the live page itself is never kept (no-store)."""
+    live = url_for("games.live_round", code="CODE", number=1)
+    prefix, _code, rest = live.partition("CODE")
+    rounds, _number, end = rest.partition("/1/")
+    code, number = "([A-Za-z0-9]+)", "/[0-9]+/"
+    return "^" + re.escape(prefix) + code + re.escape(rounds) + number + re.escape(end) + "$"
 
 
 def template_source(name: str) -> str:
@@ -180,6 +194,8 @@ def service_worker() -> ResponseReturnValue:
         games_cache=GAMES_CACHE,
         game_page=game_page_pattern(),
         round_page=round_page_pattern(),
+        live_page=live_page_pattern(),
+        frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
         outbox_url=url_for("static", filename="outbox.js"),
@@ -259,6 +275,10 @@ def offline_play_words() -> dict[str, object]:
         "led": _("%(name)s led the first trick.", name="{name}"),
         "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
+        "play_live": _("Play round %(number)s live", number="{number}"),
+        # Where the rulings a live round's reasons cite are linked to (link_rulings).
+        "rules_url": url_for("rulebook.rules"),
+        "continue_live": _("Continue live round"),
         "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
         "leads": _("leads"),
         "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
