@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest
+from tests.browser.test_journeys import tap_chip
 from tests.browser.test_offline_play import WORDS, ready_phone
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.offline.test_live_taps import trick_cards
@@ -124,3 +125,42 @@ def test_a_live_round_goes_on_offline_and_is_sent_when_the_network_is_back(
     assert state["tricks"] == live_table.state(other)["rounds"][0]["tricks"]
     assert state["trick_so_far"] == live_table.state(other)["rounds"][0]["trick_so_far"]
     assert phone.foreign_requests() == []
+
+
+def test_a_round_started_live_offline_is_played_there_and_sent_when_back(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """With no network from the start: the round started live on the kept start page (its
+    indicators tapped, C1, C2), its first trick played, the scoreboard left and the round
+    taken up again from it; back online, the start and the trick are sent, in order."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    leader, marked, tricks = played_round("classic", random.Random("started offline"))
+    game = live_table.new_game(NAMES, "classic", 2, leader)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+
+    phone.set_offline(True)
+    page.get_by_role("link", name="Play this round live").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Play round 1 live")
+    for seat, cards in enumerate(marked):
+        for card in cards:
+            name = f"{card['colour']} {card['value']}"
+            tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), name, "radio")
+    page.get_by_role("button", name="Start the round live").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1, live")
+    for token in trick_cards(tricks)[:4]:
+        tap_card(phone, token)
+    expect(page.locator(".live-head__count")).to_have_text("1 of 14 tricks played")
+    expect(page.locator("#offline-play-status")).to_contain_text(words["waiting"].format(count=2))
+
+    page.get_by_role("link", name="Scoreboard").click()
+    page.get_by_role("link", name="Continue live round").click()
+    expect(page.locator("#live-trick-title")).to_have_text("Trick 2 of 14")
+    assert live_table.state(game)["rounds"] == []
+
+    phone.set_offline(False)
+    expect(page.locator("#live[data-poll] .live-head__count")).to_have_text("1 of 14 tricks played")
+    round_ = live_table.state(game)["rounds"][0]
+    assert round_["mode"] == "live" and round_["marked"] == marked
+    assert [trick["cards"] for trick in round_["tricks"]] == tricks[:1]
