@@ -11,6 +11,7 @@ The page's script (static/offline_live.js) only puts the words in place.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.formats.live_over import over_words
@@ -23,6 +24,8 @@ from companion.formats.offline_game import (
 )
 from companion.formats.trick_taps import card_words
 from companion.rules import (
+    Card,
+    Colour,
     Play,
     TableSetup,
     can_pass,
@@ -209,6 +212,50 @@ def hat_trick_result(
     }
 
 
+@dataclass(frozen=True)
+class DeckRow:
+    """One colour of the deck on the live page: each card and why it cannot be tapped
+    ("in-trick", "laid-out", "played", or "" when it can); ``in_trick`` for one of a Hat
+    Trick trick's two colours, ``passes`` for the third, whose cards are passes (R19)."""
+
+    colour: Colour
+    cards: tuple[tuple[Card, str], ...]
+    in_trick: bool
+    passes: bool
+
+
+def deck_rows(
+    setup: TableSetup, live: LiveRound, plays: Sequence[Play], hazy: bool
+) -> tuple[DeckRow, ...]:
+    """The deck in use, a row per colour, as the live page offers it, online and offline.
+    Cards played this round, in the trick so far, or laid out as indicators are out (C6),
+    except face-down indicators (R15): marking them would show them, so the rules refuse
+    them only if they are entered."""
+    laid_out = {card for cards in live.marked for card in cards}
+    out = live.cards_out()
+    in_trick = {play.card for play in plays}
+    trick_colours = {play.card.colour for play in plays if not play.passed}
+    two_colours = can_pass(setup.variant, plays)
+    rows = []
+    for colour in setup.deck.colours:
+        cards = []
+        for card in (c for c in setup.deck if c.colour is colour):
+            state = ""
+            if card in in_trick:
+                state = "in-trick"
+            elif card in laid_out:
+                state = "" if hazy else "laid-out"
+            elif card in out:
+                state = "played"
+            cards.append((card, state))
+        played_here = colour in trick_colours
+        row = DeckRow(
+            colour, tuple(cards), two_colours and played_here, two_colours and not played_here
+        )
+        rows.append(row)
+    return tuple(rows)
+
+
 def picker_words(
     setup: TableSetup,
     live: LiveRound,
@@ -221,25 +268,12 @@ def picker_words(
 ) -> dict[str, object]:
     """The chips of the deck, a row per colour (C6: cards out of every hand cannot be
     tapped; face-down indicators can, R15), the bar and the hint of what grey means."""
-    laid_out = {card for cards in live.marked for card in cards}
-    out = live.cards_out()
-    in_trick = {play.card for play in plays}
-    trick_colours = {play.card.colour for play in plays if not play.passed}
-    two_colours = can_pass(setup.variant, plays)
     rows = []
-    for colour in setup.deck.colours:
-        passes = two_colours and colour not in trick_colours
+    for row in deck_rows(setup, live, plays, hazy):
         chips = []
-        for card in (c for c in setup.deck if c.colour is colour):
-            state = ""
-            if card in in_trick:
-                state = "in-trick"
-            elif card in laid_out:
-                state = "" if hazy else "laid-out"
-            elif card in out:
-                state = "played"
+        for card, state in row.cards:
             label = card_words(card, reader)
-            if state or passes:
+            if state or row.passes:
                 label = word(reader, state or "as_pass", card=label)
             chips.append(
                 {
@@ -249,20 +283,20 @@ def picker_words(
                     "refused": refused == card_token(card),
                 }
             )
-        name = colour_words(colour, reader)
+        name = colour_words(row.colour, reader)
         rows.append(
             {
-                "colour": colour.value,
-                "symbol": COLOUR_SYMBOLS[colour],
-                "group": f"{name}: {word(reader, 'a_pass')}" if passes else name,
-                "in_trick": two_colours and colour in trick_colours,
-                "passes": passes,
+                "colour": row.colour.value,
+                "symbol": COLOUR_SYMBOLS[row.colour],
+                "group": f"{name}: {word(reader, 'a_pass')}" if row.passes else name,
+                "in_trick": row.in_trick,
+                "passes": row.passes,
                 "chips": chips,
             }
         )
     return {
         "title": word(reader, "deck"),
-        "pass_hint": word(reader, "pass_hint") if two_colours else None,
+        "pass_hint": word(reader, "pass_hint") if can_pass(setup.variant, plays) else None,
         "rows": rows,
         "bar": bar_words(current, last, reader),
         "hint": grey_words(setup, bool(plays), hazy, reader),
