@@ -380,7 +380,8 @@
     section.appendChild(element("h2", words.pending, { id: "offline-pending-title" }));
     game.rounds.forEach(function (round) {
       if (round.pending && !round.scores) {
-        section.appendChild(element("p", fill(words.marked, { number: round.number })));
+        var said = round.mode === "live" ? words.live : words.marked;
+        section.appendChild(element("p", fill(said, { number: round.number })));
       }
     });
     var heading = main.querySelector("h1");

@@ -155,6 +155,8 @@ def test_a_round_started_live_offline_is_played_there_and_sent_when_back(
     expect(page.locator("#offline-play-status")).to_contain_text(words["waiting"].format(count=2))
 
     page.get_by_role("link", name="Scoreboard").click()
+    pending = page.locator(".offline-pending")
+    expect(pending).to_contain_text("Round 1: being played live on this phone.")
     page.get_by_role("link", name="Continue live round").click()
     expect(page.locator("#live-trick-title")).to_have_text("Trick 2 of 14")
     assert live_table.state(game)["rounds"] == []

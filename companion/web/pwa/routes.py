@@ -280,6 +280,7 @@ def offline_play_words() -> dict[str, object]:
         "rules_url": url_for("rulebook.rules"),
         "continue_live": _("Continue live round"),
         "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
+        "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
         "leads": _("leads"),
         "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(
