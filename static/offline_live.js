@@ -600,6 +600,12 @@
     }
     takeLiveForms();
     if (main.hasAttribute("data-offline-frame")) {
+      // The kept page's own content stays hidden; the phone says the rules are starting.
+      Array.prototype.forEach.call(main.children, function (child) {
+        child.hidden = true;
+      });
+      main.hidden = false;
+      play.say(words.loading);
       tap({}, keptTrick(), null);
     } else if (document.getElementById("live")) {
       play.outbox.changes().then(function (changes) {
