@@ -10,7 +10,7 @@ applied once.
 
 from __future__ import annotations
 
-from flask import jsonify, request, url_for
+from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion import services
@@ -264,6 +264,32 @@ def deletion_version() -> int:
         return int(raw)
     data = parse.fields(request_body(), "The request", ("version",))
     return parse.integer(data["version"], "version", 0, 2**31)
+
+
+@bp.post("/games/<code>/again")
+def play_again(code: str) -> ResponseReturnValue:
+    """The table's next game, as the page's "Play again" starts it: the same players in the
+    same seats, the same variant and rounds, the first lead one seat on (R3). A table plays
+    one next game: the first call starts it (201), any later one, from any holder of this
+    game's key, answers it (200), so the call needs no idempotency key of its own. Its edit
+    key is derived from the key that opened this game (``services.next_game_key``), as the
+    pages derive it, so every phone of the table may change it; a phone's own right (its
+    session) is given it."""
+    game, sent = editable_game_with_key(code)
+    secret = current_app.config["SECRET_KEY"]
+
+    def derived(new_code: str) -> str:
+        return services.next_game_key(secret, sent.key, new_code)
+
+    following, started = services.play_again(game, derived)
+    commit_change()
+    key = derived(following.code)
+    if not services.key_opens(following, key):
+        raise ApiError(rights.KEY_REPLACED if sent.from_session else rights.WRONG_KEY, 403)
+    if sent.from_session:
+        remember_edit_key(following, key)
+    status = 201 if started is not None else 200
+    return {**game_state(following), "edit_key": key}, status, {"Cache-Control": "no-store"}
 
 
 @bp.post("/games/<code>/edit-key")
