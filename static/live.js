@@ -119,10 +119,12 @@
         queue = [];
         // A phone that kept the offline kit plays the tap on the phone (offline_live.js).
         var offline = window.StichelnOfflineLive;
-        if (offline) {
-          return offline.take(tap.form, tap.submitter);
-        }
-        sendTheOrdinaryWay(tap.form, tap.submitter);
+        var taken = offline ? offline.take(tap.form, tap.submitter) : Promise.resolve(false);
+        return taken.then(function (played) {
+          if (!played) {
+            sendTheOrdinaryWay(tap.form, tap.submitter);
+          }
+        });
       })
       .then(function () {
         busy = false;

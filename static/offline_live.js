@@ -145,12 +145,18 @@
     return submitter && submitter.name === "card" ? { card: submitter.value } : {};
   }
 
-  // static/live.js: a tap on the server's page that the server did not answer.
+  // static/live.js: a tap on the server's page that the server did not answer. Answers
+  // whether it is played here (not without the words of offline play in this language).
   window.StichelnOfflineLive = {
     take: function (form, submitter) {
+      if (!words) {
+        return Promise.resolve(false);
+      }
       var trick = drawn ? keptTrick() || "" : pageTrick();
       var version = drawn ? null : pageVersion();
-      return words ? tap(tapOf(form, submitter), trick, version) : Promise.reject(new Error("no words"));
+      return tap(tapOf(form, submitter), trick, version).then(function () {
+        return true;
+      });
     },
   };
 
