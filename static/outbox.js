@@ -4,9 +4,11 @@
 // - IndexedDB "sticheln-offline", store "changes", in the order entered: each change is the
 //   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n>, POST
 //   .../rounds/marks, and for a live round POST .../rounds/live, POST .../rounds/<n>/tricks
-//   and DELETE .../rounds/<n>/tricks/last; with the version and the round number the page
-//   was opened for, and an Idempotency-Key, so a change sent twice is applied once), plus
-//   the form's fields for the conflict view. It is written (durably) before the page moves on, so a reload, a closed
+//   and DELETE .../rounds/<n>/tricks/last, and POST .../again for the table's next game;
+//   with the version and the round number the page was opened for, and an Idempotency-Key,
+//   so a change sent twice is applied once), plus the form's fields for the conflict view.
+//   The changes of a next game started on this phone wait under "<code>/next" until the
+//   play again that starts it is sent, then move to the game the server started. It is written (durably) before the page moves on, so a reload, a closed
 //   browser or a restarted phone loses nothing. Store "games" holds the last game state the
 //   server gave.
 // - Sending: in order, one tab at a time, with this phone's own edit right (its cookie; the
@@ -116,7 +118,11 @@
 
     // A change the server saved: gone from the outbox, the game as the server answered, and
     // the changes entered after it on the same state of the game now based on the new one.
+    // Play again answers the next game: the changes entered for it on this phone move to it.
     function saved(change, state) {
+      if (change.action === "again") {
+        return startedNext(change, state);
+      }
       return transaction(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: code, state: state });
@@ -136,18 +142,43 @@
       });
     }
 
+    // The table's next game, started on this phone with no network (its changes kept under
+    // ``nextOf(code)``), now started on the server as ``state``: they move to it, based on
+    // its first version, and the phone remembers where the game went.
+    function startedNext(change, state) {
+      var waiting = nextOf(code);
+      return transaction(["changes", "games"], "readwrite", function (s) {
+        s.changes.delete(change.id);
+        s.games.put({ code: state.id, state: state });
+        s.games.put({ code: waiting, movedTo: state.id });
+        s.changes.index("code").openCursor(waiting).onsuccess = function (event) {
+          var cursor = event.target.result;
+          if (!cursor) {
+            return;
+          }
+          var moved = cursor.value;
+          moved.code = state.id;
+          moved.base = state.version;
+          moved.body.version = state.version;
+          cursor.update(moved);
+          cursor.continue();
+        };
+      });
+    }
+
     // ------------------------------------------------------------------------------------------
     // Sending, in order, once the network is back
 
     // The API call a change is (DESIGN.md, "Games"): its method and its address under the
-    // game's rounds.
+    // game's.
     var CALLS = {
-      record: ["POST", ""],
-      correct: ["PUT", "/{number}"],
-      mark: ["POST", "/marks"],
-      live: ["POST", "/live"],
-      trick: ["POST", "/{number}/tricks"],
-      undo: ["DELETE", "/{number}/tricks/last"],
+      record: ["POST", "/rounds"],
+      correct: ["PUT", "/rounds/{number}"],
+      mark: ["POST", "/rounds/marks"],
+      live: ["POST", "/rounds/live"],
+      trick: ["POST", "/rounds/{number}/tricks"],
+      undo: ["DELETE", "/rounds/{number}/tricks/last"],
+      again: ["POST", "/again"],
     };
 
     function apiCall(change) {
@@ -158,6 +189,13 @@
     var sending = null;
 
     function send() {
+      var started = startedFrom(code);
+      if (started !== null) {
+        // A next game not yet on the server: first the game it follows, whose play again
+        // starts it (its changes then move to it, and are sent from its own pages).
+        var before = gameApi.replace(encodeURIComponent(code), encodeURIComponent(started));
+        return self.StichelnOutbox(started, before, onSending).send();
+      }
       if (!sending) {
         // One tab at a time sends a game's changes (another waits, then finds them sent).
         var run = function () {
@@ -197,7 +235,7 @@
       var timer = setTimeout(function () {
         stop.abort();
       }, SEND_TIMEOUT_MS);
-      return fetch(gameApi + "/rounds" + call.path, {
+      return fetch(gameApi + call.path, {
         method: call.method,
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
@@ -233,6 +271,19 @@
       send: send,
     };
   };
+
+  // The table's next game as this phone keeps it before the server has it: under the code
+  // of the game it follows, then "/next" (the address of that game's next game, too).
+  var NEXT = "/next";
+
+  function nextOf(code) {
+    return code + NEXT;
+  }
+
+  // The game a next game kept on this phone follows, or null for a game of the server.
+  function startedFrom(code) {
+    return code.slice(-NEXT.length) === NEXT ? code.slice(0, -NEXT.length) : null;
+  }
 
   // Where the browser has Background Sync (Chromium), it wakes the service worker when the
   // network is back, and again later if sending failed; elsewhere the pages send.
@@ -279,7 +330,9 @@
             var waiting = [];
             var stopped = [];
             request.result.forEach(function (change) {
-              (change.state === "waiting" ? waiting : stopped).push(change.code);
+              if (startedFrom(change.code) === null) {
+                (change.state === "waiting" ? waiting : stopped).push(change.code);
+              } // a next game's changes wait for it to be started (its play again, above)
             });
             resolve(
               waiting.filter(function (code, index) {
@@ -293,15 +346,28 @@
         });
       });
     }
-    return waitingCodes()
-      .then(function (codes) {
-        return codes.reduce(function (done, code) {
-          return done.then(function () {
-            var api = gamesApi + "/" + encodeURIComponent(code);
-            return self.StichelnOutbox(code, api, function () {}).send();
+    // Each game in turn; then any game a play again just started (its changes moved to it).
+    function sendGames(tried) {
+      return waitingCodes().then(function (codes) {
+        var fresh = codes.filter(function (code) {
+          return tried.indexOf(code) === -1;
+        });
+        if (!fresh.length) {
+          return;
+        }
+        return fresh
+          .reduce(function (done, code) {
+            return done.then(function () {
+              var api = gamesApi + "/" + encodeURIComponent(code);
+              return self.StichelnOutbox(code, api, function () {}).send();
+            });
+          }, Promise.resolve())
+          .then(function () {
+            return sendGames(tried.concat(fresh));
           });
-        }, Promise.resolve());
-      })
+      });
+    }
+    return sendGames([])
       .then(waitingCodes)
       .then(function (codes) {
         return opened.then(function (db) {
@@ -313,4 +379,5 @@
       });
   };
   self.StichelnOutbox.SYNC_TAG = SYNC_TAG;
+  self.StichelnOutbox.nextOf = nextOf;
 })();
