@@ -16,7 +16,9 @@ A queued change is what the outbox will send, in the API's terms:
 trick by trick ``{"action": "live", "body": {"version", "marked"?}}`` (open it),
 ``{"action": "trick", "number": n, "body": {"version", "cards" | "plays"}}`` (a trick, in
 play order from its leader) and ``{"action": "undo", "number": n, "body": {"version"}}``
-(take back the last trick). A change the rules or the game refuse is not applied: the
+(take back the last trick); and ``{"action": "again", "body": {}}``, the table's next game
+(``next_game`` is what the phone shows of it). A change the rules or the game refuse is not
+applied: the
 answer lists it under ``refused`` with the status and words the API would answer, so the
 phone never shows a score the server will not keep.
 
@@ -28,8 +30,9 @@ of its face-down indicators is refused only by the server, and the round, once i
 trick is in, is marked ``awaiting_score`` and scored by the server when it is sent.
 
 The module is over 400 lines because it mirrors, in one place, every change the server's
-round services apply (companion/services/rounds.py and live.py), each in the server's order
-of checks: split up, the order of the checks would be harder to hold against the server's.
+services apply to a game (companion/services/rounds.py, live.py and games.py's play again),
+each in the server's order of checks: split up, that order would be harder to hold against
+the server's.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ LAID_OUT = "laid_out"
 #: A hazy live round played out on this phone whose indicators only the server knows: it
 #: is scored once sent (R15).
 AWAITING_SCORE = "awaiting_score"
+#: On a game whose next game this phone started (play again) before the server had it.
+NEXT_STARTED = "next_started"
 #: What the server calls a round's and a game's states (companion/data/states.py).
 SCORED, PLAYING, LIVE, QUICK, FULL = "scored", "playing", "live", "quick", "full"
 FINISHED, IN_PROGRESS, ABANDONED = "finished", "in_progress", "abandoned"
@@ -127,6 +132,9 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
     if fields["action"] == "live":
         apply_live_start(game, setup, fields["body"])
         return
+    if fields["action"] == "again":
+        apply_again(game)
+        return
     if fields["action"] in ("trick", "undo"):
         number = parse.integer(fields.get("number"), "number", 1, 2**31)
         if fields["action"] == "trick":
@@ -148,7 +156,8 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
         scored = score_checked(setup, entries)
     else:
         raise ApiError(
-            'A queued change\'s "action" is "record", "correct", "mark", "live", "trick" or "undo".'
+            'A queued change\'s "action" is "record", "correct", "mark", "live", "trick", "undo" '
+            'or "again".'
         )
     fill_scored(round_, setup, entries, scored)
 
@@ -453,3 +462,44 @@ def apply_undo(game: dict[str, Any], setup: TableSetup, number: int, body: objec
     live = live_of(round_, setup)
     round_.update(tricks_played=len(live.tricks), next_leader=live.leader, trick_so_far=[])
     round_[PENDING] = True
+
+
+# --------------------------------------------------------------------------------------------
+# The table's next game (play again), as companion/services/games.py starts it
+
+
+def apply_again(game: dict[str, Any]) -> None:
+    """Play again, once the game is over (finished or abandoned): the phone starts the next
+    game (``next_game``) and marks this one for it."""
+    if game["status"] == IN_PROGRESS:
+        raise ApiError("This game is still being played: finish or abandon it first.")
+    game[NEXT_STARTED] = True
+
+
+def next_game(state: Mapping[str, Any]) -> dict[str, object]:
+    """The table's next game as the server starts it: the same players in the same seats,
+    the same variant and rounds, the first lead one seat on (R3), nothing played yet; no
+    id nor version until the server has it."""
+    players = list(state["players"])
+    return {
+        "id": None,
+        "players": players,
+        "variant": state["variant"],
+        "rounds_planned": state["rounds_planned"],
+        "first_leader": round_leader(2, int(state["first_leader"]), len(players)),
+        "status": IN_PROGRESS,
+        "rounds": [],
+        "totals": [0] * len(players),
+        "winners": [],
+        "version": 0,
+    }
+
+
+def next_game_answer(request: Mapping[str, Any]) -> dict[str, object]:
+    """The rules worker's ``games/next``: ``{"state": <a game over>}`` answered with its
+    next game (refused, in the API's words, while the game is still played)."""
+    state = parse.fields(request, "The request", ("state",))["state"]
+    if not isinstance(state, dict):
+        raise ApiError('"state" must be a game state.')
+    apply_again(dict(state))
+    return next_game(state)

@@ -8,17 +8,19 @@ finished round. A change the server refuses is refused offline with its status a
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from companion.formats import parse
-from companion.formats.offline_game import offline_state
+from companion.formats.offline_game import next_game, offline_state
 from companion.rules import PRESETS, table_setup
 from companion.rules.hat_trick import Play
 from tests.games.test_live_pages import page, tap_and_follow
-from tests.offline.test_offline_game import comparable
+from tests.offline.test_offline_game import SERVER_ONLY, comparable
+from tests.offline.worker_run import ask_worker
 from tests.rules.helpers import play_classic_round, play_hat_trick_round
 from tests.table import Table, auth
 
@@ -213,3 +215,41 @@ def test_a_live_change_the_server_refuses_is_refused_offline_in_its_words(
     refused = {"change": len(queue), "status": answer.status_code, "error": answer.json["error"]}
     assert shown["refused"] == [refused]
     assert shown_live(shown) == shown_live(table.state(game))
+
+
+# --------------------------------------------------------------------------------------------
+# Play again
+
+
+def test_the_next_game_offline_is_the_one_the_server_starts(
+    client: FlaskClient, table: Table, unpacked: Path
+) -> None:
+    """The table's next game as the phone shows it before the server has it: what the
+    server answers the play again, but for its id, version and links (R3: the first lead
+    one seat on). While the game is still played, play again is refused in the API's
+    words, offline as online."""
+    leader, _marked, tricks = played_round("hat-trick", random.Random("next game"))
+    game = table.new_game(NAMES, "hat-trick", rounds=1, first_leader=leader)
+    again = {"action": "again", "body": {}}
+    refused = offline_state(table.state(game), [again])["refused"]
+    answer = client.post(f"/api/v1/games/{game['id']}/again", headers=auth(game))
+    assert answer.status_code == 400
+    assert refused == [{"change": 0, "status": 400, "error": answer.json["error"]}]
+
+    sent(client, game, {"action": "live", "body": {}})
+    for cards in tricks:
+        sent(client, game, {"action": "trick", "number": 1, "body": {"plays": cards}})
+    over = table.state(game)
+    assert over["status"] == "finished"
+    shown = offline_state(over, [again])
+    assert shown["refused"] == [] and shown["next_started"] is True
+    answer = client.post(f"/api/v1/games/{game['id']}/again", headers=auth(game))
+    assert answer.status_code == 201
+    started = {key: value for key, value in answer.json.items() if key not in SERVER_ONLY}
+    assert next_game(over) == {**started, "id": None, "version": 0}
+    assert started["first_leader"] == (leader + 1) % len(NAMES)
+    # The rules worker, unpacked as on the phone, starts the same.
+    asked = [("games/next", {"state": over}, None), ("games/next", {"state": game}, None)]
+    worker = ask_worker(unpacked, asked)
+    assert worker[0] == {"status": 200, "body": next_game(over)}
+    assert worker[1]["status"] == 400

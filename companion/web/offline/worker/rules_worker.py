@@ -4,11 +4,12 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Five calls are the phone's own, in the
-API's manner: ``games/offline`` (what the phone shows of a game), ``rounds/fields`` and
-``rounds/marks`` (a round form's posted fields read as the page reads them), ``tricks/tap``
-(a tap on the trick resolver, told as its page tells it) and ``live/tap`` (a tap on a live
-round's page, and the change it queues). Given the player's language, a
+included, so the phone and the server cannot disagree. Six calls are the phone's own, in the
+API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
+table's next game, as play again starts it), ``rounds/fields`` and ``rounds/marks`` (a
+round form's posted fields read as the page reads them), ``tricks/tap`` (a tap on the trick
+resolver, told as its page tells it) and ``live/tap`` (a tap on a live round's page, and the
+change it queues). Given the player's language, a
 refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
 compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -44,6 +45,8 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "rounds/fields": round_fields.fields_answer,
     # Not an API path: the mark page's fields read into each seat's indicator cards.
     "rounds/marks": round_fields.marks_answer,
+    # Not an API path: the table's next game, as play again starts it on the server.
+    "games/next": offline_game.next_game_answer,
 }
 #: The calls whose answer is in the player's words: given the language (English without one).
 TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
