@@ -26,10 +26,18 @@
   }
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
+  // The table's next game, started on this phone before the server has it: its pages are
+  // under the game it follows ("/g/<code>/next"), drawn on that game's kept pages.
+  var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live))?$/;
+  var nextGame = location.pathname.match(NEXT_ADDRESS);
+  var before = nextGame ? nextGame[1] : null; // the game it follows
+  if (nextGame) {
+    code = window.StichelnOutbox.nextOf(before);
+  }
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  var scoreboardUrl = main.getAttribute("data-scoreboard");
+  var scoreboardUrl = nextGame ? nextAddress(before, "") : main.getAttribute("data-scoreboard");
   // A live round's address (its page, or the kept page the service worker shows there
   // offline, on which static/offline_live.js plays the round).
   var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
@@ -52,6 +60,13 @@
   var outbox = window.StichelnOutbox(code, gameApi, function () {
     say(words.sending);
   });
+
+  // The address of the next game of ``game`` started on this phone: its scoreboard, or a
+  // round page ("record", "mark", "live").
+  function nextAddress(game, page) {
+    var board = root + "/g/" + encodeURIComponent(game) + "/next";
+    return page ? board + "/rounds/" + page : board;
+  }
 
   // ------------------------------------------------------------------------------------------
   // The rules worker: companion/rules under Pyodide, answering as the API does
@@ -160,8 +175,12 @@
       history.replaceState(null, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
-    return catchUp().then(function (online) {
+    var board = nextGame ? drawNextBoard() : Promise.resolve();
+    return board.then(catchUp).then(function (online) {
       return drawChanges(note, online).then(function (waiting) {
+        if (!nextGame && !online) {
+          offerPlayAgain(); // online, the server's page says how the table goes on
+        }
         if (waiting) {
           retryLater();
         }
@@ -169,9 +188,154 @@
     });
   }
 
-  function markJustSent() {
+  // ------------------------------------------------------------------------------------------
+  // Play again with no network: the table's next game, started on this phone
+
+  // The game is over here (its last rounds may be on this phone only): its Play again
+  // starts the next game on the phone; once started, the way to it.
+  function offerPlayAgain() {
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
+      var over = found[0] && found[0].state && found[0].state.status !== "in_progress";
+      if (over || waitingOf(found[1]).length) {
+        return offlineGame().then(showPlayAgain); // the rounds kept here may end the game
+      }
+    });
+  }
+
+  function showPlayAgain(offline) {
+    if (!offline || offline.game.status === "in_progress") {
+      return;
+    }
+    var pageForm = main.querySelector(".play-again form");
+    if (pageForm) {
+      takePlayAgain(pageForm);
+      return;
+    }
+    var actions = main.querySelector(".offline-again") || element("p", null, { class: "actions offline-again" });
+    actions.textContent = "";
+    if (offline.game.next_started) {
+      actions.appendChild(element("a", words.to_next, { class: "button button--primary", href: nextAddress(code, "") }));
+    } else {
+      var button = element("button", words.play_again, { type: "button", class: "button button--primary" });
+      button.addEventListener("click", startNext);
+      actions.appendChild(button);
+    }
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(actions, heading.nextSibling);
+  }
+
+  // The page's own Play again (a game the server has as over): with no network, on the phone.
+  function takePlayAgain(pageForm) {
+    pageForm.setAttribute("data-offline-entry", "");
+    var confirmed = false;
+    pageForm.addEventListener("submit", function (event) {
+      if (confirmed) {
+        return;
+      }
+      event.preventDefault();
+      reachable().then(function (online) {
+        if (online) {
+          confirmed = true;
+          pageForm.requestSubmit();
+        } else {
+          startNext();
+        }
+      });
+    });
+  }
+
+  // The next game as the server will start it (games/next), kept on the phone, and the
+  // play again that starts it on the server kept in the outbox; then its scoreboard.
+  function startNext() {
+    say(words.loading);
+    return offlineGame().then(function (offline) {
+      if (!offline) {
+        return;
+      }
+      return rules("games/next", { state: offline.game }).then(function (answer) {
+        if (answer.status !== 200) {
+          say(answer.body.error, true, true);
+          return;
+        }
+        var next = window.StichelnOutbox(window.StichelnOutbox.nextOf(code), gameApi, function () {});
+        return next
+          .keepGame(answer.body)
+          .then(function () {
+            return outbox.keep({
+              code: code,
+              action: "again",
+              number: null,
+              base: offline.kept.version,
+              body: {},
+              key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
+              fields: null,
+              page: location.pathname,
+              state: "waiting",
+              error: "",
+            });
+          })
+          .then(function () {
+            location.href = nextAddress(code, "");
+          });
+      });
+    });
+  }
+
+  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows: its
+  // players and the round to come (the rounds entered here are drawn as on any scoreboard).
+  function drawNextBoard() {
+    return outbox.keptGame().then(function (kept) {
+      if (!kept || !kept.state) {
+        main.hidden = false;
+        return; // nothing kept here of a next game (or it is on the server by now)
+      }
+      var game = kept.state;
+      Array.prototype.slice.call(main.children).forEach(function (child) {
+        if (child.id !== "offline-play-status") {
+          child.remove();
+        }
+      });
+      main.appendChild(element("h1", words.scoreboard));
+      var panel = element("section", null, { class: "current-round", "aria-labelledby": "next-round-title" });
+      panel.appendChild(element("h2", fill(words.next, { number: 1, planned: game.rounds_planned }), { id: "next-round-title" }));
+      var actions = element("p", null, { class: "actions" });
+      actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: nextAddress(before, "record") }));
+      panel.appendChild(actions);
+      main.appendChild(panel);
+      var table = element("table", null, { class: "offline-pending__table" });
+      var head = table.createTHead().insertRow();
+      head.appendChild(element("th", words.player, { scope: "col" }));
+      head.appendChild(element("th", words.totals, { scope: "col" }));
+      var body = table.createTBody();
+      game.players.forEach(function (name) {
+        var row = body.insertRow();
+        row.appendChild(element("th", name, { scope: "row" }));
+        row.appendChild(element("td", "0"));
+      });
+      main.appendChild(table);
+      main.hidden = false;
+      main.removeAttribute("data-offline-frame");
+    });
+  }
+
+  // A round page of the next game, drawn on the game it follows: its links lead to the
+  // next game's pages.
+  function showNextRoundPage() {
+    var board = root + "/g/" + encodeURIComponent(before);
+    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
+      if (link.href === new URL(board, location.href).href) {
+        link.href = nextAddress(before, "");
+      }
+    });
+    main.hidden = false;
+    main.removeAttribute("data-offline-frame");
+  }
+
+  // ``game``: the game whose page is loaded next (this one's, or a next game's once the
+  // server started it).
+  function markJustSent(game) {
     try {
-      sessionStorage.setItem(JUST_SENT, code);
+      sessionStorage.setItem(JUST_SENT, game || code);
     } catch (error) {}
   }
 
@@ -189,6 +353,9 @@
   // With the network: the game as the server has it, kept, and the waiting rounds sent (the
   // page is then loaded again, as the server has it). Answers whether the server answered.
   function catchUp() {
+    if (nextGame) {
+      return catchUpNext();
+    }
     return fetchState().then(function (online) {
       if (!online) {
         return false;
@@ -200,6 +367,27 @@
           return new Promise(function () {}); // nothing more to draw on this page
         }
         return true;
+      });
+    });
+  }
+
+  // A next game not on the server yet: with the network, the game it follows is sent first
+  // (its play again starts the next game, and this phone's changes move to it), then the
+  // page is loaded again: the server leads its address to the game it started.
+  function catchUpNext() {
+    return reachable().then(function (online) {
+      if (!online) {
+        return false;
+      }
+      return outbox.send().then(function (count) {
+        return outbox.keptGame().then(function (kept) {
+          if (count > 0 || (kept && kept.movedTo)) {
+            markJustSent(kept && kept.movedTo);
+            location.reload(); // the server leads this address to the game it started
+            return new Promise(function () {});
+          }
+          return true;
+        });
       });
     });
   }
@@ -826,6 +1014,9 @@
       if (onScoreboard) {
         showScoreboard();
       } else if (scoreboardUrl !== null && !onLivePage) {
+        if (nextGame) {
+          showNextRoundPage();
+        }
         takeRoundForm();
       } else {
         showStatus(); // any other page of the game: what waits, and whether it can be sent

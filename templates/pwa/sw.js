@@ -39,6 +39,7 @@
   var GAME_PAGE = new RegExp({{ game_page|tojson }});
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
   var LIVE_PAGE = new RegExp({{ live_page|tojson }});
+  var NEXT_PAGE = new RegExp({{ next_page|tojson }});
   var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
@@ -177,6 +178,9 @@
         if (LIVE_PAGE.test(path)) {
           return liveFrame(path);
         }
+        if (NEXT_PAGE.test(path)) {
+          return nextFrame(path);
+        }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
@@ -216,23 +220,52 @@
           });
         });
       })
-      .then(function (kept) {
-        if (!kept) {
-          return cached(OFFLINE_URL);
-        }
-        return kept.response.text().then(function (text) {
-          var styles = kept.styled ? "" : FRAME_STYLES.map(function (href) {
-            return '<link rel="stylesheet" href="' + href + '">';
-          }).join("");
-          var frame = text
-            .replace("</head>", styles + "</head>")
-            .replace('<main id="content"', '<main id="content" data-offline-frame hidden');
-          return new Response(frame, {
-            status: 200,
-            headers: { "Content-Type": "text/html; charset=utf-8" },
-          });
+      .then(framed);
+  }
+
+  // The table's next game, started on this phone before the server has it: its scoreboard
+  // drawn on the kept scoreboard of the game it follows, its round pages on that game's
+  // (the same players, variant and rounds: the same forms), by static/offline_play.js.
+  function nextFrame(path) {
+    var found = path.match(NEXT_PAGE);
+    var game = path.slice(0, path.indexOf(found[1])) + found[1];
+    var wanted = found[2] ? game + "/rounds/" + found[2] : game;
+    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)])
+      .then(function (opened) {
+        var kit = opened[0].some(function (name) {
+          return name.indexOf(KIT_CACHE_PREFIX) === 0;
         });
+        var cache = opened[1];
+        return !kit ? null : cache.keys().then(function (requests) {
+          var kept = requests.filter(function (request) {
+            return new URL(request.url).pathname === wanted;
+          })[0];
+          return kept ? cache.match(kept).then(function (response) {
+            return response && { response: response, styled: true };
+          }) : null;
+        });
+      })
+      .then(framed);
+  }
+
+  // A kept page of a game, as the frame a page of offline play is drawn on: hidden until
+  // then, with the round pages' stylesheets where it lacks them; the offline page if none.
+  function framed(kept) {
+    if (!kept) {
+      return cached(OFFLINE_URL);
+    }
+    return kept.response.text().then(function (text) {
+      var styles = kept.styled ? "" : FRAME_STYLES.map(function (href) {
+        return '<link rel="stylesheet" href="' + href + '">';
+      }).join("");
+      var frame = text
+        .replace("</head>", styles + "</head>")
+        .replace('<main id="content"', '<main id="content" data-offline-frame hidden');
+      return new Response(frame, {
+        status: 200,
+        headers: { "Content-Type": "text/html; charset=utf-8" },
       });
+    });
   }
 
   // The words of offline play (one URL per language): the network, else the kept copy.

@@ -35,6 +35,10 @@ PHONE: dict[str, Any] = {
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 #: Playwright's default timeout is 30 s; a page of this app answers in well under one.
 TIMEOUT_MS = 10_000
+#: A step that waits for the rules worker to start on a new page (Pyodide, a few seconds
+#: alone) or for offline play's next try to send (every 5 s), while the other test worker
+#: loads the machine too.
+WORKER_START_MS = 30_000
 
 
 def missing_browser_reason() -> str | None:

@@ -18,7 +18,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest
+from tests.browser.support import (
+    WORKER_START_MS,
+    LiveServer,
+    Phone,
+    PhoneFactory,
+    kit_manifest,
+)
 from tests.browser.test_journeys import tap_chip
 from tests.browser.test_offline_play import WORDS, ready_phone
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
@@ -47,10 +53,11 @@ def started_live(table: Table, leader: int, marked: Any) -> dict[str, Any]:
 
 
 def tap_card(phone: Phone, token: str) -> None:
-    """Tap a card's chip on the live page; it is taken once it can no longer be tapped."""
+    """Tap a card's chip on the live page; it is taken once it can no longer be tapped (the
+    first tap offline starts the rules worker)."""
     chip = phone.page.locator(f'#live button[name="card"][value="{token}"]')
     chip.click()
-    expect(chip).to_be_disabled()
+    expect(chip).to_be_disabled(timeout=WORKER_START_MS)
 
 
 def undo_card(phone: Phone, words: dict[str, str]) -> None:
@@ -98,7 +105,8 @@ def test_a_live_round_goes_on_offline_and_is_sent_when_the_network_is_back(
     status = page.locator("#offline-play-status")
     expect(status).to_contain_text(words["waiting_one"])
     page.reload()  # still offline: a kept page of the game, the round drawn on it
-    expect(page.get_by_role("heading", level=1)).to_have_text(live_words["title"])
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(live_words["title"], timeout=WORKER_START_MS)
     expect(page.locator(f'#live-trick [data-card="{cards[9]}"]')).to_have_count(1)
     assert live_table.state(game)["rounds"][0]["tricks_played"] == 1  # nothing was sent
 
@@ -119,7 +127,8 @@ def test_a_live_round_goes_on_offline_and_is_sent_when_the_network_is_back(
     assert problems == [], "\n".join(problems)
 
     phone.set_offline(False)  # the trick sent, then the unfinished trick entered on the page
-    expect(page.locator(f'#live[data-poll] #live-trick [data-card="{cards[9]}"]')).to_have_count(1)
+    entered = page.locator(f'#live[data-poll] #live-trick [data-card="{cards[9]}"]')
+    expect(entered).to_have_count(1, timeout=WORKER_START_MS)
     expect(status).to_have_count(0)
     state = live_table.state(game)["rounds"][0]
     assert state["tricks"] == live_table.state(other)["rounds"][0]["tricks"]
@@ -148,7 +157,8 @@ def test_a_round_started_live_offline_is_played_there_and_sent_when_back(
             name = f"{card['colour']} {card['value']}"
             tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), name, "radio")
     page.get_by_role("button", name="Start the round live").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1, live")
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Round 1, live", timeout=WORKER_START_MS)
     for token in trick_cards(tricks)[:4]:
         tap_card(phone, token)
     expect(page.locator(".live-head__count")).to_have_text("1 of 14 tricks played")
@@ -158,11 +168,12 @@ def test_a_round_started_live_offline_is_played_there_and_sent_when_back(
     pending = page.locator(".offline-pending")
     expect(pending).to_contain_text("Round 1: being played live on this phone.")
     page.get_by_role("link", name="Continue live round").click()
-    expect(page.locator("#live-trick-title")).to_have_text("Trick 2 of 14")
+    expect(page.locator("#live-trick-title")).to_have_text("Trick 2 of 14", timeout=WORKER_START_MS)
     assert live_table.state(game)["rounds"] == []
 
     phone.set_offline(False)
-    expect(page.locator("#live[data-poll] .live-head__count")).to_have_text("1 of 14 tricks played")
+    counted = page.locator("#live[data-poll] .live-head__count")
+    expect(counted).to_have_text("1 of 14 tricks played", timeout=WORKER_START_MS)
     round_ = live_table.state(game)["rounds"][0]
     assert round_["mode"] == "live" and round_["marked"] == marked
     assert [trick["cards"] for trick in round_["tricks"]] == tricks[:1]

@@ -37,6 +37,7 @@ from tests.browser.support import (
     CHROMIUM,
     PHONE,
     TIMEOUT_MS,
+    WORKER_START_MS,
     LiveServer,
     Phone,
     PhoneFactory,
@@ -247,7 +248,8 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
 
     phone.set_offline(False)
     stopped = page.locator(".offline-stopped")
-    expect(stopped).to_contain_text("Round 2, entered on this phone, was not saved")
+    not_saved = "Round 2, entered on this phone, was not saved"
+    expect(stopped).to_contain_text(not_saved, timeout=WORKER_START_MS)
     state = live_table.state(game)
     assert [round_["scores"] for round_ in state["rounds"]] == round_scores(
         [FIVE_ROUNDS[0], FIVE_ROUNDS[3]]

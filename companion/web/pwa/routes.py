@@ -122,6 +122,16 @@ def live_page_pattern() -> str:
     return "^" + re.escape(prefix) + code + re.escape(rounds) + number + re.escape(end) + "$"
 
 
+def next_page_pattern() -> str:
+    """The addresses of the table's next game that a phone gives it while the server does
+    not have it yet (offline play again): its scoreboard and round pages under the old
+    game's ``/next``. Groups: the old game's code, then the round page, if any."""
+    board = url_for("games.next_game", code="CODE")
+    prefix, _code, rest = board.partition("CODE")
+    pages = "(?:/rounds/(record|mark|live))?"
+    return "^" + re.escape(prefix) + "([A-Za-z0-9]+)" + re.escape(rest) + pages + "$"
+
+
 def template_source(name: str) -> str:
     """The source text of one of the app's templates."""
     env = current_app.jinja_env
@@ -195,6 +205,7 @@ def service_worker() -> ResponseReturnValue:
         game_page=game_page_pattern(),
         round_page=round_page_pattern(),
         live_page=live_page_pattern(),
+        next_page=next_page_pattern(),
         frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
@@ -279,6 +290,9 @@ def offline_play_words() -> dict[str, object]:
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),
         "continue_live": _("Continue live round"),
+        "scoreboard": _("Scoreboard"),
+        "play_again": _("Play again"),
+        "to_next": _("Go to the next game"),
         "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
         "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
         "leads": _("leads"),
