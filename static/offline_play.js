@@ -281,8 +281,9 @@
     });
   }
 
-  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows: its
-  // players and the round to come (the rounds entered here are drawn as on any scoreboard).
+  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows: the
+  // round to come and its players in seat order (the rounds entered here, with the totals
+  // they make, are drawn as on any scoreboard).
   function drawNextBoard() {
     return outbox.keptGame().then(function (kept) {
       if (!kept || !kept.state) {
@@ -302,17 +303,7 @@
       actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: nextAddress(before, "record") }));
       panel.appendChild(actions);
       main.appendChild(panel);
-      var table = element("table", null, { class: "offline-pending__table" });
-      var head = table.createTHead().insertRow();
-      head.appendChild(element("th", words.player, { scope: "col" }));
-      head.appendChild(element("th", words.totals, { scope: "col" }));
-      var body = table.createTBody();
-      game.players.forEach(function (name) {
-        var row = body.insertRow();
-        row.appendChild(element("th", name, { scope: "row" }));
-        row.appendChild(element("td", "0"));
-      });
-      main.appendChild(table);
+      main.appendChild(element("p", game.players.join(" · "), { class: "hint" })); // in seat order
       main.hidden = false;
       main.removeAttribute("data-offline-frame");
     });

@@ -23,11 +23,12 @@ from tests.browser.test_offline_play import (
     ready_phone,
     record_offline,
 )
+from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
 
 def test_play_again_offline_starts_the_next_game_and_both_are_sent_when_back(
-    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, axe_source: str
 ) -> None:
     kit_manifest(live_server)
     words = WORDS["en"]
@@ -54,6 +55,9 @@ def test_play_again_offline_starts_the_next_game_and_both_are_sent_when_back(
     status = page.locator("#offline-play-status")
     expect(status).to_contain_text(words["round_kept"].format(number=1))
     assert pending_table(phone) == expected_pending(NAMES, [], FIVE_ROUNDS[1:2])
+    save_screenshot(phone, "offline-next-game-en")
+    problems = describe_violations(axe_violations(phone, axe_source), "next game offline")
+    assert problems == [], "\n".join(problems)
     assert live_table.state(game)["rounds"] == []  # nothing left the phone
 
     phone.set_offline(False)
