@@ -286,9 +286,13 @@
   // they make, are drawn as on any scoreboard).
   function drawNextBoard() {
     return outbox.keptGame().then(function (kept) {
+      if (kept && kept.movedTo) {
+        location.replace(root + "/g/" + encodeURIComponent(kept.movedTo)); // on the server now
+        return new Promise(function () {});
+      }
       if (!kept || !kept.state) {
         main.hidden = false;
-        return; // nothing kept here of a next game (or it is on the server by now)
+        return; // nothing kept here of a next game: the page it was drawn on, as it is
       }
       var game = kept.state;
       Array.prototype.slice.call(main.children).forEach(function (child) {
