@@ -193,6 +193,17 @@
       });
   }
 
+  // The cache of the games' pages, on a phone that kept the offline kit (else null: without
+  // it no page of offline play is drawn, so no kept page is shown in its place).
+  function keptGames() {
+    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)]).then(function (found) {
+      var kit = found[0].some(function (name) {
+        return name.indexOf(KIT_CACHE_PREFIX) === 0;
+      });
+      return kit ? found[1] : null;
+    });
+  }
+
   // A live round's page offline (never kept: no-store): a kept page of its game, on which a
   // phone that kept the offline kit plays the round (static/offline_live.js draws it there,
   // from what the phone holds); its content stays hidden until then. A round page of the
@@ -201,13 +212,9 @@
   function liveFrame(path) {
     var game = path.match(LIVE_PAGE)[1];
     var pages = path.slice(0, path.indexOf(game)) + game;
-    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)])
-      .then(function (found) {
-        var kit = found[0].some(function (name) {
-          return name.indexOf(KIT_CACHE_PREFIX) === 0;
-        });
-        var cache = found[1];
-        return !kit ? null : cache.keys().then(function (requests) {
+    return keptGames()
+      .then(function (cache) {
+        return !cache ? null : cache.keys().then(function (requests) {
           var paths = requests.map(function (request) {
             return new URL(request.url).pathname;
           });
@@ -230,13 +237,9 @@
     var found = path.match(NEXT_PAGE);
     var game = path.slice(0, path.indexOf(found[1])) + found[1];
     var wanted = found[2] ? game + "/rounds/" + found[2] : game;
-    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)])
-      .then(function (opened) {
-        var kit = opened[0].some(function (name) {
-          return name.indexOf(KIT_CACHE_PREFIX) === 0;
-        });
-        var cache = opened[1];
-        return !kit ? null : cache.keys().then(function (requests) {
+    return keptGames()
+      .then(function (cache) {
+        return !cache ? null : cache.keys().then(function (requests) {
           var kept = requests.filter(function (request) {
             return new URL(request.url).pathname === wanted;
           })[0];
