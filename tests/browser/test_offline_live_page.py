@@ -53,11 +53,11 @@ def started_live(table: Table, leader: int, marked: Any) -> dict[str, Any]:
 
 
 def tap_card(phone: Phone, token: str) -> None:
-    """Tap a card's chip on the live page; it is taken once it can no longer be tapped (the
-    first tap offline starts the rules worker)."""
-    chip = phone.page.locator(f'#live button[name="card"][value="{token}"]')
-    chip.click()
-    expect(chip).to_be_disabled(timeout=WORKER_START_MS)
+    """Tap a card's chip on the live page; it is taken once the trick shows it (the first
+    tap offline starts the rules worker)."""
+    phone.page.locator(f'#live button[name="card"][value="{token}"]').click()
+    taken = phone.page.locator(f'#live .live-slot[data-card="{token}"]')
+    expect(taken).to_have_count(1, timeout=WORKER_START_MS)
 
 
 def undo_card(phone: Phone, words: dict[str, str]) -> None:
