@@ -28,6 +28,7 @@ from companion.rules import (
     table_setup,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
+from tests.browser.scenario import signed
 from tests.browser.support import WORKER_START_MS, LiveServer, Phone, kit_manifest
 from tests.browser.test_journeys import tap, tap_chip
 from tests.browser.test_offline_live_page import tap_card
@@ -38,6 +39,7 @@ from tests.browser.test_offline_play import (
     browser_on_profile,
     label,
     made_ready,
+    pending_table,
 )
 from tests.offline.test_live_taps import trick_cards
 from tests.rules.helpers import ClassicRound, play_classic_round
@@ -194,6 +196,12 @@ def test_a_table_plays_on_with_no_network_and_everything_arrives_once(
         expect(status(phone)).to_contain_text(words["waiting_one"], timeout=WORKER_START_MS)
         live_round(phone, rounds[2])
         hat_trick_round(phone, hat, flat)
+        phone.goto(f"/g/{classic['id']}")  # the scores the phone shows, before any is sent
+        totals = [sum(scores) for scores in zip(*shown, strict=True)]
+        assert pending_table(phone) == [
+            [name, *signed([shown[1][seat], shown[2][seat], totals[seat]])]
+            for seat, name in enumerate(NAMES)
+        ]
         play_again(phone, classic, live_server.url)
         play_again(phone, hat, live_server.url)
         phone.goto("/resolve")  # who takes the trick, with no network
