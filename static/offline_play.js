@@ -424,18 +424,32 @@
   }
 
   // Rounds wait while the server cannot be reached: try again every little while, as the
-  // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online).
+  // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online);
+  // and at once when the browser says the network is back, which is when it mostly is.
+  var retryTimer = null;
+
   function retryLater() {
-    setTimeout(function () {
-      catchUp().then(function (online) {
-        if (!online) {
-          retryLater();
-        } else if (onScoreboard) {
-          drawChanges(null, true); // what the server did not take, drawn in place
-        }
-      });
-    }, RETRY_MS);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(retryNow, RETRY_MS);
   }
+
+  function retryNow() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    catchUp().then(function (online) {
+      if (!online) {
+        retryLater();
+      } else if (onScoreboard) {
+        drawChanges(null, true); // what the server did not take, drawn in place
+      }
+    });
+  }
+
+  window.addEventListener("online", function () {
+    if (retryTimer !== null) {
+      retryNow(); // only while changes wait for the network
+    }
+  });
 
   // Whether the server answers now (any answer will do); the JSON API, which the service
   // worker never answers from what it keeps.
