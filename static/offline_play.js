@@ -178,11 +178,14 @@
     var board = nextGame ? drawNextBoard() : Promise.resolve();
     return board.then(catchUp).then(function (online) {
       return drawChanges(note, online).then(function (waiting) {
-        if (!nextGame && !online) {
+        var pageForm = main.querySelector(".play-again form");
+        if (pageForm && !nextGame) {
+          takePlayAgain(pageForm); // the server's own button, should the network go
+        } else if (!nextGame && !online) {
           offerPlayAgain(); // online, the server's page says how the table goes on
         }
-        if (waiting) {
-          retryLater();
+        if (waiting || (nextGame && !online)) {
+          retryLater(); // (a next game waits for its play again, kept with the game before)
         }
       });
     });
@@ -204,11 +207,6 @@
 
   function showPlayAgain(offline) {
     if (!offline || offline.game.status === "in_progress") {
-      return;
-    }
-    var pageForm = main.querySelector(".play-again form");
-    if (pageForm) {
-      takePlayAgain(pageForm);
       return;
     }
     var actions = main.querySelector(".offline-again") || element("p", null, { class: "actions offline-again" });

@@ -9,11 +9,19 @@ phone showed them, and the phone is on the next game's own scoreboard.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from companion.rules import round_leader
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
-from tests.browser.support import WORKER_START_MS, LiveServer, PhoneFactory, kit_manifest
+from tests.browser.support import (
+    WORKER_START_MS,
+    LiveServer,
+    PhoneFactory,
+    kit_manifest,
+    record_rounds,
+)
 from tests.browser.test_offline_play import (
     NAMES,
     WORDS,
@@ -71,3 +79,33 @@ def test_play_again_offline_starts_the_next_game_and_both_are_sent_when_back(
     assert after["players"] == NAMES and after["first_leader"] == round_leader(2, 0, 3)
     assert [round_["scores"] for round_ in after["rounds"]] == round_scores(FIVE_ROUNDS[1:2])
     expect(status).to_have_text(words["sent"])
+
+
+def test_the_page_s_own_play_again_starts_the_next_game_offline(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """A game the server already has as over: its scoreboard's own Play again button, with
+    no network, starts the next game on the phone; back online, the server starts it, once,
+    and the phone is on its scoreboard."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=1)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    expect(page.locator(".play-again form")).to_have_count(1)  # the server's own button
+
+    phone.set_offline(True)
+    page.get_by_role("button", name="Play again").click()
+    expect(page).to_have_url(f"{live_server.url}/g/{game['id']}/next", timeout=WORKER_START_MS)
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(page.locator("main")).to_contain_text(" · ".join(NAMES))
+    assert live_table.client.get(f"/g/{game['id']}/next").headers["Location"] == f"/g/{game['id']}"
+
+    phone.set_offline(False)  # the play again sent, then the server's next game
+    elsewhere = re.compile(rf"{re.escape(live_server.url)}/g/(?!{game['id']}$)[A-Za-z0-9]+$")
+    expect(page).to_have_url(elsewhere, timeout=WORKER_START_MS)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    following = page.url.rsplit("/", 1)[-1]
+    assert following not in (game["id"], "next")
+    assert live_table.state({"id": following})["players"] == NAMES
