@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from companion.data.models import Game, Round
-from companion.data.queries import live_round_of, marked_of, totals_of, unfinished_plays
+from companion.data.queries import (
+    live_round_of,
+    marked_of,
+    setup_of,
+    totals_of,
+    unfinished_plays,
+)
 from companion.data.states import RoundMode, RoundStatus
+from companion.formats.offline_game import plays_json, trick_field
 from companion.read_models.explanations import round_explanations
-from companion.rules.hat_trick import Play
 
 
 def _live_state(game: Game, round_: Round) -> dict[str, object]:
@@ -15,30 +21,18 @@ def _live_state(game: Game, round_: Round) -> dict[str, object]:
     that a phone can carry the round on (offline too: companion/formats/offline_game.py)."""
     live = live_round_of(game, round_)
     playing = round_.status == RoundStatus.PLAYING
-    field = trick_field(game)
+    setup = setup_of(game)
+    field = trick_field(setup)
     state: dict[str, object] = {
         "tricks_played": len(live.tricks),
         "next_leader": live.leader if playing else None,
         "tricks": [
-            {"leader": trick.leader, field: plays_json(game, trick.plays)} for trick in live.tricks
+            {"leader": trick.leader, field: plays_json(setup, trick.plays)} for trick in live.tricks
         ],
     }
     if playing:
-        state["trick_so_far"] = plays_json(game, unfinished_plays(round_, live))
+        state["trick_so_far"] = plays_json(setup, unfinished_plays(round_, live))
     return state
-
-
-def trick_field(game: Game) -> str:
-    """What a trick's cards are called in the API: Hat Trick's ``plays`` may be passes (R19),
-    the other variants' ``cards`` never are."""
-    return "plays" if game.variant.has_passes else "cards"
-
-
-def plays_json(game: Game, plays: tuple[Play, ...]) -> list[dict[str, object]]:
-    """A trick's cards as the API takes them (``trick_field``)."""
-    if game.variant.has_passes:
-        return [play.as_json() for play in plays]
-    return [play.card.as_json() for play in plays]
 
 
 def round_terms(game: Game, round_: Round) -> list[dict[str, object]] | None:

@@ -413,6 +413,34 @@ def test_with_no_page_of_the_game_open_the_service_worker_sends_what_waits(
     assert phone.page.evaluate(OUTBOX_SIZE) == 0
 
 
+def hat_trick_counts() -> tuple[list[int], list[HatTrickQuickEntry]]:
+    """A 4-player Hat Trick round's counts, seat after seat (red, blue, green, passes), the
+    one the others imply filled in (C5), and its entries."""
+    setup = table_setup(4, variant_named("hat-trick"))
+    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
+    flat: list[Any] = [count for counts in seats for count in counts]
+    implied = implied_hat_trick_count(flat, setup)
+    assert implied is not None
+    flat[implied.index] = implied.value
+    entries = [
+        HatTrickQuickEntry(
+            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
+        )
+        for at in range(0, len(flat), 4)
+    ]
+    return flat, entries
+
+
+def enter_hat_trick_counts(phone: Phone, flat: list[int]) -> None:
+    """Tap each seat's counts on the record page (0 passes are there already)."""
+    for place in range(len(flat) // 4):
+        for at, name in enumerate(("red", "blue", "green", "passed")):
+            count = flat[place * 4 + at]
+            if count:
+                field = phone.page.locator(f'[data-count-field="s{place}-{name}"]')
+                tap(field, "radio", str(count))
+
+
 def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:
@@ -425,28 +453,13 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
     setup = table_setup(len(names), variant_named("hat-trick"))
-    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
-    flat = [count for counts in seats for count in counts]
-    implied = implied_hat_trick_count(flat, setup)
-    assert implied is not None
-    flat[implied.index] = implied.value
-    entries = [
-        HatTrickQuickEntry(
-            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
-        )
-        for at in range(0, len(flat), 4)
-    ]
+    flat, entries = hat_trick_counts()
     scores = [place.score for place in score_checked(setup, entries).seats]
 
     phone.set_offline(True)
     page.get_by_role("link", name="Record round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
-    for place in range(len(names)):
-        for at, name in enumerate(("red", "blue", "green", "passed")):
-            count = flat[place * 4 + at]
-            if count:  # 0 passes are already there
-                field = page.locator(f'[data-count-field="s{place}-{name}"]')
-                tap(field, "radio", str(count))
+    enter_hat_trick_counts(phone, flat)
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
     assert pending_table(phone) == first_round_rows(names, scores)

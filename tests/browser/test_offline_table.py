@@ -20,23 +20,22 @@ from companion.data.models import Game, db
 from companion.rules import (
     PRESETS,
     FullEntry,
-    HatTrickQuickEntry,
     QuickEntry,
-    implied_hat_trick_count,
     round_leader,
     score_checked,
     table_setup,
 )
-from companion.rules.deck import HAT_TRICK_COLOURS
 from tests.browser.scenario import signed
 from tests.browser.support import WORKER_START_MS, LiveServer, Phone, kit_manifest
-from tests.browser.test_journeys import tap, tap_chip
+from tests.browser.test_journeys import tap_chip
 from tests.browser.test_offline_live_page import tap_card
 from tests.browser.test_offline_play import (
     NO_NETWORK,
     OUTBOX_SIZE,
     WORDS,
     browser_on_profile,
+    enter_hat_trick_counts,
+    hat_trick_counts,
     label,
     made_ready,
     pending_table,
@@ -72,23 +71,6 @@ def full_entries(played: ClassicRound) -> list[FullEntry]:
         FullEntry(shown, tuple(taken))
         for shown, taken in zip(played.indicators, played.captured, strict=True)
     ]
-
-
-def hat_trick_counts() -> tuple[list[int], list[HatTrickQuickEntry]]:
-    """A Hat Trick round's counts per seat (red, blue, green, passes), the implied one filled
-    in (C5), and its entries."""
-    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
-    flat: list[Any] = [count for counts in seats for count in counts]
-    implied = implied_hat_trick_count(flat, HAT_TRICK)
-    assert implied is not None
-    flat[implied.index] = implied.value
-    entries = [
-        HatTrickQuickEntry(
-            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
-        )
-        for at in range(0, len(flat), 4)
-    ]
-    return flat, entries
 
 
 def scores_of(setup: Any, entries: Any) -> list[int]:
@@ -135,11 +117,7 @@ def hat_trick_round(phone: Phone, hat: dict[str, Any], flat: list[int]) -> None:
     page = phone.page
     phone.goto(f"/g/{hat['id']}")
     page.get_by_role("link", name="Record round 1").click()
-    for seat in range(len(NAMES)):
-        for at, name in enumerate(("red", "blue", "green", "passed")):
-            count = flat[seat * 4 + at]
-            if count:  # 0 passes are already there
-                tap(page.locator(f'[data-count-field="s{seat}-{name}"]'), "radio", str(count))
+    enter_hat_trick_counts(phone, flat)
     page.get_by_role("button", name="Save round").click()
     expect(status(phone)).to_contain_text("Round 1 is kept on this phone.", timeout=WORKER_START_MS)
 
