@@ -19,14 +19,23 @@
   var play = ["data-outbox", "data-play", "data-live"].map(function (name) {
     return script.getAttribute(name);
   });
+  // On the new-game page: outbox.js, then offline_new_game.js (a game started offline).
+  var starting = [script.getAttribute("data-outbox"), script.getAttribute("data-new")];
+  function load(sources) {
+    sources.forEach(function (src) {
+      var loader = document.createElement("script");
+      loader.src = src;
+      loader.async = false; // in this order
+      document.head.appendChild(loader);
+    });
+  }
   try {
-    if (play[1] && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
-      play.forEach(function (src) {
-        var loader = document.createElement("script");
-        loader.src = src;
-        loader.async = false; // in this order
-        document.head.appendChild(loader);
-      });
+    if (play[1] && localStorage.getItem("sticheln-offline-worker")) {
+      if (document.querySelector("[data-game]")) {
+        load(play);
+      } else if (starting[1] && document.getElementById("new-game-form")) {
+        load(starting);
+      }
     }
   } catch (error) {}
   // After the page has loaded, so that the worker's downloads never slow it down.

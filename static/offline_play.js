@@ -34,10 +34,20 @@
   if (nextGame) {
     code = window.StichelnOutbox.nextOf(before);
   }
+  // A game started on this phone with no network (static/offline_new_game.js): its pages
+  // are under "/games/new/<key>", drawn on the kept pages of a game of the same shape.
+  var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live))?$/;
+  var newGame = location.pathname.match(NEW_ADDRESS);
+  if (newGame) {
+    code = window.StichelnOutbox.newOf(newGame[1]);
+  }
+  // A game this phone holds that the server does not have yet: a next game or a new one.
+  var placeholder = Boolean(nextGame || newGame);
+  var frameCode = main.getAttribute("data-game"); // the game whose kept page this is
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  var scoreboardUrl = nextGame ? nextAddress(before, "") : main.getAttribute("data-scoreboard");
+  var scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
   // A live round's address (its page, or the kept page the service worker shows there
   // offline, on which static/offline_live.js plays the round).
   var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
@@ -65,6 +75,15 @@
   // round page ("record", "mark", "live").
   function nextAddress(game, page) {
     var board = root + "/g/" + encodeURIComponent(game) + "/next";
+    return page ? board + "/rounds/" + page : board;
+  }
+
+  // The address of a page of the game this page is of, which the server does not have yet.
+  function placeholderAddress(page) {
+    if (nextGame) {
+      return nextAddress(before, page);
+    }
+    var board = root + "/games/new/" + newGame[1];
     return page ? board + "/rounds/" + page : board;
   }
 
@@ -175,16 +194,16 @@
       history.replaceState(null, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
-    var board = nextGame ? drawNextBoard() : Promise.resolve();
+    var board = placeholder ? drawNextBoard() : Promise.resolve();
     return board.then(catchUp).then(function (online) {
       return drawChanges(note, online).then(function (waiting) {
         var pageForm = main.querySelector(".play-again form");
-        if (pageForm && !nextGame) {
+        if (pageForm && !placeholder) {
           takePlayAgain(pageForm); // the server's own button, should the network go
-        } else if (!nextGame && !online) {
+        } else if (!placeholder && !online) {
           offerPlayAgain(); // online, the server's page says how the table goes on
         }
-        if (waiting || (nextGame && !online)) {
+        if (waiting || (placeholder && !online)) {
           retryLater(); // (a next game waits for its play again, kept with the game before)
         }
       });
@@ -279,9 +298,9 @@
     });
   }
 
-  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows: the
-  // round to come and its players in seat order (the rounds entered here, with the totals
-  // they make, are drawn as on any scoreboard).
+  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows (a game
+  // started here: of a game of its shape): the round to come and its players in seat order
+  // (the rounds entered here, with the totals they make, are drawn as on any scoreboard).
   function drawNextBoard() {
     return outbox.keptGame().then(function (kept) {
       if (kept && kept.movedTo) {
@@ -302,7 +321,7 @@
       var panel = element("section", null, { class: "current-round", "aria-labelledby": "next-round-title" });
       panel.appendChild(element("h2", fill(words.next, { number: 1, planned: game.rounds_planned }), { id: "next-round-title" }));
       var actions = element("p", null, { class: "actions" });
-      actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: nextAddress(before, "record") }));
+      actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: placeholderAddress("record") }));
       panel.appendChild(actions);
       main.appendChild(panel);
       main.appendChild(element("p", game.players.join(" · "), { class: "hint" })); // in seat order
@@ -311,15 +330,46 @@
     });
   }
 
-  // A round page of the next game, drawn on the game it follows: its links lead to the
-  // next game's pages.
+  // A round page of the next game, drawn on the game it follows (a game started here: on a
+  // game of its shape, its players named in their seats): its links lead to the game's own
+  // pages.
   function showNextRoundPage() {
-    var board = root + "/g/" + encodeURIComponent(before);
-    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
-      if (link.href === new URL(board, location.href).href) {
-        link.href = nextAddress(before, "");
+    return outbox.keptGame().then(function (kept) {
+      if (newGame && kept && kept.state) {
+        showNames(kept.state.players);
+      }
+      showFrame();
+    });
+  }
+
+  function showNames(players) {
+    Array.prototype.forEach.call(main.querySelectorAll(".round-seat[data-seat]"), function (seat) {
+      var name = seat.querySelector(".round-seat__name");
+      if (name) {
+        name.textContent = players[Number(seat.getAttribute("data-seat"))];
       }
     });
+    var leader = main.querySelector("[data-leader]");
+    if (leader) {
+      leader.textContent = ""; // who leads is said once the round to record is known
+    }
+  }
+
+  function showFrame() {
+    var board = root + "/g/" + encodeURIComponent(frameCode);
+    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
+      if (link.href === new URL(board, location.href).href) {
+        link.href = placeholderAddress("");
+      }
+    });
+    if (form) {
+      form.action = location.pathname; // never the form of the game this page was kept of
+      // Colours marked in the kept game's round are not this game's (showMarks marks its own).
+      Array.prototype.forEach.call(form.querySelectorAll('input[name$="-marked"]:checked'), function (chip) {
+        chip.checked = false;
+        chip.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    }
     main.hidden = false;
     main.removeAttribute("data-offline-frame");
   }
@@ -346,7 +396,7 @@
   // With the network: the game as the server has it, kept, and the waiting rounds sent (the
   // page is then loaded again, as the server has it). Answers whether the server answered.
   function catchUp() {
-    if (nextGame) {
+    if (placeholder) {
       return catchUpNext();
     }
     return fetchState().then(function (online) {
@@ -366,7 +416,9 @@
 
   // A next game not on the server yet: with the network, the game it follows is sent first
   // (its play again starts the next game, and this phone's changes move to it), then the
-  // page is loaded again: the server leads its address to the game it started.
+  // page is loaded again: the server leads its address to the game it started. A game
+  // started on this phone likewise: its start first, then the service worker leads its
+  // address to the game the server started.
   function catchUpNext() {
     return reachable().then(function (online) {
       if (!online) {
@@ -937,7 +989,7 @@
       var submitter = event.submitter || null;
       var action = submitter && submitter.name === "action" ? submitter.value : "";
       reachable().then(function (online) {
-        if (online) {
+        if (online && !placeholder) {
           (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
             confirmed = true;
             form.requestSubmit(submitter);
@@ -950,9 +1002,15 @@
       });
     });
     reachable().then(function (online) {
-      if (!online) {
-        keptCopy = true;
+      if (!online || placeholder) {
+        keptCopy = true; // (a game the server does not have yet: always the kept copy)
         showRecordPage();
+      }
+      if (!online) {
+        return;
+      }
+      if (placeholder) {
+        catchUpNext(); // sent, then this page of the game the server has
         return;
       }
       outbox.send().then(function (count) {
@@ -1021,7 +1079,7 @@
       if (onScoreboard) {
         showScoreboard();
       } else if (scoreboardUrl !== null && !onLivePage) {
-        if (nextGame) {
+        if (placeholder) {
           showNextRoundPage();
         }
         takeRoundForm();

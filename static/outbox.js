@@ -4,11 +4,13 @@
 // - IndexedDB "sticheln-offline", store "changes", in the order entered: each change is the
 //   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n>, POST
 //   .../rounds/marks, and for a live round POST .../rounds/live, POST .../rounds/<n>/tricks
-//   and DELETE .../rounds/<n>/tricks/last, and POST .../again for the table's next game;
+//   and DELETE .../rounds/<n>/tricks/last, POST .../again for the table's next game, and
+//   POST /api/v1/games for a game started on this phone;
 //   with the version and the round number the page was opened for, and an Idempotency-Key,
 //   so a change sent twice is applied once), plus the form's fields for the conflict view.
 //   The changes of a next game started on this phone wait under "<code>/next" until the
-//   play again that starts it is sent, then move to the game the server started. It is written (durably) before the page moves on, so a reload, a closed
+//   play again that starts it is sent, then move to the game the server started; so do
+//   those of a game started here, kept under "new/<key>" until its start is sent. It is written (durably) before the page moves on, so a reload, a closed
 //   browser or a restarted phone loses nothing. Store "games" holds the last game state the
 //   server gave.
 // - Sending: in order, one tab at a time, with this phone's own edit right (its cookie; the
@@ -86,9 +88,15 @@
       });
     }
 
-    function keepGame(state) {
+    // ``frame``: for a game started on this phone, the kept game of the same shape its
+    // pages are drawn on (static/offline_new_game.js).
+    function keepGame(state, frame) {
+      var kept = { code: code, state: state };
+      if (frame) {
+        kept.frame = frame;
+      }
       return transaction(["games"], "readwrite", function (s) {
-        return s.games.put({ code: code, state: state });
+        return s.games.put(kept);
       });
     }
 
@@ -123,6 +131,9 @@
       if (change.action === "again") {
         return startedNext(change, state);
       }
+      if (change.action === "start") {
+        return started(change, state, code);
+      }
       return transaction(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: code, state: state });
@@ -146,7 +157,12 @@
     // ``nextOf(code)``), now started on the server as ``state``: they move to it, based on
     // its first version, and the phone remembers where the game went.
     function startedNext(change, state) {
-      var waiting = nextOf(code);
+      return started(change, state, nextOf(code));
+    }
+
+    // A game kept on this phone under ``waiting`` (a next game, or a game started here), now
+    // on the server as ``state``.
+    function started(change, state, waiting) {
       return transaction(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: state.id, state: state });
@@ -179,11 +195,15 @@
       trick: ["POST", "/rounds/{number}/tricks"],
       undo: ["DELETE", "/rounds/{number}/tricks/last"],
       again: ["POST", "/again"],
+      start: ["POST", null], // a game started on this phone: POST /api/v1/games
     };
 
     function apiCall(change) {
       var call = CALLS[change.action];
-      return { method: call[0], path: call[1].replace("{number}", String(change.number)) };
+      if (call[1] === null) {
+        return { method: call[0], url: gameApi.slice(0, gameApi.lastIndexOf("/")) };
+      }
+      return { method: call[0], url: gameApi + call[1].replace("{number}", String(change.number)) };
     }
 
     var sending = null;
@@ -235,7 +255,7 @@
       var timer = setTimeout(function () {
         stop.abort();
       }, SEND_TIMEOUT_MS);
-      return fetch(gameApi + call.path, {
+      return fetch(call.url, {
         method: call.method,
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
@@ -283,6 +303,40 @@
   // The game a next game kept on this phone follows, or null for a game of the server.
   function startedFrom(code) {
     return code.slice(-NEXT.length) === NEXT ? code.slice(0, -NEXT.length) : null;
+  }
+
+  // A game started on this phone before the server has it (static/offline_new_game.js):
+  // under "new/" and the Idempotency-Key its start is sent with (its address is
+  // /games/new/<key>). Its changes are sent like any game's, its start first.
+  var NEW = "new/";
+
+  function newOf(key) {
+    return NEW + key;
+  }
+
+  // Every game this phone keeps (its code, its state, and what else outbox keeps of it).
+  function keptGames() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open("sticheln-offline", 1);
+      request.onupgradeneeded = function () {
+        request.transaction.abort(); // no outbox on this phone: no game kept
+      };
+      request.onerror = function () {
+        resolve([]);
+      };
+      request.onsuccess = function () {
+        var db = request.result;
+        var all = db.transaction("games").objectStore("games").getAll();
+        all.onsuccess = function () {
+          db.close();
+          resolve(all.result);
+        };
+        all.onerror = function () {
+          db.close();
+          reject(all.error);
+        };
+      };
+    });
   }
 
   // Where the browser has Background Sync (Chromium), it wakes the service worker when the
@@ -380,4 +434,6 @@
   };
   self.StichelnOutbox.SYNC_TAG = SYNC_TAG;
   self.StichelnOutbox.nextOf = nextOf;
+  self.StichelnOutbox.newOf = newOf;
+  self.StichelnOutbox.keptGames = keptGames;
 })();

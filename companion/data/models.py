@@ -13,6 +13,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask_sqlalchemy import SQLAlchemy
 
+from companion.data.names import MAX_NAME_LENGTH as MAX_NAME_LENGTH
 from companion.data.names import name_key as name_key  # players are matched by it
 from companion.data.states import GameStatus
 from companion.rules import Variant, variant_from_settings, variant_named
@@ -27,8 +28,6 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-
-MAX_NAME_LENGTH = 40
 
 
 class Base(so.DeclarativeBase):

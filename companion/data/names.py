@@ -13,6 +13,9 @@ import unicodedata
 
 from companion.rules.text import N_
 
+#: The longest name a player may have (its column is this wide).
+MAX_NAME_LENGTH = 40
+
 #: Characters that show nothing or turn the text around (format characters such as U+200B,
 #: U+200E, U+202E, U+2066, U+FEFF and the soft hyphen U+00AD), and line or paragraph
 #: separators: a name holding one looks like another name.

@@ -43,6 +43,7 @@ from typing import Any
 
 from companion.formats import parse
 from companion.formats.entries import read_entries
+from companion.formats.new_game import starting_state
 from companion.formats.parse import ApiError
 from companion.rules import (
     MAX_PLAYERS,
@@ -478,21 +479,10 @@ def apply_again(game: dict[str, Any]) -> None:
 
 def next_game(state: Mapping[str, Any]) -> dict[str, object]:
     """The table's next game as the server starts it: the same players in the same seats,
-    the same variant and rounds, the first lead one seat on (R3), nothing played yet; no
-    id nor version until the server has it."""
+    the same variant and rounds, the first lead one seat on (R3), nothing played yet."""
     players = list(state["players"])
-    return {
-        "id": None,
-        "players": players,
-        "variant": state["variant"],
-        "rounds_planned": state["rounds_planned"],
-        "first_leader": round_leader(2, int(state["first_leader"]), len(players)),
-        "status": IN_PROGRESS,
-        "rounds": [],
-        "totals": [0] * len(players),
-        "winners": [],
-        "version": 0,
-    }
+    first_leader = round_leader(2, int(state["first_leader"]), len(players))
+    return starting_state(players, state["variant"], state["rounds_planned"], first_leader)
 
 
 def next_game_answer(request: Mapping[str, Any]) -> dict[str, object]:

@@ -7,6 +7,7 @@ transaction: a change and the answer that reports it are committed together or n
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,6 +15,9 @@ import sqlalchemy as sa
 
 from companion.data.models import IdempotentAnswer, db
 
+#: An idempotency key: an opaque id the client chose, long enough to be unique, short
+#: enough to index.
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,100}")
 #: Expired answers deleted by one stored answer at most: purging stays a small, steady cost.
 PURGE_BATCH = 100
 
@@ -48,6 +52,20 @@ def find_answer(sent: Request, expired_before: datetime) -> IdempotentAnswer | N
         db.session.flush()
         return None
     return answer
+
+
+def started_answer(key: str, path: str) -> bytes | None:
+    """The body of the answer that started a game (``POST`` to ``path``, status 201) for
+    the idempotency key ``key``: how a game started on a phone with no network, sent later
+    by its outbox with that key, is found again by the address the phone gave it."""
+    query = sa.select(IdempotentAnswer.body).where(
+        IdempotentAnswer.key == key,
+        IdempotentAnswer.holder == "",
+        IdempotentAnswer.method == "POST",
+        IdempotentAnswer.path == path,
+        IdempotentAnswer.status == 201,
+    )
+    return db.session.scalar(query)
 
 
 def keep_answer(

@@ -10,13 +10,13 @@ import sqlalchemy as sa
 
 from companion.data.database import hold_write_lock
 from companion.data.models import Game, Seat, db, utcnow
+from companion.data.seating import check_new_game
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import Variant, round_leader
-from companion.rules.table import check_round_count
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError, StaleVersion
 from companion.services.keys import hash_edit_key, is_game_code, new_code, new_edit_key
-from companion.services.players import check_names, find_or_add_players
+from companion.services.players import find_or_add_players
 
 
 def create_game(
@@ -31,14 +31,7 @@ def create_game(
     given (an API answer kept for a replay makes it again from its own salt), else a new
     random one."""
     hold_write_lock()  # its new players are looked up, then added
-    cleaned = check_names(names, variant)
-    check_round_count(rounds)
-    if not 0 <= first_leader < len(cleaned):
-        raise ServiceError(
-            N_("The first leader must be one of the %(players)s seats."),
-            field="first_leader",
-            players=len(cleaned),
-        )
+    cleaned = check_new_game(names, variant, rounds, first_leader)
     key = key or new_edit_key()
     game = Game(
         code=new_code(),

@@ -1,4 +1,4 @@
-"""Names at a new table: checked in the one written form, matched to the known players."""
+"""Names at a new table matched to the known players (``companion.data.seating`` checks them)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from companion.data.models import MAX_NAME_LENGTH, Player, db, utcnow
-from companion.data.names import clean_name, name_character_problem, name_key
-from companion.rules import Variant, table_setup
-from companion.rules.text import N_
+from companion.data.models import Player, db, utcnow
+from companion.data.names import name_character_problem, name_key
 from companion.services.errors import ServiceError
 
 
@@ -20,31 +18,6 @@ def check_name_characters(name: str) -> None:
     problem = name_character_problem(name)
     if problem is not None:
         raise ServiceError(problem)
-
-
-def check_names(names: Sequence[str], variant: Variant) -> list[str]:
-    """Names in seat order: present, at most 40 characters, each player once (R2, R17), in
-    the one written form of ``companion.data.names`` ("Ａｎｎ" is "Ann")."""
-    cleaned = [clean_name(name) for name in names]
-    table_setup(len(cleaned), variant)  # refuses the player count
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(cleaned):
-        check_name_characters(names[seat])
-        if not name:
-            raise ServiceError(N_("Every player needs a name."))
-        if len(name) > MAX_NAME_LENGTH:
-            raise ServiceError(
-                N_("A name has at most %(most)s characters: %(name)s is longer."),
-                name=f"{name[:MAX_NAME_LENGTH]}…",
-                most=MAX_NAME_LENGTH,
-            )
-        if name_key(name) in seen:
-            raise ServiceError(
-                N_("%(name)s is entered twice: each player takes one seat."),
-                name=name,
-            )
-        seen[name_key(name)] = seat
-    return cleaned
 
 
 def find_or_add_players(names: Sequence[str]) -> list[Player]:

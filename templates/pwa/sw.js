@@ -40,6 +40,7 @@
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
   var LIVE_PAGE = new RegExp({{ live_page|tojson }});
   var NEXT_PAGE = new RegExp({{ next_page|tojson }});
+  var NEW_PAGE = new RegExp({{ new_page|tojson }});
   var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
@@ -155,6 +156,9 @@
   function page(event) {
     var url = new URL(event.request.url);
     var path = url.pathname;
+    if (NEW_PAGE.test(path)) {
+      return newPage(event, path);
+    }
     var round = ROUND_PAGE.test(path);
     var store =
       KEPT_PAGES.indexOf(path) !== -1 ? CACHE : round || GAME_PAGE.test(path) ? GAMES_CACHE : null;
@@ -249,6 +253,38 @@
         });
       })
       .then(framed);
+  }
+
+  // A game started on this phone with no network (static/offline_new_game.js), kept in the
+  // outbox: its pages drawn on the kept pages of the game of the same shape it was given
+  // (the same variant and number of players: the same forms), by static/offline_play.js,
+  // until the server has it; then the same page of the game the server started. A game
+  // this phone does not keep: the network (the server leads the address to the game).
+  function newPage(event, path) {
+    var found = path.match(NEW_PAGE);
+    var kept = self.StichelnOutbox ? self.StichelnOutbox.keptGames() : Promise.resolve([]);
+    return kept.then(function (games) {
+      var game = games.filter(function (one) {
+        return one.code === self.StichelnOutbox.newOf(found[1]);
+      })[0];
+      var board = game && path.slice(0, path.indexOf("/games/new/")) + "/g/" + encodeURIComponent(game.movedTo || game.frame);
+      var wanted = found[2] ? board + "/rounds/" + found[2] : board;
+      if (game && game.movedTo) {
+        return Response.redirect(wanted, 302);
+      }
+      if (!game || !game.frame) {
+        return fetch(event.request).catch(function () {
+          return cached(OFFLINE_URL);
+        });
+      }
+      return keptGames()
+        .then(function (cache) {
+          return cache && cache.match(wanted, MATCH);
+        })
+        .then(function (response) {
+          return framed(response && { response: response, styled: true });
+        });
+    });
   }
 
   // A kept page of a game, as the frame a page of offline play is drawn on: hidden until

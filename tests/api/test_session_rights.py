@@ -224,3 +224,44 @@ def test_an_answer_that_writes_the_phone_s_edit_keys_is_never_stored(table: Tabl
     assert any(v.startswith(f"{name}=") for v in state.headers.getlist("Set-Cookie"))
     assert state.headers.get("Cache-Control") == "no-store"
     assert table.client.get(f"/api/v1/games/{game['id']}").headers["Cache-Control"] == "no-cache"
+
+
+def started(phone: FlaskClient, key: str, **headers: str) -> Any:
+    """A game started through the API as a phone's outbox starts the game it started
+    offline: with an idempotency key, and no Bearer header (there is no game yet)."""
+    body = {"players": NAMES, "variant": "classic", "rounds": 2}
+    return phone.post("/api/v1/games", json=body, headers={"Idempotency-Key": key, **headers})
+
+
+def test_a_game_our_pages_start_gives_the_phone_its_right_and_a_replay_too(
+    table: Table,
+) -> None:
+    """Issue 26, point 4: a game started offline is sent by the phone's outbox; the phone
+    then records its rounds with its own right, as if it had used the new-game page. The
+    answer lost and the game sent again from another tab of the phone (a fresh cookie jar
+    here): the replay gives the right as well, and starts no second game."""
+    phone = table.app.test_client()
+    first = started(phone, "started-offline-1", **OWN_PAGE)
+    assert first.status_code == 201, first.json
+    recorded = phone.post(rounds_url(first.json), json=recording(first.json), headers=OWN_PAGE)
+    assert recorded.status_code == 201, recorded.json
+    other_tab = table.app.test_client()
+    again = started(other_tab, "started-offline-1", **OWN_PAGE)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["id"] == first.json["id"]
+    state = table.state(first.json)
+    recorded = other_tab.post(rounds_url(state), json=recording(state, 1), headers=OWN_PAGE)
+    assert recorded.status_code == 201, recorded.json
+    assert [r["number"] for r in table.state(first.json)["rounds"]] == [1, 2]
+
+
+@pytest.mark.parametrize("headers", list(NOT_OUR_PAGES.values()), ids=list(NOT_OUR_PAGES))
+def test_a_game_started_by_anyone_else_gives_the_cookie_no_right(
+    table: Table, headers: dict[str, str]
+) -> None:
+    phone = table.app.test_client()
+    game = started(phone, "started-elsewhere-1", **headers)
+    assert game.status_code == 201, game.json
+    refused = phone.post(rounds_url(game.json), json=recording(game.json), headers=OWN_PAGE)
+    assert refused.status_code == 401, refused.json
+    assert table.state(game.json)["rounds"] == []

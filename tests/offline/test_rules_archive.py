@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+import companion.data
 import companion.formats
 import companion.rules
 from companion.formats.offline_game import offline_state
@@ -47,9 +48,13 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         "live_over",
         "live_page",
         "live_taps",
+        "new_game",
     )
     for name in ("__init__", *shipped):
         expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
+    data = Path(companion.data.__file__).parent
+    for name in ("__init__", "names", "seating"):  # a new table's checks
+        expected[f"companion/data/{name}.py"] = data / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name

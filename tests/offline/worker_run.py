@@ -23,8 +23,10 @@ for line in sys.stdin:
     path, body, language = json.loads(line)
     given = () if language is None else (language,)
     print(rules_worker.answer(path, json.dumps(body), *given))
-for name in ("flask", "babel", "werkzeug", "sqlalchemy", "companion.web", "companion.data"):
+for name in ("flask", "babel", "werkzeug", "sqlalchemy", "companion.web", "companion.services"):
     assert name not in sys.modules, name
+shipped = {"companion.data", "companion.data.names", "companion.data.seating"}  # pure checks
+assert {name for name in sys.modules if name.startswith("companion.data")} <= shipped
 try:
     import flask
 except ImportError:

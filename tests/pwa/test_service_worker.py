@@ -152,12 +152,13 @@ def test_the_worker_leaves_the_api_other_sites_and_other_methods_alone(
 def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_opened(
     client: FlaskClient, table: Table
 ) -> None:
-    """The two public pages that settle a dispute are kept as last seen, and so is the
+    """The two public pages that settle a dispute are kept as last seen (and the new-game
+    page, on which a phone with the offline kit starts a game offline), and so is the
     scoreboard of each game this phone opened and its record, mark and correct pages (for
     rounds entered offline), in a cache of its own that a new version of the worker spares,
     with the words of offline play; any other page of a game is never kept."""
     source = worker(client)
-    assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve"]
+    assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve", "/games/new"]
     assert source.count("cache.addAll(") == 1
     # When installing, at each visit of a page, and the words of offline play.
     assert source.count("cache.put(") == 3
@@ -225,7 +226,11 @@ def test_under_url_prefix_every_path_of_the_worker_carries_the_prefix(tmp_path: 
     assert setting(source, "STATIC_PREFIX") == "/sticheln/static/"
     assert setting(source, "OFFLINE_URL") == "/sticheln/offline"
     assert setting(source, "KIT_PREFIX") == "/sticheln/offline-kit/"
-    assert listed(source, "KEPT_PAGES") == ["/sticheln/rules", "/sticheln/resolve"]
+    assert listed(source, "KEPT_PAGES") == [
+        "/sticheln/rules",
+        "/sticheln/resolve",
+        "/sticheln/games/new",
+    ]
     urls = listed(source, "PRECACHE")
     assert urls and all(url.startswith("/sticheln/") for url in urls)
 

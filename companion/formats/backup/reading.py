@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.data.seating import check_names
 from companion.data.states import GameStatus, RoundStatus
 from companion.formats import parse
 from companion.formats.backup.export import FORMAT, FORMAT_VERSION
@@ -16,7 +17,6 @@ from companion.rules import MAX_PLAYERS, Refusal, table_setup
 from companion.rules.table import check_round_count
 from companion.rules.text import N_
 from companion.services.keys import is_game_code
-from companion.services.players import check_names
 
 GAME_STATUSES = tuple(GameStatus)
 

@@ -10,8 +10,11 @@ applied once.
 
 from __future__ import annotations
 
+import json
+
 from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
 
 from companion import services
 from companion.data import queries
@@ -20,12 +23,18 @@ from companion.data.states import RoundStatus
 from companion.formats import game_json, parse
 from companion.formats.backup.export import document, game_document, game_for_export
 from companion.formats.entries import read_entries
+from companion.formats.new_game import read_new_game
 from companion.formats.parse import ApiError
 from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
-from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from companion.web.api import bp, rights
-from companion.web.api.idempotency import commit_change, idempotent, recall, unstored_secret
+from companion.web.api.idempotency import (
+    Replay,
+    commit_change,
+    idempotent,
+    recall,
+    unstored_secret,
+)
 from companion.web.api.rules_routes import request_body
 from companion.web.edit_rights import remember_edit_key
 
@@ -65,21 +74,30 @@ def editable_game_with_key(code: str) -> tuple[Game, rights.SentKey]:
 @idempotent
 def create_game() -> ResponseReturnValue:
     """Start a game; the answer holds the edit key, shown this once (and to a replay of the
-    same request, which makes it again: it is not stored)."""
-    recall(holder="")
-    data = parse.fields(
-        request_body(), "The request", ("players", "variant"), ("rounds", "first_leader")
+    same request, which makes it again: it is not stored). A game our own pages start (a
+    phone's outbox sending the game it started offline) gives the phone its right, as the
+    new-game page does, the first time and on a replay alike."""
+    try:
+        recall(holder="")
+    except Replay as replay:
+        keep_right_of(replay.response)
+        raise
+    table = read_new_game(request_body())
+    game, key = services.create_game(
+        table.names, table.variant, table.rounds, table.first_leader, key=unstored_secret()
     )
-    names = [
-        parse.string(name, f"players[{seat}]")
-        for seat, name in enumerate(parse.listing(data["players"], "players", MAX_PLAYERS))
-    ]
-    variant = parse.variant(data["variant"])
-    rounds = parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", MIN_ROUNDS, MAX_ROUNDS)
-    first_leader = parse.integer(data.get("first_leader", 0), "first_leader", 0, MAX_PLAYERS - 1)
-    game, key = services.create_game(names, variant, rounds, first_leader, key=unstored_secret())
     commit_change()
+    if rights.sent_by_phone():
+        remember_edit_key(game, key)
     return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
+
+
+def keep_right_of(started: Response) -> None:
+    """The phone's right to the game a replayed start answers, if our own pages sent it."""
+    if started.status_code != 201 or not rights.sent_by_phone():
+        return
+    answer = json.loads(started.get_data())
+    remember_edit_key(services.get_game(answer["id"]), answer["edit_key"])
 
 
 #: A game's state changes with every round, and is the same for anyone holding its id (it

@@ -34,7 +34,6 @@ import base64
 import hashlib
 import hmac
 import json
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,8 +54,8 @@ from companion.services import answers
 HEADER = "Idempotency-Key"
 #: Said by a replayed answer.
 REPLAYED = "Idempotent-Replayed"
-#: An opaque id the client chose: long enough to be unique, short enough to index.
-KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,100}")
+#: An opaque id the client chose (``answers.KEY_PATTERN``).
+KEY_PATTERN = answers.KEY_PATTERN
 #: The headers of an answer that are stored with it (the rest is added to any answer alike).
 KEPT_HEADERS = ("Content-Type", "Cache-Control", "Location")
 #: What stands in a stored body for the secret it handed out. JSON never holds a raw NUL.

@@ -51,6 +51,12 @@ def sent_key(code: str) -> SentKey:
     raise ApiError(NO_KEY, 401)
 
 
+def sent_by_phone() -> bool:
+    """Whether our own pages sent the request with no key of their own: the phone acts
+    with its session's rights, and a game it starts is remembered there."""
+    return bearer_key() is None and sent_by_own_pages()
+
+
 def check_key(game: Game, sent: SentKey) -> None:
     """Refuse (403) a key that does not open ``game``: a phone's own key was replaced by a
     new edit link, which it needs (it did nothing wrong); any other key is simply wrong."""

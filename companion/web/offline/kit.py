@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import Flask, current_app
 
+import companion.data
 import companion.formats
 import companion.rules
 from companion.web import compression
@@ -66,7 +67,12 @@ SHIPPED_MODULES = (
     "companion.formats.live_over",
     "companion.formats.live_page",
     "companion.formats.live_taps",
+    "companion.formats.new_game",
+    "companion.data.names",
+    "companion.data.seating",
 )
+#: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
+SHIPPED_PACKAGES = ("companion.formats", "companion.data")
 #: Where the archive holds the compiled catalogs, and the catalogs the app has (inside
 #: ``companion/translations``, each compiled beside itself by setup and by the wheel's build).
 CATALOGS = "companion/translations"
@@ -218,19 +224,28 @@ def pyodide_file(folder: Path, entry: dict[str, object], fingerprint: str) -> Ki
 
 def module_file(name: str) -> Path:
     """The installed source file of a module named in ``SHIPPED_MODULES``."""
-    parts = name.split(".")
-    package = Path(companion.formats.__file__).parent
-    assert parts[:2] == ["companion", "formats"] and len(parts) == 3
-    return package / f"{parts[2]}.py"
+    package, _, module = name.rpartition(".")
+    assert package in SHIPPED_PACKAGES
+    return package_folder(package) / f"{module}.py"
+
+
+def package_folder(package: str) -> Path:
+    """Where the installed package ``package`` (one of ``SHIPPED_PACKAGES``) is."""
+    folders = {
+        "companion.formats": companion.formats.__file__,
+        "companion.data": companion.data.__file__,
+    }
+    return Path(folders[package]).parent
 
 
 def archive_members() -> dict[str, bytes]:
     """What the rules archive holds, by path inside it: the rules package's modules, the
     shipped readers, a bare ``companion`` package and the worker's Python side."""
     rules = Path(companion.rules.__file__).parent
-    formats = Path(companion.formats.__file__).parent
     members = {"companion/__init__.py": PACKAGE_STUB.encode()}
-    members["companion/formats/__init__.py"] = (formats / "__init__.py").read_bytes()
+    for package in SHIPPED_PACKAGES:
+        folder = package.replace(".", "/")
+        members[f"{folder}/__init__.py"] = (package_folder(package) / "__init__.py").read_bytes()
     for path in sorted(rules.glob("*.py")):
         members[f"companion/rules/{path.name}"] = path.read_bytes()
     for name in SHIPPED_MODULES:

@@ -52,8 +52,9 @@ KIT_CACHE_PREFIX = "sticheln-kit-"
 """The caches that hold a kept offline kit, one per kit fingerprint (static/keep.js fills
 them, the worker reads them and leaves them when its own version changes)."""
 
-KEPT_PAGES = ("rulebook.rules", "tools.resolver")
-"""The pages the worker keeps for offline use: public, and the same for every game."""
+KEPT_PAGES = ("rulebook.rules", "tools.resolver", "games.new_game")
+"""The pages the worker keeps for offline use: public, and the same for every game (the
+new-game page too: offline, a phone that kept the offline kit starts a game on it)."""
 
 GAMES_CACHE = "sticheln-games"
 """The cache of the scoreboards this phone opened, each as it last saw it, shown when the
@@ -120,6 +121,16 @@ def live_page_pattern() -> str:
     rounds, _number, end = rest.partition("/1/")
     code, number = "([A-Za-z0-9]+)", "/[0-9]+/"
     return "^" + re.escape(prefix) + code + re.escape(rounds) + number + re.escape(end) + "$"
+
+
+def new_page_pattern() -> str:
+    """The addresses a phone gives a game it started with no network until the server has
+    it (static/offline_new_game.js): its scoreboard and round pages under ``/games/new/``
+    and the key its start is sent with. Groups: the key, then the round page, if any."""
+    board = url_for("games.started_offline", key="KEY")
+    prefix, _key, rest = board.partition("KEY")
+    pages = "(?:/rounds/(record|mark|live))?"
+    return "^" + re.escape(prefix) + "([A-Za-z0-9_-]+)" + re.escape(rest) + pages + "$"
 
 
 def next_page_pattern() -> str:
@@ -206,6 +217,7 @@ def service_worker() -> ResponseReturnValue:
         round_page=round_page_pattern(),
         live_page=live_page_pattern(),
         next_page=next_page_pattern(),
+        new_page=new_page_pattern(),
         frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
@@ -314,6 +326,13 @@ def offline_play_words() -> dict[str, object]:
         "unkept": _(
             "This phone has no copy of this game to play on offline. Open its scoreboard once "
             "with the connection."
+        ),
+        "no_frame": _(
+            "A game started with no network is entered on the pages of a game of the same "
+            "variant and number of players that this phone opened before, and it has none "
+            "for %(players)s players in this variant. Start this game once the connection is "
+            "back.",
+            players="{players}",
         ),
         "failed": _(
             "The rules could not start on this phone, so nothing was kept: %(error)s",

@@ -15,6 +15,8 @@ The share page (QR codes, the edit link, a new edit link) is in ``sharing``.
 
 from __future__ import annotations
 
+import json
+
 from flask import abort, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
@@ -25,6 +27,7 @@ from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
+from companion.services import answers
 from companion.services.keys import new_edit_key
 from companion.web.edit_rights import (
     can_edit,
@@ -233,6 +236,28 @@ def next_game_round(code: str, page: str) -> ResponseReturnValue:
     if following is None:
         return redirect(url_for("games.next_game", code=game.code))
     return redirect(url_for(NEXT_GAME_PAGES[page], code=following.code))
+
+
+@bp.get("/games/new/<key>", defaults={"page": None})
+@bp.get("/games/new/<key>/rounds/<any(record, mark, live):page>")
+def started_offline(key: str, page: str | None) -> ResponseReturnValue:
+    """A page of a game started on a phone with no network, under the address the phone gave
+    it (static/offline_play.js): the same page of the game once the phone's outbox sent it
+    (its start's idempotency key is ``key``); until then, where it is (on that phone)."""
+    answer = None
+    if answers.KEY_PATTERN.fullmatch(key):
+        create = url_for("api.create_game")[len(request.script_root) :]
+        answer = answers.started_answer(key, create)
+    if answer is None:
+        abort(
+            404,
+            description=gettext(
+                "This game was started on a phone with no network, and that phone has not "
+                "sent it yet. It will be here as soon as that phone is back online."
+            ),
+        )
+    code = json.loads(answer, strict=False)["id"]  # (a placeholder stands for its edit key)
+    return redirect(url_for(NEXT_GAME_PAGES[page] if page else "games.scoreboard", code=code))
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Six calls are the phone's own, in the
+included, so the phone and the server cannot disagree. Seven calls are the phone's own, in the
 API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
-table's next game, as play again starts it), ``rounds/fields`` and ``rounds/marks`` (a
+table's next game, as play again starts it), ``games/new`` (a game started as ``POST
+/games`` starts it), ``rounds/fields`` and ``rounds/marks`` (a
 round form's posted fields read as the page reads them), ``tricks/tap`` (a tap on the trick
 resolver, told as its page tells it) and ``live/tap`` (a tap on a live round's page, and the
 change it queues). Given the player's language, a
@@ -25,6 +26,7 @@ from typing import Any
 
 from companion.formats import (
     live_taps,
+    new_game,
     offline_game,
     parse,
     round_fields,
@@ -47,6 +49,8 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "rounds/marks": round_fields.marks_answer,
     # Not an API path: the table's next game, as play again starts it on the server.
     "games/next": offline_game.next_game_answer,
+    # Not an API path: a new game as POST /games will start it (refused as it refuses it).
+    "games/new": new_game.new_game_answer,
 }
 #: The calls whose answer is in the player's words: given the language (English without one).
 TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
@@ -56,6 +60,10 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
     # and the page told in the table's words.
     "live/tap": live_taps.live_tap,
 }
+
+#: The calls of a page whose refusals, in the player's words, also name the field they
+#: concern (the page shows each beside its field, else beside the players).
+FIELDS_NAMED = frozenset({"games/new"})
 
 
 #: The compiled catalogs, unpacked beside this module (companion/web/offline/kit.py).
@@ -77,7 +85,10 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, TOLD[call](body, reader(language or "en")))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
-        return reply(parse.refusal_status(error), {"error": words(error, language)})
+        said: dict[str, object] = {"error": words(error, language)}
+        if call in FIELDS_NAMED and language is not None and error.field is not None:
+            said["field"] = error.field  # where the page shows it
+        return reply(parse.refusal_status(error), said)
 
 
 def words(refusal: Refusal, language: str | None) -> str:

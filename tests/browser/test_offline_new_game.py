@@ -1,0 +1,111 @@
+"""A new game started with no network (issue 26, point 4), in a real browser at a phone's
+size: on a phone that kept the offline kit and opened a game before, the new-game page starts
+a game with other players on the phone, checked as the server checks it (a table this phone
+has no pages for, or a name entered twice, is refused beside the players, and nothing is
+started). Its scoreboard and record page are drawn on the kept pages of the game of the same
+shape, with its own players in their seats; a round recorded there waits. Back online, the
+game and its round are sent, once each, the phone is on the game's own scoreboard with the
+right to go on, and the game whose pages it borrowed is untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.scenario import FIVE_ROUNDS, round_scores
+from tests.browser.support import WORKER_START_MS, LiveServer, PhoneFactory, kit_manifest
+from tests.browser.test_offline_play import (
+    NAMES,
+    OUTBOX_SIZE,
+    WORDS,
+    enter_quick_seat,
+    expected_pending,
+    pending_table,
+    ready_phone,
+)
+from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
+from tests.table import Table
+
+#: The new table: one player the server knows, typed in lower case, and two new ones.
+TYPED = ["Dora", "ann", "Emil"]
+PLAYERS = ["Dora", "Ann", "Emil"]
+#: Who leads the first round: the third seat.
+FIRST_LEADER = 2
+
+
+def fill_table(page: object, names: list[str]) -> None:
+    for row in range(8):
+        page.fill(f"#player_{row}", names[row] if row < len(names) else "")  # type: ignore[attr-defined]
+
+
+def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, axe_source: str
+) -> None:
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    opened = live_table.new_game(NAMES, rounds=1)  # a game of the same shape, opened before
+    phone = ready_phone(new_phone, live_table, opened, words)
+    page = phone.page
+    phone.goto("/games/new")  # kept for offline use, with the names the server knows
+
+    phone.set_offline(True)
+    phone.goto("/games/new")
+    status = page.locator("#offline-play-status")
+    errors = page.locator("#offline-new-game-errors")
+    fill_table(page, ["Dora", "Ann", "Emil", "Fritz"])  # no game of 4 players kept here
+    page.get_by_role("button", name="Start the game").click()
+    expect(errors).to_contain_text("none for 4 players", timeout=WORKER_START_MS)
+    players = page.locator("#players")
+    expect(players).to_have_attribute("aria-describedby", "offline-new-game-errors")
+    fill_table(page, ["Dora", "Ann", "dora"])  # the server's own refusal, in its words
+    page.get_by_role("button", name="Start the game").click()
+    expect(errors).to_have_text("Dora is entered twice: each player takes one seat.")
+    save_screenshot(phone, "offline-new-game-refused-en")
+    problems = describe_violations(axe_violations(phone, axe_source), "new game refused offline")
+    assert problems == [], "\n".join(problems)
+
+    fill_table(page, TYPED)
+    page.fill("#rounds", "2")
+    page.select_option("#first_leader", str(FIRST_LEADER))
+    page.get_by_role("button", name="Start the game").click()
+    started = re.compile(rf"{re.escape(live_server.url)}/games/new/[0-9a-f-]{{36}}$")
+    expect(page).to_have_url(started, timeout=WORKER_START_MS)
+    address = page.url
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(page.locator("main")).to_contain_text(" · ".join(PLAYERS))  # Ann as the server has her
+
+    page.get_by_role("link", name=words["record"].format(number=1)).click()
+    expect(page).to_have_url(address + "/rounds/record")
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
+    expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name="Emil"))
+    names = page.locator(".round-seat__name")
+    expect(names).to_have_text(["Emil", "Dora", "Ann"])  # from the first leader on (R3)
+    for seat, entry in enumerate(FIVE_ROUNDS[0]):
+        enter_quick_seat(phone, words["lang"], seat, entry)
+    save_screenshot(phone, "offline-new-game-record-en")
+    page.get_by_role("button", name=words["save"]).click()
+    expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
+    expect(status).to_contain_text(words["round_kept"].format(number=1))
+    assert pending_table(phone) == expected_pending(PLAYERS, [], FIVE_ROUNDS[:1])
+    save_screenshot(phone, "offline-new-game-en")
+    problems = describe_violations(axe_violations(phone, axe_source), "new game offline")
+    assert problems == [], "\n".join(problems)
+
+    phone.set_offline(False)  # the start, then the round, then the game's own scoreboard
+    own = re.compile(rf"{re.escape(live_server.url)}/g/(?!{opened['id']}$)[A-Za-z0-9]+$")
+    expect(page).to_have_url(own, timeout=WORKER_START_MS)
+    scored = page.locator(".score-table tbody tr.is-scored")
+    expect(scored).to_have_count(1, timeout=WORKER_START_MS)
+    expect(status).to_have_text(words["sent"])
+    game = live_table.state({"id": page.url.rsplit("/", 1)[-1]})
+    assert game["players"] == PLAYERS and game["first_leader"] == FIRST_LEADER
+    assert game["rounds_planned"] == 2
+    assert [round_["scores"] for round_ in game["rounds"]] == round_scores(FIVE_ROUNDS[:1])
+    expect(page.get_by_role("link", name=words["record"].format(number=2))).to_be_visible()
+    assert live_table.state(opened)["rounds"] == [], "the game whose pages it borrowed"
+    assert page.evaluate(OUTBOX_SIZE) == 0
+    page.goto(address)  # the address the phone gave it leads to the game
+    expect(page).to_have_url(own)
