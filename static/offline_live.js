@@ -396,6 +396,9 @@
       ranking.append(item);
     });
     section.append(ranking);
+    if (play.placeholder) {
+      return section; // a game the server does not have yet: its next game from its scoreboard, once sent
+    }
     // The next game needs the server for now: its form is the page's, sent when online.
     var again = element("div", null, { class: "play-again" });
     var form = element("form", null, { method: "post", action: play.gameAddress + "/again" });

@@ -28,7 +28,7 @@
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
   // The table's next game, started on this phone before the server has it: its pages are
   // under the game it follows ("/g/<code>/next"), drawn on that game's kept pages.
-  var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live))?$/;
+  var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var nextGame = location.pathname.match(NEXT_ADDRESS);
   var before = nextGame ? nextGame[1] : null; // the game it follows
   if (nextGame) {
@@ -36,7 +36,7 @@
   }
   // A game started on this phone with no network (static/offline_new_game.js): its pages
   // are under "/games/new/<key>", drawn on the kept pages of a game of the same shape.
-  var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live))?$/;
+  var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var newGame = location.pathname.match(NEW_ADDRESS);
   if (newGame) {
     code = window.StichelnOutbox.newOf(newGame[1]);
@@ -62,6 +62,7 @@
   // The page starting a round live (static/offline_live.js then plays it).
   var startingLive = main.querySelector(".live-start") !== null;
   var JUST_SENT = "sticheln-offline-sent";
+  var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
   var MINUS = "\u2212";
@@ -324,6 +325,8 @@
       actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: placeholderAddress("record") }));
       panel.appendChild(actions);
       main.appendChild(panel);
+      offerMarking(panel, true); // (no round played yet; drawPending offers them for the next)
+      offerLive(panel);
       main.appendChild(element("p", game.players.join(" · "), { class: "hint" })); // in seat order
       main.hidden = false;
       main.removeAttribute("data-offline-frame");
@@ -349,10 +352,9 @@
         name.textContent = players[Number(seat.getAttribute("data-seat"))];
       }
     });
-    var leader = main.querySelector("[data-leader]");
-    if (leader) {
-      leader.textContent = ""; // who leads is said once the round to record is known
-    }
+    Array.prototype.forEach.call(main.querySelectorAll("[data-leader], [data-leading]"), function (leader) {
+      leader.textContent = ""; // who leads is said once the round to enter is known
+    });
   }
 
   function showFrame() {
@@ -568,7 +570,7 @@
   }
 
   function keepPages(urls) {
-    return caches.open("sticheln-games").then(function (cache) {
+    return caches.open(GAMES_CACHE).then(function (cache) {
       return Promise.all(
         urls.map(function (url) {
           return fetch(url, { credentials: "same-origin" }).then(function (response) {
@@ -657,8 +659,8 @@
   }
 
   // The page's round to come, as it stands with the rounds kept here: its number and the
-  // way to record it (what the kept page said of the round after the server's last is gone:
-  // who deals and leads, marking colours, playing live need the connection).
+  // ways to enter it, marking its colours first where the variant lays any out (what the
+  // kept page said of who deals and leads the round after the server's last is gone).
   function showNextRound(game) {
     var panel = main.querySelector(".current-round");
     if (!panel) {
@@ -674,13 +676,63 @@
     var live = round && round.status === "playing" && round.mode === "live";
     var record = live ? [] : recordLinks().concat(linksTo(/\/rounds\/live$/));
     Array.prototype.forEach.call(panel.querySelectorAll(".actions a"), function (link) {
-      show(link, record.indexOf(link) !== -1 || link.hasAttribute("data-offline-live"));
+      var kept = record.indexOf(link) !== -1 || link.hasAttribute("data-offline-live");
+      show(link, kept || (!live && link.hasAttribute("data-offline-start-live")));
     });
     recordLinks().forEach(function (link) {
       link.textContent = fill(words.record, { number: game.next_round });
       link.classList.add("button--primary");
     });
     continueLive(panel, live ? game.next_round : null);
+    if (placeholder && !live) {
+      offerLive(panel); // (on a game of the server, the kept page's own link)
+    }
+    return offerMarking(panel, !round || round.status !== "playing");
+  }
+
+  // The kept page ``page`` of this game (a game the server does not have yet: of the game
+  // its pages are drawn on), or null.
+  function keptPage(page) {
+    var kept = root + "/g/" + encodeURIComponent(frameCode) + "/rounds/" + page;
+    return caches.open(GAMES_CACHE).then(function (cache) {
+      return cache.match(kept);
+    });
+  }
+
+  // Playing the round to come live, on a game the server does not have yet.
+  function offerLive(panel) {
+    return keptPage("live").then(function (page) {
+      var actions = panel.querySelector(".actions");
+      if (page && actions && !actions.querySelector("[data-offline-start-live]")) {
+        var link = element("a", words.play_this_live, { class: "button", href: placeholderAddress("live") });
+        link.setAttribute("data-offline-start-live", "");
+        actions.appendChild(link);
+      }
+    });
+  }
+
+  // Marking the colours of the round to come first (R4), while nobody did: on the game's
+  // kept mark page, which the phone keeps only where the variant lays indicators out.
+  function offerMarking(panel, unmarked) {
+    var found = unmarked ? keptPage("mark") : Promise.resolve(null);
+    return found.then(function (page) {
+      var links = Array.prototype.filter.call(panel.querySelectorAll(".actions a"), function (link) {
+        return /\/rounds\/mark$/.test(link.pathname);
+      });
+      var actions = panel.querySelector(".actions");
+      if (page && !links.length && actions) {
+        links = [element("a", words.mark_colours, { class: "button" })];
+        actions.insertBefore(links[0], actions.firstChild);
+      }
+      links.forEach(function (link) {
+        link.href = placeholder ? placeholderAddress("mark") : root + "/g/" + encodeURIComponent(code) + "/rounds/mark";
+        link.classList.add("button--primary");
+        show(link, Boolean(page));
+      });
+      recordLinks().forEach(function (link) {
+        link.classList.toggle("button--primary", !page); // the way on is marking, first
+      });
+    });
   }
 
   // The round being played live (on this phone, or on the server before it went offline):
@@ -703,6 +755,9 @@
 
   // The live page of round ``number``.
   function liveAddress(number) {
+    if (placeholder) {
+      return placeholderAddress(number + "/live");
+    }
     return root + "/g/" + encodeURIComponent(code) + "/rounds/" + number + "/live";
   }
 
@@ -1063,7 +1118,8 @@
     reachable: reachable,
     fetchState: fetchState,
     liveAddress: liveAddress,
-    gameAddress: root + "/g/" + encodeURIComponent(code),
+    gameAddress: placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code),
+    placeholder: placeholder, // a game the server does not have yet
     queued: queued,
     waitingWords: function (count) {
       return count ? waitingWords(count) : "";

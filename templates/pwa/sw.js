@@ -41,6 +41,7 @@
   var LIVE_PAGE = new RegExp({{ live_page|tojson }});
   var NEXT_PAGE = new RegExp({{ next_page|tojson }});
   var NEW_PAGE = new RegExp({{ new_page|tojson }});
+  var LIVE_ROUND = /^[0-9]+\/live$/; // a round page of NEXT_PAGE or NEW_PAGE: its live page
   var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
@@ -215,7 +216,11 @@
   // or with no page of the game kept, the offline page.
   function liveFrame(path) {
     var game = path.match(LIVE_PAGE)[1];
-    var pages = path.slice(0, path.indexOf(game)) + game;
+    return liveFrameOf(path.slice(0, path.indexOf(game)) + game);
+  }
+
+  // The frame of a live page drawn on the kept pages of the game at ``pages`` (its path).
+  function liveFrameOf(pages) {
     return keptGames()
       .then(function (cache) {
         return !cache ? null : cache.keys().then(function (requests) {
@@ -240,6 +245,9 @@
   function nextFrame(path) {
     var found = path.match(NEXT_PAGE);
     var game = path.slice(0, path.indexOf(found[1])) + found[1];
+    if (LIVE_ROUND.test(found[2] || "")) {
+      return liveFrameOf(game);
+    }
     var wanted = found[2] ? game + "/rounds/" + found[2] : game;
     return keptGames()
       .then(function (cache) {
@@ -276,6 +284,9 @@
         return fetch(event.request).catch(function () {
           return cached(OFFLINE_URL);
         });
+      }
+      if (LIVE_ROUND.test(found[2] || "")) {
+        return liveFrameOf(board);
       }
       return keptGames()
         .then(function (cache) {

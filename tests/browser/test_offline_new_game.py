@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
 from tests.browser.support import WORKER_START_MS, LiveServer, PhoneFactory, kit_manifest
+from tests.browser.test_journeys import tap_chip
 from tests.browser.test_offline_play import (
     NAMES,
     OUTBOX_SIZE,
@@ -76,14 +77,30 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
     expect(page.locator("main")).to_contain_text(" · ".join(PLAYERS))  # Ann as the server has her
 
-    page.get_by_role("link", name=words["record"].format(number=1)).click()
-    expect(page).to_have_url(address + "/rounds/record")
+    page.get_by_role("link", name="Mark colours").click()  # first (R4), as online
+    expect(page).to_have_url(address + "/rounds/mark")
     heading = page.get_by_role("heading", level=1)
-    expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
-    expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name="Emil"))
+    expect(heading).to_have_text("Mark colours, round 1", timeout=WORKER_START_MS)
+    expect(page.locator("[data-leading]")).to_have_text("Emil leads the first trick.")
     names = page.locator(".round-seat__name")
     expect(names).to_have_text(["Emil", "Dora", "Ann"])  # from the first leader on (R3)
     for seat, entry in enumerate(FIVE_ROUNDS[0]):
+        tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), entry.indicator, "radio")
+    page.get_by_role("button", name="Save colours").click()
+    expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
+    expect(page.locator(".offline-pending")).to_contain_text(
+        "Round 1: colours marked on this phone."
+    )
+    expect(page.get_by_role("link", name="Mark colours")).to_be_hidden()  # marked already
+
+    page.get_by_role("link", name=words["record"].format(number=1)).click()
+    expect(page).to_have_url(address + "/rounds/record")
+    expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
+    expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name="Emil"))
+    expect(names).to_have_text(["Emil", "Dora", "Ann"])
+    for seat, entry in enumerate(FIVE_ROUNDS[0]):  # the indicators as marked, chosen already
+        token = entry.indicator.replace(" ", "-")
+        expect(page.locator(f'input[name="s{seat}-marked"][value="{token}"]')).to_be_checked()
         enter_quick_seat(phone, words["lang"], seat, entry)
     save_screenshot(phone, "offline-new-game-record-en")
     page.get_by_role("button", name=words["save"]).click()
@@ -104,6 +121,11 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     assert game["players"] == PLAYERS and game["first_leader"] == FIRST_LEADER
     assert game["rounds_planned"] == 2
     assert [round_["scores"] for round_ in game["rounds"]] == round_scores(FIVE_ROUNDS[:1])
+    marked = [
+        [card["colour"] + " " + str(card["value"]) for card in seat]
+        for seat in game["rounds"][0]["marked"]
+    ]
+    assert marked == [[entry.indicator] for entry in FIVE_ROUNDS[0]], "the colours marked first"
     expect(page.get_by_role("link", name=words["record"].format(number=2))).to_be_visible()
     assert live_table.state(opened)["rounds"] == [], "the game whose pages it borrowed"
     assert page.evaluate(OUTBOX_SIZE) == 0

@@ -144,7 +144,8 @@ def record_offline(
     page = phone.page
     page.get_by_role("link", name=words["record"].format(number=number)).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["record"].format(number=number))
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    status = page.locator("#offline-play-status")
+    expect(status).to_have_text(words["offline"], timeout=WORKER_START_MS)  # the rules started
     # Who leads this round (R3), first among the seats, though the kept page was of another.
     leader = NAMES[round_leader(number, 0, len(NAMES))]
     expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name=leader))
@@ -281,7 +282,9 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
 
     phone.set_offline(True)
     page.get_by_role("link", name="Correct round 1").click()
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    expect(page.locator("#offline-play-status")).to_have_text(
+        words["offline"], timeout=WORKER_START_MS
+    )
     # Ann won 5 tricks and Ben 6, not 6 and 5 (C3 still holds: 14 tricks).
     tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")
     tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "6")
@@ -458,7 +461,9 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
 
     phone.set_offline(True)
     page.get_by_role("link", name="Record round 1").click()
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    expect(page.locator("#offline-play-status")).to_have_text(
+        words["offline"], timeout=WORKER_START_MS
+    )
     enter_hat_trick_counts(phone, flat)
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
@@ -511,7 +516,9 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
     phone.set_offline(True)
     page.get_by_role("link", name="Mark colours").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Mark colours, round 1")
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    expect(page.locator("#offline-play-status")).to_have_text(
+        words["offline"], timeout=WORKER_START_MS
+    )
     for place, entry in enumerate(played):
         tap_chip(page.locator(f'[data-field="s{place}-marked"]'), entry.indicator, "radio")
     page.get_by_role("button", name="Save colours").click()
@@ -520,7 +527,9 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
     expect(pending).to_contain_text("Round 1: colours marked on this phone.")
 
     page.get_by_role("link", name="Record round 1").click()
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    expect(page.locator("#offline-play-status")).to_have_text(
+        words["offline"], timeout=WORKER_START_MS
+    )
     for place, entry in enumerate(played):  # the indicators as marked, chosen already
         token = entry.indicator.replace(" ", "-")
         expect(page.locator(f'input[name="s{place}-marked"][value="{token}"]')).to_be_checked()
@@ -561,7 +570,9 @@ def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it
 
     phone.set_offline(True)
     phone.goto(full)
-    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    expect(page.locator("#offline-play-status")).to_have_text(
+        words["offline"], timeout=WORKER_START_MS
+    )
     for place, (shown, cards) in enumerate(zip(indicators, captured, strict=True)):
         tap_chip(page.locator(f'[data-field="s{place}-marked"]'), label(shown), "radio")
         for taken in cards:
@@ -604,7 +615,7 @@ def test_a_round_the_rules_refuse_offline_is_refused_in_the_table_s_words_and_no
         enter_quick_seat(phone, "de", place, entry)
     page.get_by_role("button", name=words["save"]).click()
     status = page.locator("#offline-play-status")
-    expect(status).to_have_text(expected)
+    expect(status).to_have_text(expected, timeout=WORKER_START_MS)  # once the rules started
     expect(status).to_have_attribute("role", "alert")
     expect(page.get_by_role("heading", level=1)).to_have_text(words["record"].format(number=1))
     assert page.evaluate(OUTBOX_SIZE) == 0

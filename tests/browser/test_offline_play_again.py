@@ -9,11 +9,12 @@ phone showed them, and the phone is on the next game's own scoreboard.
 
 from __future__ import annotations
 
+import random
 import re
 
 from playwright.sync_api import expect
 
-from companion.rules import round_leader
+from companion.rules import PRESETS, round_leader, table_setup
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
 from tests.browser.support import (
     WORKER_START_MS,
@@ -31,6 +32,7 @@ from tests.browser.test_offline_play import (
     ready_phone,
     record_offline,
 )
+from tests.browser.test_offline_table import deal_led_by, live_round, quick_entries, scores_of
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
@@ -109,3 +111,44 @@ def test_the_page_s_own_play_again_starts_the_next_game_offline(
     following = page.url.rsplit("/", 1)[-1]
     assert following not in (game["id"], "next")
     assert live_table.state({"id": following})["players"] == NAMES
+
+
+def test_the_next_game_started_offline_is_marked_and_played_live_offline(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Its scoreboard offers what the game it follows offered (marking the colours first,
+    playing the round live), on that game's kept pages; its first round played live, trick
+    by trick, on the phone; back online, the old game's last round, the play again and
+    every trick are sent, and the server scores the round as the phone did."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=1)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    next_board = f"{live_server.url}/g/{game['id']}/next"
+
+    phone.set_offline(True)
+    record_offline(phone, 1, FIVE_ROUNDS[0], words)  # the game's last round, on the phone
+    page.get_by_role("button", name="Play again").click()
+    expect(page).to_have_url(next_board, timeout=WORKER_START_MS)
+    expect(page.get_by_role("link", name="Mark colours")).to_be_visible(timeout=WORKER_START_MS)
+    setup = table_setup(len(NAMES), PRESETS["classic"])
+    played = deal_led_by(round_leader(2, 0, len(NAMES)), random.Random(2026), setup)
+    live_round(phone, played, number=1)
+    expect(page).to_have_url(f"{next_board}/rounds/1/live")
+    page.get_by_role("link", name=words["scoreboard"]).last.click()
+    expect(page).to_have_url(next_board)
+    pending = page.locator(".offline-pending")
+    expect(pending).to_contain_text("Round 1", timeout=WORKER_START_MS)
+    assert live_table.client.get(f"/g/{game['id']}/next").headers["Location"] == f"/g/{game['id']}"
+
+    phone.set_offline(False)  # the play again, then the live round's start and its tricks
+    elsewhere = re.compile(rf"{re.escape(live_server.url)}/g/(?!{game['id']}$)[A-Za-z0-9]+$")
+    expect(page).to_have_url(elsewhere, timeout=WORKER_START_MS)
+    scored = page.locator(".score-table tbody tr.is-scored")
+    expect(scored).to_have_count(1, timeout=WORKER_START_MS)
+    state = live_table.state({"id": page.url.rsplit("/", 1)[-1]})
+    expected = scores_of(setup, quick_entries(played))
+    assert [(round_["mode"], round_["scores"]) for round_ in state["rounds"]] == [
+        ("live", expected)
+    ]

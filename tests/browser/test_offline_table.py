@@ -49,10 +49,10 @@ CLASSIC = table_setup(len(NAMES), PRESETS["classic"])
 HAT_TRICK = table_setup(len(NAMES), PRESETS["hat-trick"])
 
 
-def deal_led_by(leader: int, rng: random.Random) -> ClassicRound:
+def deal_led_by(leader: int, rng: random.Random, setup: Any = CLASSIC) -> ClassicRound:
     """A classic round played out at random whose first trick ``leader`` leads (R3)."""
     while True:
-        played = play_classic_round(CLASSIC, rng)
+        played = play_classic_round(setup, rng)
         if played.trick_log[0][0] == leader:
             return played
 
@@ -92,17 +92,17 @@ def every_card_round(phone: Phone, played: ClassicRound) -> None:
     expect(status(phone)).to_contain_text("Round 2 is kept on this phone.", timeout=WORKER_START_MS)
 
 
-def live_round(phone: Phone, played: ClassicRound) -> None:
-    """Round 3 started live on the kept start page and played to its end; one card taken
-    back and entered again."""
+def live_round(phone: Phone, played: ClassicRound, number: int = 3) -> None:
+    """Round ``number`` started live on the kept start page and played to its end; one card
+    taken back and entered again."""
     page = phone.page
     page.get_by_role("link", name="Play this round live").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Play round 3 live")
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(f"Play round {number} live", timeout=WORKER_START_MS)
     for seat, shown in enumerate(played.indicators):
         tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), label(shown[0]), "radio")
     page.get_by_role("button", name="Start the round live").click()
-    heading = page.get_by_role("heading", level=1)
-    expect(heading).to_have_text("Round 3, live", timeout=WORKER_START_MS)
+    expect(heading).to_have_text(f"Round {number}, live", timeout=WORKER_START_MS)
     cards = trick_cards([[c.as_json() for c in cards] for _, cards, _ in played.trick_log])
     for index, token in enumerate(cards):
         tap_card(phone, token)
@@ -110,7 +110,7 @@ def live_round(phone: Phone, played: ClassicRound) -> None:
             page.locator("#live-trick").get_by_role("button", name="Undo last card").click()
             expect(page.locator(f'#live-trick [data-card="{token}"]')).to_have_count(0)
             tap_card(phone, token)
-    expect(page.locator(".live-over h2")).to_have_text("Round 3 is over")
+    expect(page.locator(".live-over h2")).to_have_text(f"Round {number} is over")
 
 
 def hat_trick_round(phone: Phone, hat: dict[str, Any], flat: list[int]) -> None:

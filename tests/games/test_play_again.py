@@ -349,7 +349,12 @@ def test_a_finished_scoreboard_lists_the_players_by_rank(
 
 @pytest.mark.parametrize(
     ("page", "endpoint"),
-    [("record", "rounds/record"), ("mark", "rounds/mark"), ("live", "rounds/live")],
+    [
+        ("record", "rounds/record"),
+        ("mark", "rounds/mark"),
+        ("live", "rounds/live"),
+        ("2/live", "rounds/2/live"),  # a round played live on the phone
+    ],
 )
 def test_the_next_game_s_offline_address_leads_to_its_page_once_started(
     app: Flask, table: Table, page: str, endpoint: str

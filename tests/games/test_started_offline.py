@@ -29,6 +29,7 @@ def start(client: FlaskClient, key: str = KEY) -> str:
         ("/rounds/record", "/rounds/record"),
         ("/rounds/mark", "/rounds/mark"),
         ("/rounds/live", "/rounds/live"),
+        ("/rounds/3/live", "/rounds/3/live"),  # a round played live on the phone
     ],
 )
 def test_once_sent_the_address_leads_to_the_game(

@@ -126,20 +126,22 @@ def live_page_pattern() -> str:
 def new_page_pattern() -> str:
     """The addresses a phone gives a game it started with no network until the server has
     it (static/offline_new_game.js): its scoreboard and round pages under ``/games/new/``
-    and the key its start is sent with. Groups: the key, then the round page, if any."""
+    and the key its start is sent with. Groups: the key, then the round page, if any ("3/live":
+    the live page of round 3)."""
     board = url_for("games.started_offline", key="KEY")
     prefix, _key, rest = board.partition("KEY")
-    pages = "(?:/rounds/(record|mark|live))?"
+    pages = "(?:/rounds/(record|mark|live|[0-9]+/live))?"
     return "^" + re.escape(prefix) + "([A-Za-z0-9_-]+)" + re.escape(rest) + pages + "$"
 
 
 def next_page_pattern() -> str:
     """The addresses of the table's next game that a phone gives it while the server does
     not have it yet (offline play again): its scoreboard and round pages under the old
-    game's ``/next``. Groups: the old game's code, then the round page, if any."""
+    game's ``/next``. Groups: the old game's code, then the round page, if any ("3/live":
+    the live page of round 3)."""
     board = url_for("games.next_game", code="CODE")
     prefix, _code, rest = board.partition("CODE")
-    pages = "(?:/rounds/(record|mark|live))?"
+    pages = "(?:/rounds/(record|mark|live|[0-9]+/live))?"
     return "^" + re.escape(prefix) + "([A-Za-z0-9]+)" + re.escape(rest) + pages + "$"
 
 
@@ -298,6 +300,8 @@ def offline_play_words() -> dict[str, object]:
         "led": _("%(name)s led the first trick.", name="{name}"),
         "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
+        "mark_colours": _("Mark colours"),
+        "play_this_live": _("Play this round live"),
         "play_live": _("Play round %(number)s live", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),

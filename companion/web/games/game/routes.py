@@ -227,23 +227,35 @@ NEXT_GAME_PAGES = {
 
 
 @bp.get("/g/<code>/next/rounds/<any(record, mark, live):page>")
-def next_game_round(code: str, page: str) -> ResponseReturnValue:
+@bp.get("/g/<code>/next/rounds/<int:number>/live", defaults={"page": "live"})
+def next_game_round(code: str, page: str, number: int | None = None) -> ResponseReturnValue:
     """A round page of the table's next game under the address a phone gave it while the
     server did not have that game yet (offline play again, static/offline_play.js): the
-    same page of the game the server started, once it has; else the way to the next game."""
+    same page of the game the server started, once it has (``number``: the live page of
+    that round); else the way to the next game."""
     game = services.get_game(code)
     following = db.session.get(Game, game.next_game_id) if game.next_game_id else None
     if following is None:
         return redirect(url_for("games.next_game", code=game.code))
-    return redirect(url_for(NEXT_GAME_PAGES[page], code=following.code))
+    return redirect(round_page_of(following.code, page, number))
+
+
+def round_page_of(code: str, page: str | None, number: int | None) -> str:
+    """The address of a page of the game ``code``: its scoreboard (no ``page``), a round page
+    (``page``), or the live page of round ``number``."""
+    if number is not None:
+        return url_for("games.live_round", code=code, number=number)
+    return url_for(NEXT_GAME_PAGES[page] if page else "games.scoreboard", code=code)
 
 
 @bp.get("/games/new/<key>", defaults={"page": None})
 @bp.get("/games/new/<key>/rounds/<any(record, mark, live):page>")
-def started_offline(key: str, page: str | None) -> ResponseReturnValue:
+@bp.get("/games/new/<key>/rounds/<int:number>/live", defaults={"page": "live"})
+def started_offline(key: str, page: str | None, number: int | None = None) -> ResponseReturnValue:
     """A page of a game started on a phone with no network, under the address the phone gave
     it (static/offline_play.js): the same page of the game once the phone's outbox sent it
-    (its start's idempotency key is ``key``); until then, where it is (on that phone)."""
+    (its start's idempotency key is ``key``; ``number``: the live page of that round); until
+    then, where it is (on that phone)."""
     answer = None
     if answers.KEY_PATTERN.fullmatch(key):
         create = url_for("api.create_game")[len(request.script_root) :]
@@ -257,7 +269,7 @@ def started_offline(key: str, page: str | None) -> ResponseReturnValue:
             ),
         )
     code = json.loads(answer, strict=False)["id"]  # (a placeholder stands for its edit key)
-    return redirect(url_for(NEXT_GAME_PAGES[page] if page else "games.scoreboard", code=code))
+    return redirect(round_page_of(code, page, number))
 
 
 # --------------------------------------------------------------------------------------------
