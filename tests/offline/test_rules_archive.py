@@ -5,6 +5,7 @@ The browser test (tests/browser/test_rules_worker.py) runs the same archive unde
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import subprocess
@@ -20,6 +21,7 @@ import companion.rules
 from companion.formats.offline_game import offline_state
 from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.web.offline import kit
+from scripts import offline_kit
 from tests.offline.requests import random_calls
 from tests.offline.test_round_fields import legal_fields, page_form, page_reads, setup_for
 from tests.offline.worker_run import archive, ask_worker
@@ -154,3 +156,28 @@ def test_unpacked_alone_it_reads_a_round_form_as_the_page_does(tmp_path: Path, a
     refused = 'Seat 3, tricks won: "lots" is not a whole number.'
     assert answers[-1] == {"status": 400, "body": {"error": refused}}
     assert page_form(app, QUICK, cases[-1][2], garbled).seats[2]["tricks"].errors
+
+
+def imported_modules(source: bytes) -> set[str]:
+    """The absolute module names a module's source imports (``from x import y``: x)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_standard_library_the_archive_imports_is_compiled_into_the_kit() -> None:
+    """scripts/offline_kit.py compiles the standard library modules named in ``RULES_STDLIB``
+    (with what they import) at kit-build time, so that no start on the phone compiles them:
+    every one the shipped modules import is named there."""
+    members = {info.filename: archive().read(info) for info in archive().infolist()}
+    ours = ("companion", "rules_worker")
+    imported = set()
+    for name, source in members.items():
+        if name.endswith(".py"):
+            imported |= {m for m in imported_modules(source) if m.split(".")[0] not in ours}
+    assert {"json", "gettext", "dataclasses"} <= imported
+    assert imported <= set(offline_kit.RULES_STDLIB), "add it to RULES_STDLIB"

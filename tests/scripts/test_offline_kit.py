@@ -7,6 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -43,14 +46,27 @@ def write_lock(path: Path, version: str = "1.2.3") -> Path:
     return path
 
 
+#: What the fake compiler adds to the standard library (the real one needs Pyodide).
+COMPILED = b"compiled"
+
+
+def fake_compiler(folder: Path) -> None:
+    """Stands for scripts/compile_stdlib.mjs: the standard library, changed, in its place,
+    compiled from the copy only once every copy checked out (the lock is copied after it)."""
+    assert (folder / "pyodide-lock.json").exists()
+    stdlib = folder / offline_kit.STDLIB
+    stdlib.write_bytes(stdlib.read_bytes() + COMPILED)
+
+
 @pytest.fixture
-def kit(tmp_path: Path) -> dict[str, Path]:
+def kit(tmp_path: Path) -> dict[str, object]:
     contents = fake_package(tmp_path / "node_modules" / "pyodide")
     return {
         "source": tmp_path / "node_modules" / "pyodide",
         "target": tmp_path / "app" / "pyodide",
         "sums": write_sums(tmp_path / "offline-kit.sha256", contents),
         "lock": write_lock(tmp_path / "package-lock.json"),
+        "compiler": fake_compiler,
     }
 
 
@@ -63,7 +79,12 @@ def test_the_five_files_are_copied_with_their_sizes_and_sums_in_the_manifest(
     assert [entry["name"] for entry in manifest["files"]] == list(offline_kit.FILES)
     for entry in manifest["files"]:
         copied = (target / entry["name"]).read_bytes()
-        assert copied == (kit["source"] / entry["name"]).read_bytes()
+        source = (kit["source"] / entry["name"]).read_bytes()
+        if entry["name"] == offline_kit.STDLIB:
+            assert copied == source + COMPILED, "the standard library is served compiled"
+            assert entry["compiled_from"] == hashlib.sha256(source).hexdigest()
+        else:
+            assert copied == source
         assert entry["size"] == len(copied)
         assert entry["sha256"] == hashlib.sha256(copied).hexdigest()
     assert json.loads((target / offline_kit.MANIFEST).read_text()) == manifest
@@ -101,6 +122,16 @@ def test_a_package_of_another_version_than_the_lock_pins_is_refused(
     assert not kit["target"].exists()
 
 
+def test_a_standard_library_that_is_not_the_reviewed_bytes_is_never_compiled(
+    kit: dict[str, Path],
+) -> None:
+    compiled: list[Path] = []
+    (kit["source"] / offline_kit.STDLIB).write_bytes(b"tampered")
+    with pytest.raises(offline_kit.KitError, match=r"python_stdlib\.zip: SHA-256"):
+        offline_kit.vendor(**{**kit, "compiler": compiled.append})
+    assert compiled == [] and not kit["target"].exists()
+
+
 def test_sums_that_leave_out_a_file_are_refused(kit: dict[str, Path]) -> None:
     lines = kit["sums"].read_text().splitlines()
     kit["sums"].write_text("\n".join(line for line in lines if "wasm" not in line))
@@ -123,6 +154,21 @@ def test_the_vendored_kit_is_recognised_until_a_byte_or_the_pin_changes(
     assert not offline_kit.vendored(**check)
     offline_kit.vendor(**kit)
     write_lock(kit["lock"], "1.2.4")
+    assert not offline_kit.vendored(**check)
+
+
+def test_a_kit_vendored_before_the_standard_library_was_compiled_is_vendored_again(
+    kit: dict[str, Path],
+) -> None:
+    """A kit.json without ``compiled_from`` (the source copy served as it came): setup
+    vendors the compiled one in its place."""
+    check = {key: kit[key] for key in ("target", "sums", "lock")}
+    offline_kit.vendor(**{**kit, "compiler": lambda folder: None})
+    manifest_path = kit["target"] / offline_kit.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    for entry in manifest["files"]:
+        entry.pop("compiled_from", None)
+    manifest_path.write_text(json.dumps(manifest))
     assert not offline_kit.vendored(**check)
 
 
@@ -182,6 +228,77 @@ def test_package_json_pins_the_exact_version_the_lock_holds_with_its_integrity()
     assert wanted == offline_kit.locked_version(ROOT / "package-lock.json"), "an exact pin"
     assert lock["node_modules/pyodide"]["integrity"].startswith("sha512-")
     assert set(offline_kit.read_sums(ROOT / "offline-kit.sha256")) == set(offline_kit.FILES)
+
+
+def vendored_kit() -> Path:
+    """The app's vendored kit, with node to run it (a test skips, or fails in CI, without)."""
+    if not (offline_kit.TARGET / offline_kit.MANIFEST).exists():
+        require("the offline kit was not vendored here (no npm): run python3 manage.py setup")
+    require(None if shutil.which("node") else "node is missing (it comes with npm)")
+    return offline_kit.TARGET
+
+
+#: Run under node with the vendored Pyodide: its start and the rules' standard library
+#: imports, then what each module of the standard library zip was loaded from, and the magic
+#: number of this CPython's bytecode.
+LOADED_FROM = """
+import { pathToFileURL } from "node:url";
+const [folder, ...modules] = process.argv.slice(1);
+const { loadPyodide } = await import(pathToFileURL(folder + "/pyodide.mjs").href);
+const pyodide = await loadPyodide({ indexURL: folder + "/", packages: [] });
+pyodide.globals.set("MODULES", pyodide.toPy(modules));
+console.log(pyodide.runPython(`
+import importlib, importlib.util, json, sys
+for name in MODULES:
+    importlib.import_module(name)
+zipped = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip/"
+json.dumps({
+    "magic": importlib.util.MAGIC_NUMBER.hex(),
+    "files": sorted(m.__spec__.origin[len(zipped):] for m in list(sys.modules.values())
+                    if (getattr(m.__spec__, "origin", None) or "").startswith(zipped)),
+})
+`));
+"""
+
+
+def test_the_standard_library_a_start_imports_is_served_compiled_for_pyodide_s_python() -> None:
+    """Every module of the standard library zip that Pyodide's start and the rules import is
+    loaded from bytecode that the phone's CPython accepts (its exact magic number), none
+    compiled from source on the phone; the rest stay sources, and the zip holds both kinds
+    only as Pyodide's zipimport reads them."""
+    folder = vendored_kit()
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", LOADED_FROM, str(folder), *offline_kit.RULES_STDLIB],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout.splitlines()[-1])
+    assert len(loaded["files"]) > 100, "Pyodide's start and the rules import many modules"
+    assert [name for name in loaded["files"] if not name.endswith(".pyc")] == []
+    with zipfile.ZipFile(folder / offline_kit.STDLIB) as stdlib:
+        names = set(stdlib.namelist())
+        compiled = {name for name in names if name.endswith(".pyc")}
+        assert compiled == set(loaded["files"]), "what a start imports, no more"
+        for name in compiled:
+            assert stdlib.read(name)[:4].hex() == loaded["magic"], name
+            assert name[:-1] not in names, f"{name[:-1]}: its source is left out"
+    assert any(name.endswith(".py") for name in names), "modules a start does not import"
+
+
+def test_the_compiled_standard_library_is_the_same_bytes_on_every_build(tmp_path: Path) -> None:
+    """Servers of one release vendor the kit each for itself: the compiled zip, hence the
+    kit's fingerprint, must not depend on the machine or the run."""
+    folder = vendored_kit()
+    for name in offline_kit.FILES:
+        shutil.copyfile(folder / name, tmp_path / name)
+    reviewed = offline_kit.read_sums(ROOT / "offline-kit.sha256")[offline_kit.STDLIB]
+    shutil.copyfile(offline_kit.SOURCE / offline_kit.STDLIB, tmp_path / offline_kit.STDLIB)
+    assert offline_kit.sha256_of(tmp_path / offline_kit.STDLIB) == reviewed
+    offline_kit.compile_stdlib(tmp_path)
+    served = offline_kit.sha256_of(folder / offline_kit.STDLIB)
+    assert offline_kit.sha256_of(tmp_path / offline_kit.STDLIB) == served
 
 
 def test_setup_has_vendored_the_pinned_kit() -> None:
