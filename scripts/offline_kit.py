@@ -80,6 +80,17 @@ RULES_STDLIB = (
 )
 #: Compiling the standard library runs Pyodide under node: seconds, or a minute when busy.
 COMPILE_TIMEOUT_S = 600
+#: The rules' bytecode for Pyodide's CPython, beside the vendored files (in ``TARGET``): the
+#: server ships a module's with its source while the source is the bytes it was compiled from
+#: (companion/web/offline/kit.py reads the index).
+RULES_COMPILER = ROOT / "scripts" / "compile_rules.mjs"
+RULES_BYTECODE = "rules-bytecode"
+BYTECODE_INDEX = "index.json"
+#: The rules archive's modules, by their path inside it (kit.py ships these and the readers
+#: of companion/formats it names; compiling all of that folder is simpler and costs nothing).
+RULES_FOLDERS = ("companion/rules", "companion/formats")
+#: The worker's Python side and the bare ``companion`` package it ships (kit.py).
+WORKER_FOLDER = ROOT / "companion" / "web" / "offline" / "worker"
 
 
 class KitError(Exception):
@@ -239,6 +250,60 @@ def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOC
     except (OSError, ValueError, KeyError, TypeError, KitError):
         return False
     return True
+
+
+def rules_sources(root: Path = ROOT) -> dict[str, Path]:
+    """The Python files of the rules archive, by their path inside it."""
+    sources = {
+        path.relative_to(root).as_posix(): path
+        for folder in RULES_FOLDERS
+        for path in sorted((root / folder).glob("*.py"))
+    }
+    worker = root / WORKER_FOLDER.relative_to(ROOT)
+    sources["companion/__init__.py"] = worker / "companion_package.py"  # the bare package
+    sources["rules_worker.py"] = worker / "rules_worker.py"
+    return sources
+
+
+def rules_index(sources: dict[str, Path], cache_tag: str) -> dict[str, object]:
+    """The index of the rules' bytecode: each module's source SHA-256 and bytecode file."""
+    modules = {
+        name: {"source_sha256": sha256_of(path), "pyc": name + "c"}
+        for name, path in sorted(sources.items())
+    }
+    return {"cache_tag": cache_tag, "modules": modules}
+
+
+def rules_compiled(target: Path = TARGET, root: Path = ROOT) -> bool:
+    """Whether ``target`` holds the bytecode of the rules' sources as they are now."""
+    try:
+        index = json.loads((target / RULES_BYTECODE / BYTECODE_INDEX).read_text())
+        return index == rules_index(rules_sources(root), str(index["cache_tag"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def compile_rules(target: Path = TARGET, root: Path = ROOT) -> dict[str, object]:
+    """Compile the rules archive's modules with the Pyodide vendored in ``target`` into
+    ``target/rules-bytecode`` (replaced whole), with its index; answer the index."""
+    sources = rules_sources(root)
+    folder = target / RULES_BYTECODE
+    building = folder.with_name(RULES_BYTECODE + ".new")
+    shutil.rmtree(building, ignore_errors=True)
+    pairs = [f"{name}={path}" for name, path in sources.items()]
+    command = ["node", str(RULES_COMPILER), str(target), str(building), *pairs]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise KitError(f"compiling the rules with Pyodide failed: {error}") from None
+    if run.returncode != 0:
+        shutil.rmtree(building, ignore_errors=True)
+        raise KitError(f"compiling the rules with Pyodide failed:\n{run.stderr}")
+    index = rules_index(sources, run.stdout.strip().splitlines()[-1])
+    (building / BYTECODE_INDEX).write_text(json.dumps(index, indent=1) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    building.rename(folder)
+    return index
 
 
 def print_sums(source: Path = SOURCE) -> None:

@@ -172,6 +172,39 @@ def test_a_kit_vendored_before_the_standard_library_was_compiled_is_vendored_aga
     assert not offline_kit.vendored(**check)
 
 
+def fake_checkout(root: Path) -> Path:
+    """A checkout's rules, readers and worker files, as scripts/offline_kit.py finds them."""
+    for name in ("companion/rules/scoring.py", "companion/formats/parse.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(f"# {name}\n")
+    worker = root / offline_kit.WORKER_FOLDER.relative_to(offline_kit.ROOT)
+    worker.mkdir(parents=True)
+    (worker / "rules_worker.py").write_text("import json\n")
+    (worker / "companion_package.py").write_text('"""bare"""\n')
+    return root
+
+
+def test_the_rules_bytecode_is_recognised_until_a_source_changes(tmp_path: Path) -> None:
+    """``manage.py setup`` compiles the rules again (with Pyodide, under node) only when a
+    source of the archive changed since their index was written."""
+    root = fake_checkout(tmp_path / "checkout")
+    target = tmp_path / "pyodide"
+    sources = offline_kit.rules_sources(root)
+    assert set(sources) == {
+        "companion/__init__.py",
+        "companion/rules/scoring.py",
+        "companion/formats/parse.py",
+        "rules_worker.py",
+    }
+    assert not offline_kit.rules_compiled(target, root)
+    (target / offline_kit.RULES_BYTECODE).mkdir(parents=True)
+    index = offline_kit.rules_index(sources, "cpython-314")
+    (target / offline_kit.RULES_BYTECODE / offline_kit.BYTECODE_INDEX).write_text(json.dumps(index))
+    assert offline_kit.rules_compiled(target, root)
+    (root / "companion/rules/scoring.py").write_text("# a rule changed\n")
+    assert not offline_kit.rules_compiled(target, root)
+
+
 # --------------------------------------------------------------------------------------------
 # manage.py setup: npm ci only when package-lock.json changed
 
@@ -206,6 +239,25 @@ def test_npm_ci_runs_once_and_again_only_when_the_lock_changes(
     write_lock(manage.NPM_LOCK, "1.2.4")
     assert manage.install_node_packages()
     assert len(npm_calls) == 2
+
+
+def test_setup_compiles_the_rules_once_the_kit_is_vendored_and_when_they_change(
+    npm_calls: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done: list[str] = []
+    compiled = {"now": False}
+    monkeypatch.setattr(offline_kit, "vendored", lambda: "vendor" in done)
+    monkeypatch.setattr(offline_kit, "vendor", lambda: done.append("vendor"))
+    monkeypatch.setattr(offline_kit, "rules_compiled", lambda: compiled["now"])
+    monkeypatch.setattr(offline_kit, "compile_rules", lambda: done.append("compile rules"))
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules"]
+    compiled["now"] = True
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules"], "nothing changed: nothing done"
+    compiled["now"] = False  # a rule changed since
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules", "compile rules"]
 
 
 def test_without_npm_outside_ci_the_kit_is_left_out_and_setup_goes_on(
