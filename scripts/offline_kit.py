@@ -78,6 +78,9 @@ RULES_STDLIB = (
     "typing",
     "unicodedata",
 )
+#: What the worker's unpacking of the rules archive imports besides (``unpackArchive`` runs
+#: ``shutil.unpack_archive``; zip names are read as code page 437).
+UNPACK_STDLIB = ("shutil", "zipfile", "encodings.cp437")
 #: Compiling the standard library runs Pyodide under node: seconds, or a minute when busy.
 COMPILE_TIMEOUT_S = 600
 #: The rules' bytecode for Pyodide's CPython, beside the vendored files (in ``TARGET``): the
@@ -151,7 +154,8 @@ def compile_stdlib(folder: Path) -> None:
     some 140 modules in WebAssembly, most of what it took."""
     stdlib = folder / STDLIB
     building = stdlib.with_name(STDLIB + ".compiled")
-    command = ["node", str(COMPILER), str(folder), str(building), *RULES_STDLIB]
+    modules = [*RULES_STDLIB, *UNPACK_STDLIB]
+    command = ["node", str(COMPILER), str(folder), str(building), *modules]
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as error:

@@ -314,13 +314,14 @@ json.dumps({
 
 
 def test_the_standard_library_a_start_imports_is_served_compiled_for_pyodide_s_python() -> None:
-    """Every module of the standard library zip that Pyodide's start and the rules import is
-    loaded from bytecode that the phone's CPython accepts (its exact magic number), none
-    compiled from source on the phone; the rest stay sources, and the zip holds both kinds
-    only as Pyodide's zipimport reads them."""
+    """Every module of the standard library zip that Pyodide's start, the rules and the
+    unpacking of their archive import is loaded from bytecode that the phone's CPython
+    accepts (its exact magic number), none compiled from source on the phone; the rest stay
+    sources, and the zip holds both kinds only as Pyodide's zipimport reads them."""
     folder = vendored_kit()
+    imported = [*offline_kit.RULES_STDLIB, *offline_kit.UNPACK_STDLIB]
     run = subprocess.run(
-        ["node", "--input-type=module", "-e", LOADED_FROM, str(folder), *offline_kit.RULES_STDLIB],
+        ["node", "--input-type=module", "-e", LOADED_FROM, str(folder), *imported],
         capture_output=True,
         text=True,
         timeout=300,
