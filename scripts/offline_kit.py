@@ -281,7 +281,9 @@ def rules_index(sources: dict[str, Path], cache_tag: str) -> dict[str, object]:
 def rules_compiled(target: Path = TARGET, root: Path = ROOT) -> bool:
     """Whether ``target`` holds the bytecode of the rules' sources as they are now."""
     try:
-        index = json.loads((target / RULES_BYTECODE / BYTECODE_INDEX).read_text())
+        index: dict[str, object] = json.loads(
+            (target / RULES_BYTECODE / BYTECODE_INDEX).read_text()
+        )
         return index == rules_index(rules_sources(root), str(index["cache_tag"]))
     except (OSError, ValueError, KeyError, TypeError):
         return False
