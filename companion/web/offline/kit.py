@@ -9,7 +9,10 @@ each under a fingerprint (a hash of its content) in its URL.
 - The rules archive is a zip of ``companion/rules`` and the pure JSON readers beside it
   (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
   the phone's rules are always the server's; plus the worker's Python side
-  (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals).
+  (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals);
+  and, beside each module whose source is still the one ``manage.py setup`` compiled, its
+  bytecode for Pyodide's CPython (``rules-bytecode/`` beside Pyodide), so that the phone does
+  not compile the rules at each start.
   The zip is the same bytes on every server of one release (sorted names, fixed dates), so
   every worker process names it by the same fingerprint.
 - The rules worker (worker/rules-worker.js) is served with the places of the other two filled
