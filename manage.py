@@ -148,15 +148,18 @@ def install_node_packages() -> bool:
 
 def vendor_offline_kit() -> None:
     """Pyodide's files for the offline rules worker, copied out of node_modules and checked
-    (scripts/offline_kit.py), unless the app already holds exactly those."""
+    (scripts/offline_kit.py), unless the app already holds exactly those; and the rules'
+    bytecode for its Python, unless it is that of the rules as they are."""
     if not install_node_packages():
         step("offline kit: npm is missing and cannot be installed here, skipped")
         return
-    if offline_kit.vendored():
-        return
-    step(f"vendor the offline kit into {offline_kit.TARGET.relative_to(ROOT)}")
     try:
-        offline_kit.vendor()
+        if not offline_kit.vendored():
+            step(f"vendor the offline kit into {offline_kit.TARGET.relative_to(ROOT)}")
+            offline_kit.vendor()
+        if not offline_kit.rules_compiled():
+            step("compile the rules for the offline kit (Pyodide's Python)")
+            offline_kit.compile_rules()
     except offline_kit.KitError as error:
         raise StepFailed(f"offline kit: {error}") from None
 

@@ -1,5 +1,6 @@
 """Vendor Pyodide for the offline kit: copy the files the rules worker needs out of the npm
-package into the app, check every byte, gzip those that shrink, write the kit's manifest.
+package into the app, check every byte, compile the standard library a start imports, gzip
+those that shrink, write the kit's manifest.
 
 ``python3 manage.py setup`` runs ``npm ci`` (package.json pins ``pyodide``; package-lock.json
 holds the tarball's integrity hash, which npm checks) and then :func:`vendor`. The copies are
@@ -7,6 +8,11 @@ checked against ``offline-kit.sha256`` (committed, ``sha256sum`` format): the by
 the bytes reviewed, whatever npm or the copy did. ``kit.json`` beside them records each file's
 size and SHA-256 (and its gzip variant's), which is all the app reads to serve them
 (companion/web/offline): it never hashes 13 MB at run time, and never fetches anything.
+
+The standard library is served compiled: once its copy checked out, the vendored Pyodide
+itself, under node, compiles the modules a rules worker's start imports
+(scripts/compile_stdlib.mjs), the same bytes for the same sources; ``kit.json`` keeps the sum
+of the reviewed copy it was compiled from (``compiled_from``) beside the sum of what is served.
 
 After upgrading ``pyodide`` in package.json on purpose, ``python3 scripts/offline_kit.py
 --sums`` prints the new sums for ``offline-kit.sha256`` (read them before committing them).
@@ -20,7 +26,9 @@ import gzip
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +54,48 @@ FILES = (
 GZIP_WORTH = 0.9
 GZIP_SUFFIX = ".gz"
 CHUNK = 1 << 20
+#: The standard library, as served: compiled (scripts/compile_stdlib.mjs) from the reviewed
+#: copy, whose sum its manifest entry keeps as ``compiled_from``.
+STDLIB = "python_stdlib.zip"
+COMPILER = ROOT / "scripts" / "compile_stdlib.mjs"
+#: The standard library modules the rules archive imports (companion/web/offline/kit.py
+#: ships it; tests/offline/test_rules_archive.py holds this list to its imports): compiled
+#: at kit-build time with all they import, beside what Pyodide's own start imports.
+RULES_STDLIB = (
+    "__future__",
+    "abc",
+    "collections.abc",
+    "copy",
+    "dataclasses",
+    "enum",
+    "functools",
+    "gettext",
+    "itertools",
+    "json",
+    "pathlib",
+    "random",
+    "re",
+    "typing",
+    "unicodedata",
+)
+#: What the worker's unpacking of the rules archive imports besides (``unpackArchive`` runs
+#: ``shutil.unpack_archive``; zip names are read as code page 437).
+UNPACK_STDLIB = ("shutil", "zipfile", "encodings.cp437")
+#: Compiling the standard library runs Pyodide under node: seconds, or a minute when busy.
+COMPILE_TIMEOUT_S = 600
+#: The rules' bytecode for Pyodide's CPython, beside the vendored files (in ``TARGET``): the
+#: server ships a module's with its source while the source is the bytes it was compiled from
+#: (companion/web/offline/kit.py reads the index).
+RULES_COMPILER = ROOT / "scripts" / "compile_rules.mjs"
+RULES_BYTECODE = "rules-bytecode"
+BYTECODE_INDEX = "index.json"
+#: The rules archive's modules, by their path inside it (kit.py ships these and the readers
+#: of companion/formats it names; compiling all of that folder is simpler and costs nothing).
+RULES_FOLDERS = ("companion/rules", "companion/formats")
+#: And the pure modules of companion/data it ships (a new table's checks, kit.py).
+RULES_DATA = ("companion/data/__init__.py", "companion/data/names.py", "companion/data/seating.py")
+#: The worker's Python side and the bare ``companion`` package it ships (kit.py).
+WORKER_FOLDER = ROOT / "companion" / "web" / "offline" / "worker"
 
 
 class KitError(Exception):
@@ -99,8 +149,26 @@ def gzip_variant(path: Path) -> Path | None:
     return target
 
 
-def file_entry(path: Path, expected: str) -> dict[str, object]:
-    """The manifest's entry for one copied file, after checking its sum."""
+def compile_stdlib(folder: Path) -> None:
+    """Replace ``folder``'s checked python_stdlib.zip by the same with the modules a rules
+    worker's start imports compiled by the Pyodide in ``folder`` itself (its CPython's exact
+    version and magic number): a start on the phone then unmarshals them instead of compiling
+    some 140 modules in WebAssembly, most of what it took."""
+    stdlib = folder / STDLIB
+    building = stdlib.with_name(STDLIB + ".compiled")
+    modules = [*RULES_STDLIB, *UNPACK_STDLIB]
+    command = ["node", str(COMPILER), str(folder), str(building), *modules]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise KitError(f"compiling the standard library with Pyodide failed: {error}") from None
+    if run.returncode != 0 or not building.is_file():
+        raise KitError(f"compiling the standard library with Pyodide failed:\n{run.stderr}")
+    building.replace(stdlib)
+
+
+def check_sum(path: Path, expected: str) -> str:
+    """The file's SHA-256, if it is ``expected``; else KitError."""
     found = sha256_of(path)
     if found != expected:
         raise KitError(
@@ -108,6 +176,12 @@ def file_entry(path: Path, expected: str) -> dict[str, object]:
             "The copy or the package is not what was reviewed; if pyodide was upgraded on "
             "purpose, write the new sums (python3 scripts/offline_kit.py --sums)."
         )
+    return found
+
+
+def file_entry(path: Path, expected: str) -> dict[str, object]:
+    """The manifest's entry for one copied file, after checking its sum."""
+    found = check_sum(path, expected)
     entry: dict[str, object] = {"name": path.name, "size": path.stat().st_size, "sha256": found}
     packed = gzip_variant(path)
     if packed is not None:
@@ -120,9 +194,11 @@ def vendor(
     target: Path = TARGET,
     sums: Path = EXPECTED_SUMS,
     lock: Path = LOCK,
+    compiler: Callable[[Path], None] = compile_stdlib,
 ) -> dict[str, object]:
     """Copy, check and gzip the kit's files from ``source`` into ``target`` (replaced whole,
-    only once every file checked out), write its manifest, and answer that manifest."""
+    only once every file checked out), the standard library compiled by ``compiler`` once
+    checked; write its manifest, and answer that manifest."""
     expected = read_sums(sums)
     version = locked_version(lock)
     if not source.is_dir():
@@ -139,7 +215,14 @@ def vendor(
         entries = []
         for name in FILES:
             shutil.copyfile(source / name, building / name)
-            entries.append(file_entry(building / name, expected[name]))
+            if name != STDLIB:
+                entries.append(file_entry(building / name, expected[name]))
+        # Compiled by the copies once they all checked out, then recorded in its place.
+        reviewed = check_sum(building / STDLIB, expected[STDLIB])
+        compiler(building)
+        entry = file_entry(building / STDLIB, sha256_of(building / STDLIB))
+        entry["compiled_from"] = reviewed
+        entries.insert(FILES.index(STDLIB), entry)
         manifest: dict[str, object] = {"pyodide": version, "files": entries}
         (building / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     except BaseException:
@@ -163,7 +246,8 @@ def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOC
             return False
         for entry in manifest["files"]:
             path = target / entry["name"]
-            if sha256_of(path) != entry["sha256"] or entry["sha256"] != expected[entry["name"]]:
+            reviewed = entry.get("compiled_from") if entry["name"] == STDLIB else entry["sha256"]
+            if sha256_of(path) != entry["sha256"] or reviewed != expected[entry["name"]]:
                 return False
             if "gzip" in entry:
                 packed = path.with_name(path.name + GZIP_SUFFIX)
@@ -172,6 +256,63 @@ def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOC
     except (OSError, ValueError, KeyError, TypeError, KitError):
         return False
     return True
+
+
+def rules_sources(root: Path = ROOT) -> dict[str, Path]:
+    """The Python files of the rules archive, by their path inside it."""
+    sources = {
+        path.relative_to(root).as_posix(): path
+        for folder in RULES_FOLDERS
+        for path in sorted((root / folder).glob("*.py"))
+    }
+    sources.update({name: root / name for name in RULES_DATA})
+    worker = root / WORKER_FOLDER.relative_to(ROOT)
+    sources["companion/__init__.py"] = worker / "companion_package.py"  # the bare package
+    sources["rules_worker.py"] = worker / "rules_worker.py"
+    return sources
+
+
+def rules_index(sources: dict[str, Path], cache_tag: str) -> dict[str, object]:
+    """The index of the rules' bytecode: each module's source SHA-256 and bytecode file."""
+    modules = {
+        name: {"source_sha256": sha256_of(path), "pyc": name + "c"}
+        for name, path in sorted(sources.items())
+    }
+    return {"cache_tag": cache_tag, "modules": modules}
+
+
+def rules_compiled(target: Path = TARGET, root: Path = ROOT) -> bool:
+    """Whether ``target`` holds the bytecode of the rules' sources as they are now."""
+    try:
+        index: dict[str, object] = json.loads(
+            (target / RULES_BYTECODE / BYTECODE_INDEX).read_text()
+        )
+        return index == rules_index(rules_sources(root), str(index["cache_tag"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def compile_rules(target: Path = TARGET, root: Path = ROOT) -> dict[str, object]:
+    """Compile the rules archive's modules with the Pyodide vendored in ``target`` into
+    ``target/rules-bytecode`` (replaced whole), with its index; answer the index."""
+    sources = rules_sources(root)
+    folder = target / RULES_BYTECODE
+    building = folder.with_name(RULES_BYTECODE + ".new")
+    shutil.rmtree(building, ignore_errors=True)
+    pairs = [f"{name}={path}" for name, path in sources.items()]
+    command = ["node", str(RULES_COMPILER), str(target), str(building), *pairs]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise KitError(f"compiling the rules with Pyodide failed: {error}") from None
+    if run.returncode != 0:
+        shutil.rmtree(building, ignore_errors=True)
+        raise KitError(f"compiling the rules with Pyodide failed:\n{run.stderr}")
+    index = rules_index(sources, run.stdout.strip().splitlines()[-1])
+    (building / BYTECODE_INDEX).write_text(json.dumps(index, indent=1) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    building.rename(folder)
+    return index
 
 
 def print_sums(source: Path = SOURCE) -> None:

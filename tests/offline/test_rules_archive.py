@@ -5,8 +5,11 @@ The browser test (tests/browser/test_rules_worker.py) runs the same archive unde
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +24,8 @@ import companion.rules
 from companion.formats.offline_game import offline_state
 from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.web.offline import kit
+from scripts import offline_kit
+from tests.needed_tools import require
 from tests.offline.requests import random_calls
 from tests.offline.test_round_fields import legal_fields, page_form, page_reads, setup_for
 from tests.offline.worker_run import archive, ask_worker
@@ -159,3 +164,113 @@ def test_unpacked_alone_it_reads_a_round_form_as_the_page_does(tmp_path: Path, a
     refused = 'Seat 3, tricks won: "lots" is not a whole number.'
     assert answers[-1] == {"status": 400, "body": {"error": refused}}
     assert page_form(app, QUICK, cases[-1][2], garbled).seats[2]["tricks"].errors
+
+
+def imported_modules(source: bytes) -> set[str]:
+    """The absolute module names a module's source imports (``from x import y``: x)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_standard_library_the_archive_imports_is_compiled_into_the_kit() -> None:
+    """scripts/offline_kit.py compiles the standard library modules named in ``RULES_STDLIB``
+    (with what they import) at kit-build time, so that no start on the phone compiles them:
+    every one the shipped modules import is named there."""
+    members = {info.filename: archive().read(info) for info in archive().infolist()}
+    ours = ("companion", "rules_worker")
+    imported = set()
+    for name, source in members.items():
+        if name.endswith(".py"):
+            imported |= {m for m in imported_modules(source) if m.split(".")[0] not in ours}
+    assert {"json", "gettext", "dataclasses"} <= imported
+    assert imported <= set(offline_kit.RULES_STDLIB), "add it to RULES_STDLIB"
+
+
+#: Run under node with the vendored Pyodide: the served rules archive unpacked where the
+#: worker unpacks it, ``rules_worker`` imported as the worker imports it; which of its modules
+#: CPython compiled from source there, and which it loaded.
+IMPORT_UNDER_PYODIDE = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [folder, rules] = process.argv.slice(1);
+const { loadPyodide } = await import(pathToFileURL(folder + "/pyodide.mjs").href);
+const pyodide = await loadPyodide({ indexURL: folder + "/", packages: [] });
+const place = "/home/pyodide/offline-rules";
+pyodide.unpackArchive(new Uint8Array(readFileSync(rules)), "zip", { extractDir: place });
+pyodide.globals.set("PLACE", place);
+console.log(pyodide.runPython(`
+import importlib._bootstrap_external as external, json, sys
+compiled = []
+to_code = external.SourceLoader.source_to_code
+def recorded(self, data, path, **options):
+    compiled.append(path)
+    return to_code(self, data, path, **options)
+external.SourceLoader.source_to_code = recorded
+sys.path.insert(0, PLACE)
+import rules_worker
+json.dumps({
+    "compiled": [path for path in compiled if path.startswith(PLACE)],
+    "loaded": sorted(name for name, module in list(sys.modules.items())
+                     if (getattr(module, "__file__", None) or "").startswith(PLACE)),
+    "answer": json.loads(rules_worker.answer("rounds/score", "{")),
+})
+`));
+"""
+
+
+def test_pyodide_imports_the_served_rules_without_compiling_them(tmp_path: Path) -> None:
+    """The served archive carries bytecode for Pyodide's CPython (compiled at kit-build time,
+    scripts/offline_kit.py) for every module the worker imports: the phone compiles none of
+    them at a start, and answers as before."""
+    folder = kit.PYODIDE_FOLDER
+    if not (folder / kit.KIT_MANIFEST).exists():
+        require("the offline kit was not vendored here (no npm): run python3 manage.py setup")
+    require(None if shutil.which("node") else "node is missing (it comes with npm)")
+    served = kit.build_kit(folder)
+    (rules,) = (file for file in served.files.values() if file.name == kit.RULES_ARCHIVE)
+    assert rules.plain.data is not None
+    (tmp_path / "rules.zip").write_bytes(rules.plain.data)
+    run = subprocess.run(
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            IMPORT_UNDER_PYODIDE,
+            str(folder),
+            str(tmp_path / "rules.zip"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    imported = json.loads(run.stdout.splitlines()[-1])
+    assert "rules_worker" in imported["loaded"] and "companion.rules.scoring" in imported["loaded"]
+    assert imported["compiled"] == [], "compiled on the phone at each start"
+    assert imported["answer"] == {
+        "status": 400,
+        "body": {"error": "The request body is not valid JSON."},
+    }
+
+
+def test_bytecode_of_a_source_changed_since_it_was_compiled_is_left_out(tmp_path: Path) -> None:
+    """The server ships a module's bytecode only beside the very source it was compiled from
+    (a rule edited after the kit was built is compiled on the phone, never run stale)."""
+    members = {"companion/rules/a.py": b"A = 1\n", "companion/rules/b.py": b"B = 2\n"}
+    bytecode = tmp_path / kit.RULES_BYTECODE
+    (bytecode / "companion" / "rules").mkdir(parents=True)
+    modules = {}
+    for name in members:
+        (bytecode / f"{name}c").write_bytes(b"bytecode of " + name.encode())
+        modules[name] = {"source_sha256": hashlib.sha256(b"A = 1\n").hexdigest(), "pyc": f"{name}c"}
+    index = {"cache_tag": "cpython-314", "modules": modules}
+    (bytecode / kit.BYTECODE_INDEX).write_text(json.dumps(index))
+    assert kit.bytecode_members(tmp_path, members) == {
+        "companion/rules/__pycache__/a.cpython-314.pyc": b"bytecode of companion/rules/a.py"
+    }
+    assert kit.bytecode_members(tmp_path / "elsewhere", members) == {}

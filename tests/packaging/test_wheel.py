@@ -92,7 +92,7 @@ def test_the_wheel_carries_each_top_level_folder_inside_the_package(
 
 
 def test_the_wheel_carries_the_offline_rules_worker(wheel: zipfile.ZipFile) -> None:
-    for name in ("rules-worker.js", "rules_worker.py"):
+    for name in ("rules-worker.js", "rules_worker.py", "companion_package.py"):
         path = ROOT / "companion" / "web" / "offline" / "worker" / name
         assert wheel.read(f"companion/web/offline/worker/{name}") == path.read_bytes()
 

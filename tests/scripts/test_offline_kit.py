@@ -7,6 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -43,14 +46,27 @@ def write_lock(path: Path, version: str = "1.2.3") -> Path:
     return path
 
 
+#: What the fake compiler adds to the standard library (the real one needs Pyodide).
+COMPILED = b"compiled"
+
+
+def fake_compiler(folder: Path) -> None:
+    """Stands for scripts/compile_stdlib.mjs: the standard library, changed, in its place,
+    compiled from the copy only once every copy checked out (the lock is copied after it)."""
+    assert (folder / "pyodide-lock.json").exists()
+    stdlib = folder / offline_kit.STDLIB
+    stdlib.write_bytes(stdlib.read_bytes() + COMPILED)
+
+
 @pytest.fixture
-def kit(tmp_path: Path) -> dict[str, Path]:
+def kit(tmp_path: Path) -> dict[str, object]:
     contents = fake_package(tmp_path / "node_modules" / "pyodide")
     return {
         "source": tmp_path / "node_modules" / "pyodide",
         "target": tmp_path / "app" / "pyodide",
         "sums": write_sums(tmp_path / "offline-kit.sha256", contents),
         "lock": write_lock(tmp_path / "package-lock.json"),
+        "compiler": fake_compiler,
     }
 
 
@@ -63,7 +79,12 @@ def test_the_five_files_are_copied_with_their_sizes_and_sums_in_the_manifest(
     assert [entry["name"] for entry in manifest["files"]] == list(offline_kit.FILES)
     for entry in manifest["files"]:
         copied = (target / entry["name"]).read_bytes()
-        assert copied == (kit["source"] / entry["name"]).read_bytes()
+        source = (kit["source"] / entry["name"]).read_bytes()
+        if entry["name"] == offline_kit.STDLIB:
+            assert copied == source + COMPILED, "the standard library is served compiled"
+            assert entry["compiled_from"] == hashlib.sha256(source).hexdigest()
+        else:
+            assert copied == source
         assert entry["size"] == len(copied)
         assert entry["sha256"] == hashlib.sha256(copied).hexdigest()
     assert json.loads((target / offline_kit.MANIFEST).read_text()) == manifest
@@ -101,6 +122,16 @@ def test_a_package_of_another_version_than_the_lock_pins_is_refused(
     assert not kit["target"].exists()
 
 
+def test_a_standard_library_that_is_not_the_reviewed_bytes_is_never_compiled(
+    kit: dict[str, Path],
+) -> None:
+    compiled: list[Path] = []
+    (kit["source"] / offline_kit.STDLIB).write_bytes(b"tampered")
+    with pytest.raises(offline_kit.KitError, match=r"python_stdlib\.zip: SHA-256"):
+        offline_kit.vendor(**{**kit, "compiler": compiled.append})
+    assert compiled == [] and not kit["target"].exists()
+
+
 def test_sums_that_leave_out_a_file_are_refused(kit: dict[str, Path]) -> None:
     lines = kit["sums"].read_text().splitlines()
     kit["sums"].write_text("\n".join(line for line in lines if "wasm" not in line))
@@ -124,6 +155,54 @@ def test_the_vendored_kit_is_recognised_until_a_byte_or_the_pin_changes(
     offline_kit.vendor(**kit)
     write_lock(kit["lock"], "1.2.4")
     assert not offline_kit.vendored(**check)
+
+
+def test_a_kit_vendored_before_the_standard_library_was_compiled_is_vendored_again(
+    kit: dict[str, Path],
+) -> None:
+    """A kit.json without ``compiled_from`` (the source copy served as it came): setup
+    vendors the compiled one in its place."""
+    check = {key: kit[key] for key in ("target", "sums", "lock")}
+    offline_kit.vendor(**{**kit, "compiler": lambda folder: None})
+    manifest_path = kit["target"] / offline_kit.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    for entry in manifest["files"]:
+        entry.pop("compiled_from", None)
+    manifest_path.write_text(json.dumps(manifest))
+    assert not offline_kit.vendored(**check)
+
+
+def fake_checkout(root: Path) -> Path:
+    """A checkout's rules, readers and worker files, as scripts/offline_kit.py finds them."""
+    for name in ("companion/rules/scoring.py", "companion/formats/parse.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(f"# {name}\n")
+    worker = root / offline_kit.WORKER_FOLDER.relative_to(offline_kit.ROOT)
+    worker.mkdir(parents=True)
+    (worker / "rules_worker.py").write_text("import json\n")
+    (worker / "companion_package.py").write_text('"""bare"""\n')
+    return root
+
+
+def test_the_rules_bytecode_is_recognised_until_a_source_changes(tmp_path: Path) -> None:
+    """``manage.py setup`` compiles the rules again (with Pyodide, under node) only when a
+    source of the archive changed since their index was written."""
+    root = fake_checkout(tmp_path / "checkout")
+    target = tmp_path / "pyodide"
+    sources = offline_kit.rules_sources(root)
+    assert set(sources) == {
+        "companion/__init__.py",
+        "companion/rules/scoring.py",
+        "companion/formats/parse.py",
+        "rules_worker.py",
+    }
+    assert not offline_kit.rules_compiled(target, root)
+    (target / offline_kit.RULES_BYTECODE).mkdir(parents=True)
+    index = offline_kit.rules_index(sources, "cpython-314")
+    (target / offline_kit.RULES_BYTECODE / offline_kit.BYTECODE_INDEX).write_text(json.dumps(index))
+    assert offline_kit.rules_compiled(target, root)
+    (root / "companion/rules/scoring.py").write_text("# a rule changed\n")
+    assert not offline_kit.rules_compiled(target, root)
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,6 +241,25 @@ def test_npm_ci_runs_once_and_again_only_when_the_lock_changes(
     assert len(npm_calls) == 2
 
 
+def test_setup_compiles_the_rules_once_the_kit_is_vendored_and_when_they_change(
+    npm_calls: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done: list[str] = []
+    compiled = {"now": False}
+    monkeypatch.setattr(offline_kit, "vendored", lambda: "vendor" in done)
+    monkeypatch.setattr(offline_kit, "vendor", lambda: done.append("vendor"))
+    monkeypatch.setattr(offline_kit, "rules_compiled", lambda: compiled["now"])
+    monkeypatch.setattr(offline_kit, "compile_rules", lambda: done.append("compile rules"))
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules"]
+    compiled["now"] = True
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules"], "nothing changed: nothing done"
+    compiled["now"] = False  # a rule changed since
+    manage.vendor_offline_kit()
+    assert done == ["vendor", "compile rules", "compile rules"]
+
+
 def test_without_npm_outside_ci_the_kit_is_left_out_and_setup_goes_on(
     npm_calls: list[list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -182,6 +280,78 @@ def test_package_json_pins_the_exact_version_the_lock_holds_with_its_integrity()
     assert wanted == offline_kit.locked_version(ROOT / "package-lock.json"), "an exact pin"
     assert lock["node_modules/pyodide"]["integrity"].startswith("sha512-")
     assert set(offline_kit.read_sums(ROOT / "offline-kit.sha256")) == set(offline_kit.FILES)
+
+
+def vendored_kit() -> Path:
+    """The app's vendored kit, with node to run it (a test skips, or fails in CI, without)."""
+    if not (offline_kit.TARGET / offline_kit.MANIFEST).exists():
+        require("the offline kit was not vendored here (no npm): run python3 manage.py setup")
+    require(None if shutil.which("node") else "node is missing (it comes with npm)")
+    return offline_kit.TARGET
+
+
+#: Run under node with the vendored Pyodide: its start and the rules' standard library
+#: imports, then what each module of the standard library zip was loaded from, and the magic
+#: number of this CPython's bytecode.
+LOADED_FROM = """
+import { pathToFileURL } from "node:url";
+const [folder, ...modules] = process.argv.slice(1);
+const { loadPyodide } = await import(pathToFileURL(folder + "/pyodide.mjs").href);
+const pyodide = await loadPyodide({ indexURL: folder + "/", packages: [] });
+pyodide.globals.set("MODULES", pyodide.toPy(modules));
+console.log(pyodide.runPython(`
+import importlib, importlib.util, json, sys
+for name in MODULES:
+    importlib.import_module(name)
+zipped = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip/"
+json.dumps({
+    "magic": importlib.util.MAGIC_NUMBER.hex(),
+    "files": sorted(m.__spec__.origin[len(zipped):] for m in list(sys.modules.values())
+                    if (getattr(m.__spec__, "origin", None) or "").startswith(zipped)),
+})
+`));
+"""
+
+
+def test_the_standard_library_a_start_imports_is_served_compiled_for_pyodide_s_python() -> None:
+    """Every module of the standard library zip that Pyodide's start, the rules and the
+    unpacking of their archive import is loaded from bytecode that the phone's CPython
+    accepts (its exact magic number), none compiled from source on the phone; the rest stay
+    sources, and the zip holds both kinds only as Pyodide's zipimport reads them."""
+    folder = vendored_kit()
+    imported = [*offline_kit.RULES_STDLIB, *offline_kit.UNPACK_STDLIB]
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", LOADED_FROM, str(folder), *imported],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout.splitlines()[-1])
+    assert len(loaded["files"]) > 100, "Pyodide's start and the rules import many modules"
+    assert [name for name in loaded["files"] if not name.endswith(".pyc")] == []
+    with zipfile.ZipFile(folder / offline_kit.STDLIB) as stdlib:
+        names = set(stdlib.namelist())
+        compiled = {name for name in names if name.endswith(".pyc")}
+        assert compiled == set(loaded["files"]), "what a start imports, no more"
+        for name in compiled:
+            assert stdlib.read(name)[:4].hex() == loaded["magic"], name
+            assert name[:-1] not in names, f"{name[:-1]}: its source is left out"
+    assert any(name.endswith(".py") for name in names), "modules a start does not import"
+
+
+def test_the_compiled_standard_library_is_the_same_bytes_on_every_build(tmp_path: Path) -> None:
+    """Servers of one release vendor the kit each for itself: the compiled zip, hence the
+    kit's fingerprint, must not depend on the machine or the run."""
+    folder = vendored_kit()
+    for name in offline_kit.FILES:
+        shutil.copyfile(folder / name, tmp_path / name)
+    reviewed = offline_kit.read_sums(ROOT / "offline-kit.sha256")[offline_kit.STDLIB]
+    shutil.copyfile(offline_kit.SOURCE / offline_kit.STDLIB, tmp_path / offline_kit.STDLIB)
+    assert offline_kit.sha256_of(tmp_path / offline_kit.STDLIB) == reviewed
+    offline_kit.compile_stdlib(tmp_path)
+    served = offline_kit.sha256_of(folder / offline_kit.STDLIB)
+    assert offline_kit.sha256_of(tmp_path / offline_kit.STDLIB) == served
 
 
 def test_setup_has_vendored_the_pinned_kit() -> None:

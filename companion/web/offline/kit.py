@@ -9,7 +9,10 @@ each under a fingerprint (a hash of its content) in its URL.
 - The rules archive is a zip of ``companion/rules`` and the pure JSON readers beside it
   (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
   the phone's rules are always the server's; plus the worker's Python side
-  (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals).
+  (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals);
+  and, beside each module whose source is still the one ``manage.py setup`` compiled, its
+  bytecode for Pyodide's CPython (``rules-bytecode/`` beside Pyodide), so that the phone does
+  not compile the rules at each start.
   The zip is the same bytes on every server of one release (sorted names, fixed dates), so
   every worker process names it by the same fingerprint.
 - The rules worker (worker/rules-worker.js) is served with the places of the other two filled
@@ -45,6 +48,10 @@ WORKER_FOLDER = HERE / "worker"
 WORKER_SCRIPT = "rules-worker.js"
 WORKER_MODULE = "rules_worker.py"
 KIT_MANIFEST = "kit.json"
+#: The rules' bytecode for Pyodide's CPython, compiled at kit-build time beside its files
+#: (scripts/offline_kit.py), with an index of the sources it was compiled from.
+RULES_BYTECODE = "rules-bytecode"
+BYTECODE_INDEX = "index.json"
 RULES_ARCHIVE = "rules.zip"
 #: The files Pyodide needs, in the order the worker fetches them.
 PYODIDE_FILES = (
@@ -77,8 +84,9 @@ SHIPPED_PACKAGES = ("companion.formats", "companion.data")
 #: ``companion/translations``, each compiled beside itself by setup and by the wheel's build).
 CATALOGS = "companion/translations"
 CATALOG_SOURCES = "*/LC_MESSAGES/messages.po"
-#: ``companion/__init__.py`` builds the Flask app; the phone gets a package without it.
-PACKAGE_STUB = '"""The Sticheln companion\'s rules, as the offline rules worker runs them."""\n'
+#: ``companion/__init__.py`` builds the Flask app; the phone gets this bare package instead (a
+#: file, so that scripts/offline_kit.py compiles it with the rest).
+PACKAGE_STUB = "companion_package.py"
 #: The marker in worker/rules-worker.js that is replaced by the places of the kit.
 KIT_MARKER = "__KIT__"
 FINGERPRINT_LENGTH = 16
@@ -242,7 +250,7 @@ def archive_members() -> dict[str, bytes]:
     """What the rules archive holds, by path inside it: the rules package's modules, the
     shipped readers, a bare ``companion`` package and the worker's Python side."""
     rules = Path(companion.rules.__file__).parent
-    members = {"companion/__init__.py": PACKAGE_STUB.encode()}
+    members = {"companion/__init__.py": (WORKER_FOLDER / PACKAGE_STUB).read_bytes()}
     for package in SHIPPED_PACKAGES:
         folder = package.replace(".", "/")
         members[f"{folder}/__init__.py"] = (package_folder(package) / "__init__.py").read_bytes()
@@ -264,6 +272,34 @@ def catalog_members() -> dict[str, bytes]:
     return {
         f"{CATALOGS}/{mo.relative_to(translations).as_posix()}": mo.read_bytes() for mo in catalogs
     }
+
+
+def bytecode_members(folder: Path, members: dict[str, bytes]) -> dict[str, bytes]:
+    """The bytecode compiled at kit-build time for the modules among ``members`` whose
+    source is still the bytes it was compiled from, each where CPython looks for it beside
+    its source (``__pycache__/<module>.<cache tag>.pyc``): the phone then unmarshals the
+    rules instead of compiling them at each start. None for a module that changed since (or
+    without the index): the phone compiles its source, as it always could."""
+    bytecode = folder / RULES_BYTECODE
+    try:
+        index = json.loads((bytecode / BYTECODE_INDEX).read_text())
+        tag, modules = str(index["cache_tag"]), dict(index["modules"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    found = {}
+    for name, source in members.items():
+        entry = modules.get(name)
+        if not name.endswith(".py") or not isinstance(entry, dict):
+            continue
+        if entry.get("source_sha256") != hashlib.sha256(source).hexdigest():
+            continue
+        place = PurePosixPath(name)
+        try:
+            data = (bytecode / str(entry["pyc"])).read_bytes()
+        except (OSError, KeyError):
+            continue
+        found[str(place.parent / "__pycache__" / f"{place.stem}.{tag}.pyc")] = data
+    return found
 
 
 def rules_archive(members: dict[str, bytes]) -> bytes:
@@ -302,7 +338,9 @@ def build_kit(folder: Path) -> Kit:
     """The kit served from Pyodide in ``folder`` and the installed rules."""
     version, python, files = pyodide_files(folder)
     try:
-        rules = kit_file(RULES_ARCHIVE, rules_archive(archive_members()))
+        members = archive_members()
+        members.update(bytecode_members(folder, members))
+        rules = kit_file(RULES_ARCHIVE, rules_archive(members))
         worker = kit_file(WORKER_SCRIPT, worker_script(files[0].fingerprint, rules))
     except OSError as error:  # an installed package built without the worker's files
         raise KitMissing(f"{MISSING} ({error})") from None

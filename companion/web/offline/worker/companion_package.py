@@ -1,0 +1,1 @@
+"""The Sticheln companion's rules, as the offline rules worker runs them."""
