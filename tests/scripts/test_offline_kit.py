@@ -174,7 +174,11 @@ def test_a_kit_vendored_before_the_standard_library_was_compiled_is_vendored_aga
 
 def fake_checkout(root: Path) -> Path:
     """A checkout's rules, readers and worker files, as scripts/offline_kit.py finds them."""
-    for name in ("companion/rules/scoring.py", "companion/formats/parse.py"):
+    for name in (
+        "companion/rules/scoring.py",
+        "companion/formats/parse.py",
+        *offline_kit.RULES_DATA,
+    ):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(f"# {name}\n")
     worker = root / offline_kit.WORKER_FOLDER.relative_to(offline_kit.ROOT)
@@ -194,6 +198,7 @@ def test_the_rules_bytecode_is_recognised_until_a_source_changes(tmp_path: Path)
         "companion/__init__.py",
         "companion/rules/scoring.py",
         "companion/formats/parse.py",
+        *offline_kit.RULES_DATA,  # the pure checks of a new table
         "rules_worker.py",
     }
     assert not offline_kit.rules_compiled(target, root)
