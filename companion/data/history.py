@@ -27,6 +27,7 @@ from companion.data.models import (
     variant_columns,
     variant_of_columns,
 )
+from companion.data.page_state import counted_where, stored_state
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import PRESETS, Variant
 
@@ -223,22 +224,43 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = False) -> HistoryPage:
+def history_state(filters: HistoryFilter) -> sa.Select[Any]:
+    """One row: what every history page depends on (``page_state.stored_state``), with the
+    games ``filters`` lets through counted (``total``) and those of them in progress
+    (``in_progress``), in one pass over the games. A game that leaves a period as time goes
+    by changes ``total``; everything else that changes the listing changes the state."""
+    conditions = _conditions(filters)
+    playing = Game.status == GameStatus.IN_PROGRESS
+    return stored_state(
+        counted_where(conditions).label("total"),
+        counted_where([*conditions, playing]).label("in_progress"),
+    )
+
+
+def history_page(
+    filters: HistoryFilter,
+    page: int,
+    in_progress_first: bool = False,
+    counts: tuple[int, int] | None = None,
+) -> HistoryPage:
     """Page ``page`` (1-based) of the games ``filters`` lets through, newest first; with
     ``in_progress_first``, the games still being played come before all others.
 
     Two statements whatever the history's length: a COUNT, then the page's games with
-    their seats, totals and winners. Raises :class:`PageOutOfRange` for a page that does
-    not exist.
+    their seats, totals and winners; one when the ``counts`` (the games let through, and
+    those in progress) were read already, with :func:`history_state`. Raises
+    :class:`PageOutOfRange` for a page that does not exist.
     """
     conditions = _conditions(filters)
     playing = Game.status == GameStatus.IN_PROGRESS
-    counts = db.session.execute(
-        sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
-        .select_from(Game)
-        .where(*conditions)
-    ).one()
-    total, in_progress = int(counts[0] or 0), int(counts[1] or 0)
+    if counts is None:
+        row = db.session.execute(
+            sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
+            .select_from(Game)
+            .where(*conditions)
+        ).one()
+        counts = int(row[0] or 0), int(row[1] or 0)
+    total, in_progress = counts
     pages = page_count(total)
     if not 1 <= page <= pages:
         raise PageOutOfRange(page, pages)

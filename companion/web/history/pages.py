@@ -34,8 +34,10 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.data import stats
-from companion.data.history import PageOutOfRange, history_page
+from companion.data.database import read_once
+from companion.data.history import history_page, history_state, page_count
 from companion.data.models import db, name_key, utcnow
+from companion.data.page_state import state_values
 from companion.read_models.charts import score_history_chart
 from companion.read_models.chips import Chip
 from companion.read_models.messages import (
@@ -66,6 +68,7 @@ from companion.web.history.player_names import (
     may_change_players,
     may_touch_games,
 )
+from companion.web.history_cache import history_etag, kept_or_rendered
 from companion.web.history_filters import PERIODS, read_filters, read_page
 from companion.web.i18n import gettext_with_names
 from companion.web.scoreboard_page import game_template_helpers
@@ -154,28 +157,39 @@ def device_codes() -> set[str]:
 @bp.get("/history")
 def games() -> ResponseReturnValue:
     """Every game, games in progress first, then newest first, 20 a page, filtered by
-    player, variant and period (query parameters kept across pages)."""
+    player, variant and period (query parameters kept across pages). Rendered once per
+    change of what it shows, then served by ETag (``history_cache``)."""
     read = read_filters(request.args, utcnow())
     page = read_page(request.args.get("page"))
     if page is None:
         abort(404)
-    try:
-        listing = history_page(read.filters, page, in_progress_first=True)
-    except PageOutOfRange:
+    state = read_once(history_state(read.filters))[0]
+    counts = int(state.total), int(state.in_progress)
+    if not 1 <= page <= page_count(counts[0]):
         abort(404)
-    status = 400 if read.problems else 200
-    query: dict[str, Any] = read.args.query()
-    return render_template(
-        "history/games.html",
-        listing=listing,
-        args=read.args,
-        problems={name: message_text(problem) for name, problem in read.problems.items()},
-        periods=PERIODS,
-        variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
-        known_names=services.suggest_players(),
-        editable_codes=device_codes(),
-        page_link=lambda number: url_for("history.games", **query, page=number),
-    ), status
+
+    def render() -> str:
+        listing = history_page(read.filters, page, in_progress_first=True, counts=counts)
+        query: dict[str, Any] = read.args.query()
+        return render_template(
+            "history/games.html",
+            listing=listing,
+            args=read.args,
+            problems={name: message_text(problem) for name, problem in read.problems.items()},
+            periods=PERIODS,
+            variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
+            known_names=services.suggest_players(),
+            editable_codes=editable_codes,
+            page_link=lambda number: url_for("history.games", **query, page=number),
+        )
+
+    editable_codes = device_codes()
+    if read.problems:  # a form to fix: shown as it is, kept nowhere
+        return render(), 400
+    tag = history_etag(
+        "history/games.html", [*state_values(state), *counts], sorted(editable_codes)
+    )
+    return kept_or_rendered(tag, render, private=bool(editable_codes))
 
 
 # --------------------------------------------------------------------------------------------
