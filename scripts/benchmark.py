@@ -30,7 +30,10 @@ Budgets (the exit status is 1 when one fails):
 - at most 5 SQL statements per request, the same with 10,000 games as with 20 (and for a game
   of 5 rounds as for one of 1);
 - the scoreboard weighs at most 40,000 bytes, HTML, stylesheets and scripts, uncompressed;
-- an unchanged scoreboard and every static file answer 304 to If-None-Match.
+- an unchanged scoreboard, history page 1 and every static file answer 304 to If-None-Match.
+
+History page 1 is also measured right after each change (a round corrected), as the first
+phone to ask after a save finds it: rendered anew, while the other rows serve the kept page.
 """
 
 from __future__ import annotations
@@ -427,6 +430,35 @@ def measure(
     return samples
 
 
+def after_changes(
+    port: int, table_: Table, path: str, seconds: float, headers: dict[str, str]
+) -> Sample:
+    """The latency of ``path`` asked right after each change to the table's game (its first
+    round corrected, to one of two entries in turn), for ``seconds`` in all: the page
+    rendered anew, as the first phone to ask after a round is saved finds it."""
+    key = table_.edit_path.rsplit("/", 1)[1]
+    auth = {"Authorization": f"Bearer {key}"}
+    version = json.loads(request(port, "GET", f"/api/v1/games/{table_.code}").body)["version"]
+    sample = Sample()
+    deadline = time.perf_counter() + seconds
+    turn = 0
+    while time.perf_counter() < deadline:
+        turn += 1
+        body = {"version": version, "entries": round_entries(turn % 2)}
+        answer = request(port, "PUT", f"/api/v1/games/{table_.code}/rounds/1", body, auth)
+        if answer.status != 200:
+            sample.errors, sample.last_error = sample.errors + 1, f"status {answer.status}"
+            break
+        version = json.loads(answer.body)["version"]
+        began = time.perf_counter()
+        page = request(port, "GET", path, headers=headers)
+        sample.latencies.append(time.perf_counter() - began)
+        sample.seconds += time.perf_counter() - began
+        if page.status != 200:
+            sample.errors, sample.last_error = sample.errors + 1, f"status {page.status}"
+    return sample
+
+
 # --------------------------------------------------------------------------------------------
 # In this process: SQL statements, page weights, conditional requests
 
@@ -733,6 +765,16 @@ def run(
                     status=304,
                 )
             ]
+            history_etag = request(port, "GET", "/history", headers=encoding).headers.get("ETag")
+            history_revalidation = [
+                Target(
+                    "history page 1, 304",
+                    "GET",
+                    "/history",
+                    headers={**encoding, "If-None-Match": history_etag},
+                    status=304,
+                )
+            ]
             return [
                 Target("GET /api/v1/setup", "GET", "/api/v1/setup?players=4", headers=encoding),
                 Target("scoreboard, read-only", "GET", view, headers=encoding),
@@ -740,6 +782,7 @@ def run(
                 Target("scoreboard, editing", "GET", f"/g/{table_.code}", headers=cookie),
                 Target("home", "GET", "/", headers=cookie),
                 Target("history page 1", "GET", "/history", headers=encoding),
+                *(history_revalidation if history_etag else []),
                 Target(
                     "history page 200",
                     "GET",
@@ -795,6 +838,10 @@ def run(
         ]
         samples = measure(plan, options)
         samples["small history page 200"] = samples["small history page 1"]
+        step("history page 1, first request after a change (a round corrected each time)")
+        samples["large history page 1, first after a change"] = after_changes(
+            large, large_table, "/history", options.duration, encoding
+        )
 
         step("SQL statements per request (in-process, same databases)")
         large_counts = statement_counts(large_app, large_table, large_targets)
@@ -806,7 +853,7 @@ def run(
         weights = {name: weigh(large, by_name[name]) for name in pages}
         conditional = {
             name: revalidates(large, by_name[name].path, by_name[name].headers)
-            for name in ("scoreboard, read-only", "scoreboard, editing")
+            for name in ("scoreboard, read-only", "scoreboard, editing", "history page 1")
         }
         assets = sorted({url for w in weights.values() for url in w.assets})
         for url in assets:
@@ -865,6 +912,24 @@ def report(
             ["request", "req/s", "median ms", "p95 ms", "x setup", "SQL", "SQL small", "errors"],
         )
     )
+
+    after = samples.get("large history page 1, first after a change")
+    if after is not None:
+        print()
+        print(
+            table(
+                [
+                    [
+                        "history page 1",
+                        f"{len(after.latencies)}",
+                        f"{after.median_ms:.1f}",
+                        f"{after.p95_ms:.1f}",
+                        f"{samples['large history page 1'].median_ms:.1f}",
+                    ]
+                ],
+                ["first request after a change", "requests", "median ms", "p95 ms", "kept: ms"],
+            )
+        )
 
     compared = ["history page 1", "history page 200", "player page"]
     ratio_rows = []
