@@ -1,9 +1,9 @@
 """The history list is rendered once per change of what it shows and served by ETag, like
 the scoreboard: one statement decides whether the kept page is still right, a phone whose
 copy is current gets an empty 304, and any change to a game it could list (a round
-recorded or corrected, a game deleted or excluded, a player renamed or merged, a game
-leaving the period as time goes by) gives a new ETag and the new page at once. A page made
-for another language, host or URL prefix is another page."""
+recorded or corrected, a game deleted or excluded, a player renamed (and back) or merged,
+a game leaving the period as time goes by) gives a new ETag and the new page at once. A page
+made for another language, host or URL prefix is another page."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.data import stats
-from companion.data.models import db, utcnow
+from companion.data.models import PlayerChange, db, utcnow
 from companion.services.games import delete_game, get_game
 from companion.services.player_changes import PAGE, merge_players, rename_player
+from companion.services.player_journal import undo_change
 from companion.web.history import pages
 from companion.web.scoreboard_cache import rendered_pages as pages_kept
 from scripts.page_reader import read_page
@@ -117,6 +118,9 @@ def changes(app: Flask, table: Table, games: list[dict[str, Any]]) -> dict[str, 
         assert player is not None
         rename_player(player, "Clio", PAGE)
 
+    def undo() -> None:
+        undo_change(db.session.scalar(sa.select(sa.func.max(PlayerChange.id))))
+
     def merge() -> None:
         source, target = stats.find_player("Guest 20"), stats.find_player("Guest 19")
         assert source is not None and target is not None
@@ -131,6 +135,7 @@ def changes(app: Flask, table: Table, games: list[dict[str, Any]]) -> dict[str, 
         "round corrected": lambda: table.correct(game, 1, CORRECTED),
         "game excluded": lambda: exclude(app, game["id"]),
         "player renamed": in_app(rename),
+        "rename undone": in_app(undo),
         "player merged": in_app(merge),
         "game deleted": in_app(delete),
     }
@@ -165,6 +170,7 @@ def test_each_change_shows_on_the_first_page(
         "round corrected": "Total",  # and other totals than before (below)
         "game excluded": "not counted in statistics",
         "player renamed": "Clio",
+        "rename undone": "Cleo",
         "player merged": "Guest 19",
         "game deleted": "21 games",
     }
