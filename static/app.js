@@ -14,13 +14,19 @@
   }
   var worker = new URL("../sw.js", script.src);
   // A phone that kept the offline kit (static/keep.js) enters rounds offline on a game's
-  // pages: offline_play.js, kept by the worker like every static file.
-  var play = script.getAttribute("data-play");
+  // pages: outbox.js, offline_play.js, then offline_live.js (live rounds), kept by the worker
+  // like every static file.
+  var play = ["data-outbox", "data-play", "data-live"].map(function (name) {
+    return script.getAttribute(name);
+  });
   try {
-    if (play && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
-      var loader = document.createElement("script");
-      loader.src = play;
-      document.head.appendChild(loader);
+    if (play[1] && localStorage.getItem("sticheln-offline-worker") && document.querySelector("[data-game]")) {
+      play.forEach(function (src) {
+        var loader = document.createElement("script");
+        loader.src = src;
+        loader.async = false; // in this order
+        document.head.appendChild(loader);
+      });
     }
   } catch (error) {}
   // After the page has loaded, so that the worker's downloads never slow it down.

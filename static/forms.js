@@ -23,7 +23,8 @@
   window.addEventListener(
     "submit",
     function (event) {
-      // A round form that offline play (offline_play.js) keeps on the phone is its own.
+      // A round form that offline play (offline_play.js) keeps on the phone is its own, and
+      // the trick resolver's taps are answered by the rules worker (resolver.js).
       var form = event.target;
       if (navigator.onLine !== false || form.method !== "post" || form.hasAttribute("data-offline-entry")) {
         return;

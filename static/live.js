@@ -3,7 +3,8 @@
 // the cards do not jump back to the top after every tap. Taps are sent one at a time, in the
 // order they were made: a tap made while another is on its way waits for it and is then sent
 // from the redrawn page (with the game's new version). If the server cannot be reached, the
-// form is sent the ordinary way.
+// tap is played on the phone where it kept the offline kit (offline_live.js), else the form
+// is sent the ordinary way.
 // The page also follows the other phones at the table: every few seconds it asks with its
 // ETag (the scoreboard's, as scoreboard.js does) and, when a card was entered elsewhere,
 // swaps in the page as it is now, keeping the scroll and the focus, so the
@@ -60,6 +61,11 @@
 
   var queue = [];
 
+  // The page as the server now has it is in place (offline_live.js keeps the game for then).
+  function drawn() {
+    document.dispatchEvent(new CustomEvent("sticheln:live-drawn"));
+  }
+
   function stillThere(tap) {
     // The tapped button on the page as it is now (it was redrawn since the tap), if it can
     // still be tapped: a card played in the meantime is not sent again.
@@ -106,11 +112,19 @@
       .then(function (response) {
         return response.text().then(function (text) {
           redraw(response, text);
+          drawn();
         });
       })
       .catch(function () {
         queue = [];
-        sendTheOrdinaryWay(tap.form, tap.submitter);
+        // A phone that kept the offline kit plays the tap on the phone (offline_live.js).
+        var offline = window.StichelnOfflineLive;
+        var taken = offline ? offline.take(tap.form, tap.submitter) : Promise.resolve(false);
+        return taken.then(function (played) {
+          if (!played) {
+            sendTheOrdinaryWay(tap.form, tap.submitter);
+          }
+        });
       })
       .then(function () {
         busy = false;
@@ -141,6 +155,7 @@
       document.title = page.title;
     }
     window.scrollTo(x, y);
+    drawn();
     var again = focusedCard
       ? main.querySelector('button[name="card"][value="' + focusedCard + '"]')
       : focusedId && document.getElementById(focusedId);

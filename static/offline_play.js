@@ -1,21 +1,17 @@
-// Offline play: a round recorded on a phone with no network is kept on the phone, shown on the
-// scoreboard as "on this phone, not yet sent" with its scores and the totals, and sent by
-// itself, in order, once the network is back. Loaded by app.js on a game's pages ([data-game])
-// once this phone kept the offline kit (static/keep.js names its rules worker).
+// Offline play: a round marked, recorded or corrected on a phone with no network is checked
+// and scored on the phone, kept in its outbox (static/outbox.js), shown on the scoreboard as
+// "on this phone, not yet sent" with its scores and the totals, and sent by itself, in order,
+// once the server answers. Loaded by app.js, after outbox.js, on a game's pages
+// ([data-game]) once this phone kept the offline kit (static/keep.js names its rules worker).
 //
-// - The outbox is IndexedDB "sticheln-offline", store "changes", in the order entered: each
-//   change is the API call it will be (POST /api/v1/games/<code>/rounds with the version and
-//   the round number the page was opened for, and an Idempotency-Key, so a change sent twice
-//   is applied once), plus the form's fields for the conflict view. It is written (durably)
-//   before anything else happens, so a reload, a closed browser or a restarted phone loses
-//   nothing. Store "games" holds the last game state the server gave.
-// - What the phone shows of a game offline, and whether a round is refused, is decided by
+// - What the phone shows of a game offline, and whether a change is refused, is decided by
 //   companion/formats (round_fields, offline_game) with companion/rules, in the rules worker
 //   (Pyodide): this script only asks and draws the answer. No rule is written here.
-// - Sending uses this phone's own edit right (its cookie; the API takes it from the app's own
-//   pages only). A clash or a stale version stops that game's queue and offers the conflict
-//   view: the kept fields are posted to the record page, which shows it as for any page. A
-//   refusal is shown with a way to discard it; a network failure waits for the next chance.
+// - A Save the server does not answer (a HEAD on the game's API address decides, not the
+//   browser's online flag) is kept; a clash found when sending offers the conflict view: the
+//   kept fields are posted to the page they came from, which shows it as for any page.
+// - It is one script, in sections (the scoreboard, the round pages, what they share), as
+//   only a phone that kept the kit loads it, whole, from its cache.
 (function () {
   "use strict";
 
@@ -25,127 +21,51 @@
   try {
     workerUrl = localStorage.getItem("sticheln-offline-worker");
   } catch (error) {}
-  if (!main || !script || !workerUrl || !("indexedDB" in window)) {
+  if (!main || !script || !workerUrl || !("indexedDB" in window) || !window.StichelnOutbox) {
     return;
   }
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
+  // The table's next game, started on this phone before the server has it: its pages are
+  // under the game it follows ("/g/<code>/next"), drawn on that game's kept pages.
+  var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live))?$/;
+  var nextGame = location.pathname.match(NEXT_ADDRESS);
+  var before = nextGame ? nextGame[1] : null; // the game it follows
+  if (nextGame) {
+    code = window.StichelnOutbox.nextOf(before);
+  }
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  var scoreboardUrl = main.getAttribute("data-scoreboard");
-  var onScoreboard = document.querySelector(".board-updates") !== null;
-  var form = document.getElementById("round-form");
+  var scoreboardUrl = nextGame ? nextAddress(before, "") : main.getAttribute("data-scoreboard");
+  // A live round's address (its page, or the kept page the service worker shows there
+  // offline, on which static/offline_live.js plays the round).
+  var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
+  var onLivePage = LIVE_ADDRESS.test(location.pathname);
+  var onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
+  var form =
+    document.getElementById("round-form") ||
+    main.querySelector('form.round-form[data-kind="mark"]') ||
+    main.querySelector("form.live-start__form");
+  var marking = form !== null && form.getAttribute("data-kind") === "mark";
   var correcting = main.hasAttribute("data-correcting");
+  // The page starting a round live (static/offline_live.js then plays it).
+  var startingLive = main.querySelector(".live-start") !== null;
   var JUST_SENT = "sticheln-offline-sent";
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
   var MINUS = "\u2212";
   var words = null;
-
-  // ------------------------------------------------------------------------------------------
-  // The phone's store
-
-  var database = new Promise(function (resolve, reject) {
-    var request = indexedDB.open("sticheln-offline", 1);
-    request.onupgradeneeded = function () {
-      var changes = request.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
-      changes.createIndex("code", "code");
-      request.result.createObjectStore("games", { keyPath: "code" });
-    };
-    request.onsuccess = function () {
-      resolve(request.result);
-    };
-    request.onerror = function () {
-      reject(request.error);
-    };
+  var shownWaiting = []; // the changes this page last said were waiting (their ids)
+  var outbox = window.StichelnOutbox(code, gameApi, function () {
+    say(words.sending);
   });
 
-  // One transaction over ``stores``: ``work`` gets them by name and may answer a request,
-  // whose result is the answer once the transaction is committed.
-  function transaction(stores, mode, work) {
-    return database.then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var done = db.transaction(stores, mode, { durability: "strict" });
-        var result;
-        var named = {};
-        stores.forEach(function (name) {
-          named[name] = done.objectStore(name);
-        });
-        var request = work(named);
-        if (request) {
-          request.onsuccess = function () {
-            result = request.result;
-          };
-        }
-        done.oncomplete = function () {
-          resolve(result);
-        };
-        done.onerror = done.onabort = function () {
-          reject(done.error);
-        };
-      });
-    });
-  }
-
-  function changesOfGame() {
-    return transaction(["changes"], "readonly", function (s) {
-      return s.changes.index("code").getAll(code);
-    });
-  }
-
-  function keptGame() {
-    return transaction(["games"], "readonly", function (s) {
-      return s.games.get(code);
-    });
-  }
-
-  function keepGame(state) {
-    return transaction(["games"], "readwrite", function (s) {
-      return s.games.put({ code: code, state: state });
-    });
-  }
-
-  function keepChange(change) {
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.add(change);
-    });
-  }
-
-  function dropChange(id) {
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.delete(id);
-    });
-  }
-
-  function markChange(change, state, error) {
-    change.state = state;
-    change.error = error;
-    return transaction(["changes"], "readwrite", function (s) {
-      return s.changes.put(change);
-    });
-  }
-
-  // A change the server saved: gone from the outbox, the game as the server answered, and
-  // the changes entered after it on the same state of the game now based on the new one.
-  function saved(change, state) {
-    return transaction(["changes", "games"], "readwrite", function (s) {
-      s.changes.delete(change.id);
-      s.games.put({ code: code, state: state });
-      s.changes.index("code").openCursor(code).onsuccess = function (event) {
-        var cursor = event.target.result;
-        if (!cursor) {
-          return;
-        }
-        var later = cursor.value;
-        if (later.base === change.base && later.state === "waiting") {
-          later.base = state.version;
-          later.body.version = state.version;
-          cursor.update(later);
-        }
-        cursor.continue();
-      };
-    });
+  // The address of the next game of ``game`` started on this phone: its scoreboard, or a
+  // round page ("record", "mark", "live").
+  function nextAddress(game, page) {
+    var board = root + "/g/" + encodeURIComponent(game) + "/next";
+    return page ? board + "/rounds/" + page : board;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -174,11 +94,14 @@
     });
   }
 
-  // The changes as companion/formats/offline_game.py takes them (a correction names its round).
+  // The changes as companion/formats/offline_game.py takes them (a correction, a live trick
+  // and its undo name their round).
+  var NUMBERED = ["correct", "trick", "undo"];
+
   function queued(changes) {
     return changes.map(function (change) {
       var made = { action: change.action, body: change.body };
-      if (change.action === "correct") {
+      if (NUMBERED.indexOf(change.action) !== -1) {
         made.number = change.number;
       }
       return made;
@@ -240,65 +163,6 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // Sending, in order, once the network is back
-
-  var sending = null;
-
-  function send() {
-    if (!sending) {
-      sending = changesOfGame()
-        .then(function (changes) {
-          return sendFirst(changes, 0);
-        })
-        .then(
-          function (count) {
-            sending = null;
-            return count;
-          },
-          function () {
-            sending = null; // the network went again: the changes wait for the next chance
-            return 0;
-          }
-        );
-    }
-    return sending;
-  }
-
-  // Send the first waiting change; on success, the next (read again: their versions moved).
-  // Answers how many were saved.
-  function sendFirst(changes, count) {
-    var change = changes[0];
-    if (!change || change.state !== "waiting") {
-      return count;
-    }
-    say(words.sending);
-    var fixing = change.action === "correct";
-    return fetch(gameApi + "/rounds" + (fixing ? "/" + change.number : ""), {
-      method: fixing ? "PUT" : "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
-      body: JSON.stringify(change.body),
-    }).then(function (response) {
-      if (response.status >= 500) {
-        throw new Error("the server answered " + response.status);
-      }
-      return response.json().then(function (answer) {
-        if (response.ok) {
-          return saved(change, answer)
-            .then(changesOfGame)
-            .then(function (rest) {
-              return sendFirst(rest, count + 1);
-            });
-        }
-        var state = response.status === 409 ? "clashed" : "refused";
-        return markChange(change, state, answer.error || "").then(function () {
-          return count;
-        });
-      });
-    });
-  }
-
-  // ------------------------------------------------------------------------------------------
   // The scoreboard: the rounds entered on this phone, and what happened to them
 
   function showScoreboard() {
@@ -311,13 +175,161 @@
       history.replaceState(null, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
-    return catchUp().then(function (online) {
+    var board = nextGame ? drawNextBoard() : Promise.resolve();
+    return board.then(catchUp).then(function (online) {
       return drawChanges(note, online).then(function (waiting) {
-        if (waiting) {
-          retryLater();
+        var pageForm = main.querySelector(".play-again form");
+        if (pageForm && !nextGame) {
+          takePlayAgain(pageForm); // the server's own button, should the network go
+        } else if (!nextGame && !online) {
+          offerPlayAgain(); // online, the server's page says how the table goes on
+        }
+        if (waiting || (nextGame && !online)) {
+          retryLater(); // (a next game waits for its play again, kept with the game before)
         }
       });
     });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Play again with no network: the table's next game, started on this phone
+
+  // The game is over here (its last rounds may be on this phone only): its Play again
+  // starts the next game on the phone; once started, the way to it.
+  function offerPlayAgain() {
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
+      var over = found[0] && found[0].state && found[0].state.status !== "in_progress";
+      if (over || waitingOf(found[1]).length) {
+        return offlineGame().then(showPlayAgain); // the rounds kept here may end the game
+      }
+    });
+  }
+
+  function showPlayAgain(offline) {
+    if (!offline || offline.game.status === "in_progress") {
+      return;
+    }
+    var actions = main.querySelector(".offline-again") || element("p", null, { class: "actions offline-again" });
+    actions.textContent = "";
+    if (offline.game.next_started) {
+      actions.appendChild(element("a", words.to_next, { class: "button button--primary", href: nextAddress(code, "") }));
+    } else {
+      var button = element("button", words.play_again, { type: "button", class: "button button--primary" });
+      button.addEventListener("click", startNext);
+      actions.appendChild(button);
+    }
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(actions, heading.nextSibling);
+  }
+
+  // The page's own Play again (a game the server has as over): with no network, on the phone.
+  function takePlayAgain(pageForm) {
+    pageForm.setAttribute("data-offline-entry", "");
+    var confirmed = false;
+    pageForm.addEventListener("submit", function (event) {
+      if (confirmed) {
+        return;
+      }
+      event.preventDefault();
+      reachable().then(function (online) {
+        if (online) {
+          confirmed = true;
+          pageForm.requestSubmit();
+        } else {
+          startNext();
+        }
+      });
+    });
+  }
+
+  // The next game as the server will start it (games/next), kept on the phone, and the
+  // play again that starts it on the server kept in the outbox; then its scoreboard.
+  function startNext() {
+    say(words.loading);
+    return offlineGame().then(function (offline) {
+      if (!offline) {
+        return;
+      }
+      return rules("games/next", { state: offline.game }).then(function (answer) {
+        if (answer.status !== 200) {
+          say(answer.body.error, true, true);
+          return;
+        }
+        var next = window.StichelnOutbox(window.StichelnOutbox.nextOf(code), gameApi, function () {});
+        return next
+          .keepGame(answer.body)
+          .then(function () {
+            return outbox.keep({
+              code: code,
+              action: "again",
+              number: null,
+              base: offline.kept.version,
+              body: {},
+              key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
+              fields: null,
+              page: location.pathname,
+              state: "waiting",
+              error: "",
+            });
+          })
+          .then(function () {
+            location.href = nextAddress(code, "");
+          });
+      });
+    });
+  }
+
+  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows: the
+  // round to come and its players in seat order (the rounds entered here, with the totals
+  // they make, are drawn as on any scoreboard).
+  function drawNextBoard() {
+    return outbox.keptGame().then(function (kept) {
+      if (kept && kept.movedTo) {
+        location.replace(root + "/g/" + encodeURIComponent(kept.movedTo)); // on the server now
+        return new Promise(function () {});
+      }
+      if (!kept || !kept.state) {
+        main.hidden = false;
+        return; // nothing kept here of a next game: the page it was drawn on, as it is
+      }
+      var game = kept.state;
+      Array.prototype.slice.call(main.children).forEach(function (child) {
+        if (child.id !== "offline-play-status") {
+          child.remove();
+        }
+      });
+      main.appendChild(element("h1", words.scoreboard));
+      var panel = element("section", null, { class: "current-round", "aria-labelledby": "next-round-title" });
+      panel.appendChild(element("h2", fill(words.next, { number: 1, planned: game.rounds_planned }), { id: "next-round-title" }));
+      var actions = element("p", null, { class: "actions" });
+      actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: nextAddress(before, "record") }));
+      panel.appendChild(actions);
+      main.appendChild(panel);
+      main.appendChild(element("p", game.players.join(" · "), { class: "hint" })); // in seat order
+      main.hidden = false;
+      main.removeAttribute("data-offline-frame");
+    });
+  }
+
+  // A round page of the next game, drawn on the game it follows: its links lead to the
+  // next game's pages.
+  function showNextRoundPage() {
+    var board = root + "/g/" + encodeURIComponent(before);
+    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
+      if (link.href === new URL(board, location.href).href) {
+        link.href = nextAddress(before, "");
+      }
+    });
+    main.hidden = false;
+    main.removeAttribute("data-offline-frame");
+  }
+
+  // ``game``: the game whose page is loaded next (this one's, or a next game's once the
+  // server started it).
+  function markJustSent(game) {
+    try {
+      sessionStorage.setItem(JUST_SENT, game || code);
+    } catch (error) {}
   }
 
   // Whether this page was loaded again because the rounds waiting here were just sent.
@@ -334,15 +346,16 @@
   // With the network: the game as the server has it, kept, and the waiting rounds sent (the
   // page is then loaded again, as the server has it). Answers whether the server answered.
   function catchUp() {
+    if (nextGame) {
+      return catchUpNext();
+    }
     return fetchState().then(function (online) {
       if (!online) {
         return false;
       }
-      return send().then(function (count) {
+      return outbox.send().then(sentHereOrElsewhere).then(function (count) {
         if (count > 0) {
-          try {
-            sessionStorage.setItem(JUST_SENT, code);
-          } catch (error) {}
+          markJustSent();
           location.reload(); // the page as the server now has it, every sent round in it
           return new Promise(function () {}); // nothing more to draw on this page
         }
@@ -351,13 +364,55 @@
     });
   }
 
+  // A next game not on the server yet: with the network, the game it follows is sent first
+  // (its play again starts the next game, and this phone's changes move to it), then the
+  // page is loaded again: the server leads its address to the game it started.
+  function catchUpNext() {
+    return reachable().then(function (online) {
+      if (!online) {
+        return false;
+      }
+      return outbox.send().then(function (count) {
+        return outbox.keptGame().then(function (kept) {
+          if (count > 0 || (kept && kept.movedTo)) {
+            markJustSent(kept && kept.movedTo);
+            location.reload(); // the server leads this address to the game it started
+            return new Promise(function () {});
+          }
+          return true;
+        });
+      });
+    });
+  }
+
+  // How many rounds this page showed waiting that are sent now: by this page (``count``), or
+  // meanwhile by another tab or by the service worker (Background Sync, static/outbox.js).
+  function sentHereOrElsewhere(count) {
+    if (count > 0 || !shownWaiting.length) {
+      return count;
+    }
+    return outbox.changes().then(function (changes) {
+      var kept = idsOf(changes);
+      return shownWaiting.filter(function (id) {
+        return kept.indexOf(id) === -1; // gone from the outbox: the server has it
+      }).length;
+    });
+  }
+
+  function idsOf(changes) {
+    return changes.map(function (change) {
+      return change.id;
+    });
+  }
+
   // Another page of the game (marking, live play, sharing: online only, the service worker
   // keeps none of them): what waits to be sent, which is sent as soon as the server answers.
   function showStatus() {
     var sent = wasJustSent();
     return catchUp().then(function () {
-      return changesOfGame().then(function (changes) {
-        var waiting = waitingOf(changes).length;
+      return outbox.changes().then(function (changes) {
+        shownWaiting = idsOf(waitingOf(changes));
+        var waiting = shownWaiting.length;
         say(waiting ? waitingWords(waiting) : sent ? words.sent : "", waiting > 0);
         if (waiting) {
           retryLater();
@@ -367,18 +422,32 @@
   }
 
   // Rounds wait while the server cannot be reached: try again every little while, as the
-  // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online).
+  // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online);
+  // and at once when the browser says the network is back, which is when it mostly is.
+  var retryTimer = null;
+
   function retryLater() {
-    setTimeout(function () {
-      catchUp().then(function (online) {
-        if (!online) {
-          retryLater();
-        } else if (onScoreboard) {
-          drawChanges(null, true); // what the server did not take, drawn in place
-        }
-      });
-    }, RETRY_MS);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(retryNow, RETRY_MS);
   }
+
+  function retryNow() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    catchUp().then(function (online) {
+      if (!online) {
+        retryLater();
+      } else if (onScoreboard) {
+        drawChanges(null, true); // what the server did not take, drawn in place
+      }
+    });
+  }
+
+  window.addEventListener("online", function () {
+    if (retryTimer !== null) {
+      retryNow(); // only while changes wait for the network
+    }
+  });
 
   // Whether the server answers now (any answer will do); the JSON API, which the service
   // worker never answers from what it keeps.
@@ -409,9 +478,9 @@
         if (!state) {
           throw new Error("no game state");
         }
-        return keptGame().then(function (kept) {
+        return outbox.keptGame().then(function (kept) {
           var pages = kept && kept.state.version === state.version ? null : recordPages();
-          return keepGame(state).then(function () {
+          return outbox.keepGame(state).then(function () {
             return pages && keepPages(pages);
           });
         });
@@ -428,15 +497,20 @@
       );
   }
 
-  function recordLinks() {
-    var pattern = /\/rounds\/record$/;
+  function linksTo(pattern) {
     return Array.prototype.filter.call(document.querySelectorAll("a[href]"), function (link) {
       return pattern.test(new URL(link.href).pathname);
     });
   }
 
+  function recordLinks() {
+    return linksTo(/\/rounds\/record$/);
+  }
+
+  // The pages a round is entered on offline: recording it, marking its colours, starting it
+  // live.
   function recordPages() {
-    return recordLinks().map(function (link) {
+    return linksTo(/\/rounds\/(record|mark|live)$/).map(function (link) {
       return link.href;
     });
   }
@@ -457,7 +531,7 @@
 
   // The rounds this phone holds for the game, drawn; answers how many wait to be sent.
   function drawChanges(note, online) {
-    return Promise.all([changesOfGame(), keptGame()]).then(function (found) {
+    return Promise.all([outbox.changes(), outbox.keptGame()]).then(function (found) {
       var changes = found[0];
       var kept = found[1];
       Array.prototype.forEach.call(
@@ -467,6 +541,7 @@
         }
       );
       var waiting = waitingOf(changes);
+      shownWaiting = idsOf(waiting);
       var status = [note, waiting.length ? waitingWords(waiting.length) : null];
       if (!online && !document.querySelector("[data-offline-copy]:not([hidden])")) {
         status.unshift(words.offline);
@@ -494,10 +569,22 @@
   // The rounds not yet sent, player by player, with the totals they make.
   function drawPending(game) {
     var rounds = game.rounds.filter(function (round) {
-      return round.pending;
+      return round.pending && round.scores;
     });
     var section = element("section", null, { class: "offline-pending", "aria-labelledby": "offline-pending-title" });
     section.appendChild(element("h2", words.pending, { id: "offline-pending-title" }));
+    game.rounds.forEach(function (round) {
+      if (round.pending && !round.scores) {
+        var said = round.mode === "live" ? words.live : words.marked;
+        section.appendChild(element("p", fill(said, { number: round.number })));
+      }
+    });
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(section, heading.nextSibling);
+    showNextRound(game);
+    if (!rounds.length) {
+      return;
+    }
     var table = element("table", null, { class: "offline-pending__table" });
     var head = table.createTHead().insertRow();
     head.appendChild(element("th", words.player, { scope: "col" }));
@@ -515,9 +602,6 @@
       row.appendChild(element("td", signed(game.totals[seat]), { class: "offline-pending__total" }));
     });
     section.appendChild(table);
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(section, heading.nextSibling);
-    showNextRound(game);
   }
 
   // The page's round to come, as it stands with the rounds kept here: its number and the
@@ -534,14 +618,40 @@
     Array.prototype.forEach.call(panel.querySelectorAll(".deal, .hint, .follow"), function (stale) {
       show(stale, false);
     });
-    var record = recordLinks();
+    var round = game.rounds[game.next_round - 1];
+    var live = round && round.status === "playing" && round.mode === "live";
+    var record = live ? [] : recordLinks().concat(linksTo(/\/rounds\/live$/));
     Array.prototype.forEach.call(panel.querySelectorAll(".actions a"), function (link) {
-      show(link, record.indexOf(link) !== -1);
+      show(link, record.indexOf(link) !== -1 || link.hasAttribute("data-offline-live"));
     });
-    record.forEach(function (link) {
+    recordLinks().forEach(function (link) {
       link.textContent = fill(words.record, { number: game.next_round });
       link.classList.add("button--primary");
     });
+    continueLive(panel, live ? game.next_round : null);
+  }
+
+  // The round being played live (on this phone, or on the server before it went offline):
+  // the way back to it.
+  function continueLive(panel, number) {
+    var link = panel.querySelector("[data-offline-live]");
+    if (number === null) {
+      if (link) {
+        link.remove();
+      }
+      return;
+    }
+    if (!link) {
+      var actions = panel.querySelector(".actions") || panel.appendChild(element("p", null, { class: "actions" }));
+      link = element("a", words.continue_live, { class: "button button--primary", "data-offline-live": "" });
+      actions.insertBefore(link, actions.firstChild);
+    }
+    link.href = liveAddress(number);
+  }
+
+  // The live page of round ``number``.
+  function liveAddress(number) {
+    return root + "/g/" + encodeURIComponent(code) + "/rounds/" + number + "/live";
   }
 
   // A change the server did not take: the conflict view (a clash), or discard (a refusal).
@@ -557,7 +667,7 @@
       if (clashed) {
         openConflict(change);
       } else {
-        dropChange(change.id).then(function () {
+        outbox.drop(change.id).then(function () {
           notice.remove();
         });
       }
@@ -580,6 +690,13 @@
   }
 
   function postKept(change) {
+    if (!change.fields) {
+      // A live round's change: its live page, as the server has the round now.
+      outbox.drop(change.id).then(function () {
+        location.href = change.page;
+      });
+      return;
+    }
     var post = element("form", null, { method: "post", action: change.page, hidden: "" });
     Object.keys(change.fields).forEach(function (name) {
       change.fields[name].forEach(function (value) {
@@ -587,7 +704,7 @@
       });
     });
     document.body.appendChild(post);
-    dropChange(change.id).then(function () {
+    outbox.drop(change.id).then(function () {
       HTMLFormElement.prototype.submit.call(post);
     });
   }
@@ -603,19 +720,9 @@
     return fields;
   }
 
-  function forRules(fields) {
-    var copy = {};
-    Object.keys(fields).forEach(function (name) {
-      if (/^s\d+-/.test(name)) {
-        copy[name] = fields[name];
-      }
-    });
-    return copy;
-  }
-
   // The offline state of the game with this phone's waiting changes, or null (said why).
   function offlineGame() {
-    return Promise.all([keptGame(), changesOfGame()]).then(function (found) {
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
       var kept = found[0];
       if (!kept) {
         say(words.unkept, true, true);
@@ -643,10 +750,31 @@
       }
       say(words.offline);
       if (!correcting) {
-        // The kept page may be of an earlier round than the one recorded next.
-        heading.textContent = fill(words.record, { number: offline.game.next_round });
+        // The kept page may be of an earlier round than the one entered next.
+        var title = startingLive ? words.play_live : marking ? words.mark : words.record;
+        heading.textContent = fill(title, { number: offline.game.next_round });
         showLeader(offline.game);
+        showMarks(offline.game);
       }
+    });
+  }
+
+  // The round to record had its colours marked (on this phone or before it went offline):
+  // its indicators, chosen already, as the server's page shows them (none while hazy, R15).
+  function showMarks(game) {
+    var round = game.rounds[game.next_round - 1];
+    if (marking || !round || round.status !== "playing" || !round.marked) {
+      return;
+    }
+    round.marked.forEach(function (cards, seat) {
+      cards.forEach(function (card) {
+        var token = card.colour + "-" + card.value;
+        var chip = form.querySelector('input[name="s' + seat + '-marked"][value="' + token + '"]');
+        if (chip && !chip.checked) {
+          chip.checked = true;
+          chip.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
     });
   }
 
@@ -656,6 +784,10 @@
     var line = main.querySelector("[data-leader]");
     if (line) {
       line.textContent = fill(words.led, { name: game.players[leader] });
+    }
+    var leading = main.querySelector("[data-leading]");
+    if (leading) {
+      leading.textContent = fill(words.leading, { name: game.players[leader] });
     }
     var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
     if (!seats.length) {
@@ -696,8 +828,22 @@
           kind: form.getAttribute("data-kind"),
           variant: offline.kept.variant,
           players: offline.kept.players.length,
-          fields: forRules(fields),
+          fields: fields, // the reader takes the seats' fields and leaves the rest
         };
+        if (startingLive && !marking) {
+          return offline; // the round's colours were marked, or the variant lays none out
+        }
+        if (marking) {
+          delete request.kind; // the mark page's fields are only indicators
+          return rules("rounds/marks", request).then(function (read) {
+            if (read.status !== 200) {
+              say(read.body.error, true, true);
+              return null;
+            }
+            entries = read.body.marked;
+            return offline;
+          });
+        }
         return rules("rounds/fields", request).then(function (read) {
           if (read.status !== 200) {
             say(read.body.error, true, true);
@@ -719,15 +865,7 @@
             return null;
           }
           entries = read.body.entries;
-          // The checks C1-C5, refused in the player's language as the page would say it.
-          var round = { variant: request.variant, players: request.players, entries: entries };
-          return rules("rounds/score", round).then(function (scored) {
-            if (scored.status !== 200) {
-              say(scored.body.error, true, true);
-              return null;
-            }
-            return offline;
-          });
+          return offline; // the checks C1-C5 come with the game as it stands (games/offline)
         });
       })
       .then(function (offline) {
@@ -736,13 +874,16 @@
         }
         // A new round is opened for the next number; a correction names its round.
         var number = correcting ? Number(form.elements.number.value) : offline.game.next_round;
-        var body = { version: offline.kept.version, entries: entries };
-        if (!correcting) {
-          body.number = number;
+        var body = { version: offline.kept.version };
+        if (entries !== null) {
+          body[marking ? "marked" : "entries"] = entries;
+        }
+        if (!correcting && !startingLive) {
+          body.number = number; // (the API's live start takes none: its version decides)
         }
         var change = {
           code: code,
-          action: correcting ? "correct" : "record",
+          action: correcting ? "correct" : startingLive ? "live" : marking ? "mark" : "record",
           number: number,
           base: offline.kept.version,
           body: body,
@@ -762,15 +903,15 @@
             return;
           }
           var round = answer.body.rounds[number - 1];
-          if (action === "check") {
+          if (action === "check" && !marking) {
             var scores = answer.body.players.map(function (name, seat) {
               return name + " " + signed(round.scores[seat]);
             });
             say(scores.join(" · "));
             return;
           }
-          return keepChange(change).then(function () {
-            location.href = scoreboardUrl + "?kept=" + number;
+          return outbox.keep(change).then(function () {
+            location.href = startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number;
           });
         });
       })
@@ -786,6 +927,7 @@
     }
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
     var confirmed = false;
+    var keptCopy = false; // the page is the copy the phone kept, shown with no network
     form.addEventListener("submit", function (event) {
       if (confirmed) {
         confirmed = false; // the server answers: the page's own post goes ahead
@@ -796,8 +938,10 @@
       var action = submitter && submitter.name === "action" ? submitter.value : "";
       reachable().then(function (online) {
         if (online) {
-          confirmed = true;
-          form.requestSubmit(submitter);
+          (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
+            confirmed = true;
+            form.requestSubmit(submitter);
+          });
         } else if (!action || action === "check" || action === "save") {
           keepRound(action);
         } else {
@@ -807,30 +951,79 @@
     });
     reachable().then(function (online) {
       if (!online) {
+        keptCopy = true;
         showRecordPage();
-      } else {
-        send();
+        return;
       }
+      outbox.send().then(function (count) {
+        if (count > 0) {
+          markJustSent();
+          location.reload(); // the page for the round to enter now that the others are in
+        }
+      });
     });
+  }
+
+  // The kept copy, sent with the network back: the rounds waiting here go first, then this
+  // page's post carries the game's version and round as the server now has them (the copy's
+  // were those of the day it was kept). A clash with another phone is still found: the
+  // server checks the version it sends against any change made since.
+  function caughtUp() {
+    return fetchState()
+      .then(outbox.send)
+      .then(offlineGame)
+      .then(function (offline) {
+        if (!offline) {
+          return;
+        }
+        form.elements.version.value = String(offline.kept.version);
+        if (!correcting) {
+          form.elements.number.value = String(offline.game.next_round);
+        }
+      });
   }
 
   // ------------------------------------------------------------------------------------------
 
-  fetch(wordsUrl)
+  var wordsKept = fetch(wordsUrl)
     .then(function (response) {
       return response.ok ? response.json() : null;
     })
     .catch(function () {
       return null;
-    })
-    .then(function (found) {
+    });
+
+  // What a live round played offline (static/offline_live.js) shares with this script.
+  window.StichelnOfflinePlay = {
+    code: code,
+    gameApi: gameApi,
+    outbox: outbox,
+    rules: rules,
+    say: say,
+    fill: fill,
+    element: element,
+    reachable: reachable,
+    fetchState: fetchState,
+    liveAddress: liveAddress,
+    gameAddress: root + "/g/" + encodeURIComponent(code),
+    queued: queued,
+    waitingWords: function (count) {
+      return count ? waitingWords(count) : "";
+    },
+    words: wordsKept,
+  };
+
+  wordsKept.then(function (found) {
       if (!found) {
         return; // never online in this language since the kit was kept: nothing to say
       }
       words = found;
       if (onScoreboard) {
         showScoreboard();
-      } else if (scoreboardUrl !== null) {
+      } else if (scoreboardUrl !== null && !onLivePage) {
+        if (nextGame) {
+          showNextRoundPage();
+        }
         takeRoundForm();
       } else {
         showStatus(); // any other page of the game: what waits, and whether it can be sent

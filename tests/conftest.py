@@ -14,6 +14,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from companion import create_app
 from companion.data.database import SQLITE_WRITE_LOCK
 from companion.data.models import db
+from tests.fresh_tables import clear_away, make_fresh
 from tests.openapi_check import CheckingClient
 from tests.table import Table
 
@@ -79,17 +80,17 @@ def database_url(instance_path: Path) -> str:
 def app(instance_path: Path) -> Iterator[Flask]:
     """The app as tests use it: CSRF on, a fresh database, a temporary instance folder."""
     instance_path.mkdir(parents=True, exist_ok=True)
-    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(instance_path)}
+    url = database_url(instance_path)
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}
     app = create_app(config, instance_path=str(instance_path))
     with app.app_context():
-        db.drop_all()
-        db.create_all()
+        make_fresh(url)  # on PostgreSQL, tables as made are emptied, not made again
         if db.engine.dialect.name == "sqlite":
             sa.event.listen(db.engine, "before_cursor_execute", writes_only_under_the_lock)
     yield app
     with app.app_context():
         db.session.remove()
-        db.drop_all()
+        clear_away(url)
         db.engine.dispose()
 
 

@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 from companion.data.models import Game, Round
-from companion.data.queries import live_round_of, marked_of, totals_of
+from companion.data.queries import (
+    live_round_of,
+    marked_of,
+    setup_of,
+    totals_of,
+    unfinished_plays,
+)
 from companion.data.states import RoundMode, RoundStatus
+from companion.formats.offline_game import plays_json, trick_field
 from companion.read_models.explanations import round_explanations
 
 
 def _live_state(game: Game, round_: Round) -> dict[str, object]:
-    """How far a live round is: tricks played and who leads the next one."""
-    played = round_.tricks or []
-    return {
-        "tricks_played": len(played),
-        "next_leader": live_round_of(game, round_).leader
-        if round_.status == RoundStatus.PLAYING
-        else None,
+    """How far a live round is: tricks played, who leads the next one, the tricks (each
+    from its leader, R9, R21) and, while it is played, the cards of the unfinished trick, so
+    that a phone can carry the round on (offline too: companion/formats/offline_game.py)."""
+    live = live_round_of(game, round_)
+    playing = round_.status == RoundStatus.PLAYING
+    setup = setup_of(game)
+    field = trick_field(setup)
+    state: dict[str, object] = {
+        "tricks_played": len(live.tricks),
+        "next_leader": live.leader if playing else None,
+        "tricks": [
+            {"leader": trick.leader, field: plays_json(setup, trick.plays)} for trick in live.tricks
+        ],
     }
+    if playing:
+        state["trick_so_far"] = plays_json(setup, unfinished_plays(round_, live))
+    return state
 
 
 def round_terms(game: Game, round_: Round) -> list[dict[str, object]] | None:

@@ -365,6 +365,25 @@ def fields_answer(request: Mapping[str, Any]) -> dict[str, object]:
     return read_round_fields(kind, setup, posted_fields(body["fields"])).as_json()
 
 
+def read_marks(setup: TableSetup, posted: Posted) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's indicator cards as the mark page posts them (``s<seat>-marked``), read as
+    the page reads them; whether they keep C1 and C2 is for marking to say."""
+    return tuple(
+        _cards(seat, _MARKED, list(posted.get(f"s{seat}-{_MARKED.name}", ())))
+        for seat in range(setup.players)
+    )
+
+
+def marks_answer(request: Mapping[str, Any]) -> dict[str, object]:
+    """The rules worker's ``rounds/marks``: ``{"variant", "players", "fields"}`` (the mark
+    page's fields) answered with ``{"marked": [[card, ...] per seat]}``, as the API's
+    ``POST .../rounds/marks`` takes them."""
+    body = parse.fields(request, "The request", ("variant", "players", "fields"))
+    setup = table_setup(parse.player_count(body["players"]), parse.variant(body["variant"]))
+    marked = read_marks(setup, posted_fields(body["fields"]))
+    return {"marked": [[card.as_json() for card in cards] for cards in marked]}
+
+
 def posted_fields(value: object) -> dict[str, list[str]]:
     """``fields`` as ``FormData`` gives them: an object of lists of strings."""
     if not isinstance(value, dict):

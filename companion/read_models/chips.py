@@ -16,6 +16,7 @@ from companion.read_models.messages import colour_name, colour_symbol
 from companion.rules import Card, Colour, Deck
 from companion.rules.cards import TOKEN_SEPARATOR
 from companion.rules.cards import card_of_token as card_of_token  # read where the phone reads it
+from companion.rules.cards import card_token as card_token  # written where the phone writes it
 
 
 class Coloured:
@@ -105,11 +106,6 @@ class PileView:
     group: ChipGroup
     taker: str
     card: Chip
-
-
-def card_token(card: Card) -> str:
-    """The form value of a card's chip."""
-    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
 
 
 def colour_group(colour: Colour, values: Iterable[int]) -> ChipGroup:

@@ -16,18 +16,14 @@ from flask_babel import lazy_gettext as _l
 
 from companion.read_models.names_in_sentences import reader_language
 from companion.rules import HAT_TRICK, Colour, Message, Variant
-from companion.rules.wording import Reader, colour_words, player_words, say, seat_words
-
-#: A shape per colour, drawn on every colour chip so colour-blind players can tell the
-#: colours apart in any language (a letter would clash: German "grün" and "gelb").
-COLOUR_SYMBOLS = {
-    Colour.RED: "♥",
-    Colour.BLUE: "◆",
-    Colour.GREEN: "♣",
-    Colour.YELLOW: "★",
-    Colour.BROWN: "■",
-    Colour.VIOLET: "▲",
-}
+from companion.rules.wording import (
+    COLOUR_SYMBOLS,
+    Reader,
+    colour_words,
+    player_words,
+    say,
+    seat_words,
+)
 
 MINUS_SIGN = "\u2212"
 

@@ -54,6 +54,11 @@ class Card:
         return {"colour": self.colour.value, "value": self.value}
 
 
+def card_token(card: Card) -> str:
+    """The one-word name of a card that its chip sends as a form value: ``red-7``."""
+    return f"{card.colour.value}{TOKEN_SEPARATOR}{card.value}"
+
+
 def card_of_token(token: str) -> Card | None:
     """The card a one-word name such as ``red-7`` stands for (a chip's form value); ``None``
     for anything no chip sends.

@@ -43,6 +43,17 @@ def check_cards_named_once(named: Iterable[tuple[int, Card]], deck: Deck) -> Non
         owner[card] = seat
 
 
+def check_marks(marked: Sequence[Sequence[Card]], deck: Deck, colours: int) -> None:
+    """C1 and C2 on the indicator cards laid out at the start of a round (R4, R14): each
+    card named once and in the deck, each seat's of ``colours`` different colours (marking
+    colours, starting a live round, a backup's marked round, a phone's offline marks)."""
+    check_cards_named_once(
+        [(seat, card) for seat, cards in enumerate(marked) for card in cards], deck
+    )
+    for seat, cards in enumerate(marked):
+        check_indicators(seat, cards, colours)
+
+
 def check_indicators(seat: int, indicators: Sequence[Card], colours: int) -> tuple[Colour, ...]:
     """C2, R4, R14: one indicator per marked colour, of different colours; answers the
     seat's marked colours."""

@@ -28,6 +28,17 @@ COLOUR_WORDS = {
     Colour.VIOLET: N_("violet"),
 }
 
+#: A shape per colour, drawn on every colour chip so colour-blind players can tell the
+#: colours apart in any language (a letter would clash: German "grün" and "gelb").
+COLOUR_SYMBOLS = {
+    Colour.RED: "♥",
+    Colour.BLUE: "◆",
+    Colour.GREEN: "♣",
+    Colour.YELLOW: "★",
+    Colour.BROWN: "■",
+    Colour.VIOLET: "▲",
+}
+
 #: A seat for people, where the players' names are not known: counted from 1 at the table
 #: (the code and the API count seats from 0).
 SEAT_WORDS = N_("seat %(number)s")

@@ -24,7 +24,7 @@ from companion.services.games import (
     play_again,
     rotate_edit_key,
 )
-from companion.services.keys import key_opens
+from companion.services.keys import key_opens, next_game_key
 from companion.services.live import (
     ReopenedTrick,
     live_round,
@@ -88,6 +88,7 @@ __all__ = [
     "exclude_game",
     "get_game",
     "key_opens",
+    "next_game_key",
     "live_round",
     "lock_game",
     "play_again",

@@ -26,7 +26,7 @@ from companion.rules import (
     score_checked,
 )
 from companion.rules.cards import Card
-from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.checks import check_marks
 from companion.rules.text import N_
 from companion.services.errors import NotFound, RoundNotNext, ServiceError, StaleVersion
 from companion.services.games import after_change, check_open, check_version
@@ -102,11 +102,7 @@ def _check_marks(game: Game, marked: Sequence[Sequence[Card]]) -> None:
         raise ServiceError(
             N_("Give the indicator cards of all %(players)s players."), players=setup.players
         )
-    check_cards_named_once(
-        [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
-    )
-    for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours_marked)
+    check_marks(marked, setup.deck, setup.variant.colours_marked)
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,15 +7,19 @@
 // - The manifest: from the network (it speaks the visitor's language), else from the cache.
 // - Pages: from the network. The trick resolver and the rules page, public and the same for
 //   every game, are kept as last seen (in the visitor's language; first when the worker
-//   installs) and shown when the network fails. So is the scoreboard of each game this phone
-//   opened (in GAMES_CACHE; never a page marked no-store), shown offline with its notice that
-//   it is the copy this phone last saw. Any other page then shows the offline page.
+//   installs) and shown when the network fails. So is the scoreboard (and the trick resolver)
+//   of each game this phone opened (in GAMES_CACHE; never a page marked no-store), shown
+//   offline with its notice that it is the copy this phone last saw. Any other page then
+//   shows the offline page.
 // - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the
 //   network, else the kept copy. The worker never deletes a kept kit; keep.js replaces it.
 // - The words of offline play (/offline/words.json?lang=..): the network, else the kept copy.
 // - Anything else (other sites, the JSON API, any method but GET) is left to the browser.
+// - The outbox of offline play (static/outbox.js): when the browser says the network is back
+//   (Background Sync, where it has it), the rounds this phone kept are sent, in order, with no
+//   page of the game open; a failure leaves them for the browser's next try and the pages.
 // Every URL here carries the path the app is served under (URL_PREFIX).
 (function () {
   "use strict";
@@ -34,8 +38,30 @@
   var GAMES_CACHE = {{ games_cache|tojson }};
   var GAME_PAGE = new RegExp({{ game_page|tojson }});
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
+  var LIVE_PAGE = new RegExp({{ live_page|tojson }});
+  var NEXT_PAGE = new RegExp({{ next_page|tojson }});
+  var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
+  var OUTBOX_URL = {{ outbox_url|tojson }};
+  var GAMES_API = {{ games_api|tojson }};
+
+  try {
+    importScripts(OUTBOX_URL);
+  } catch (error) {} // without it, the pages send what waits (they always do too)
+
+  self.addEventListener("sync", function (event) {
+    if (!self.StichelnOutbox || event.tag !== self.StichelnOutbox.SYNC_TAG) {
+      return;
+    }
+    event.waitUntil(
+      self.StichelnOutbox.sendAll(GAMES_API).then(function (left) {
+        if (left > 0) {
+          throw new Error(left + " games still wait: the browser tries again later");
+        }
+      })
+    );
+  });
 
   // The server says every response varies with the language and cookie; a cached static file
   // or offline page is right for any request all the same, so cache look-ups ignore Vary.
@@ -149,6 +175,12 @@
         return response;
       })
       .catch(function () {
+        if (LIVE_PAGE.test(path)) {
+          return liveFrame(path);
+        }
+        if (NEXT_PAGE.test(path)) {
+          return nextFrame(path);
+        }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
@@ -159,6 +191,84 @@
           return store === GAMES_CACHE ? markedAsCopy(response) : response;
         });
       });
+  }
+
+  // The cache of the games' pages, on a phone that kept the offline kit (else null: without
+  // it no page of offline play is drawn, so no kept page is shown in its place).
+  function keptGames() {
+    return Promise.all([caches.keys(), caches.open(GAMES_CACHE)]).then(function (found) {
+      var kit = found[0].some(function (name) {
+        return name.indexOf(KIT_CACHE_PREFIX) === 0;
+      });
+      return kit ? found[1] : null;
+    });
+  }
+
+  // A live round's page offline (never kept: no-store): a kept page of its game, on which a
+  // phone that kept the offline kit plays the round (static/offline_live.js draws it there,
+  // from what the phone holds); its content stays hidden until then. A round page of the
+  // game has the round pages' styles; the game's scoreboard is given them. Without the kit,
+  // or with no page of the game kept, the offline page.
+  function liveFrame(path) {
+    var game = path.match(LIVE_PAGE)[1];
+    var pages = path.slice(0, path.indexOf(game)) + game;
+    return keptGames()
+      .then(function (cache) {
+        return !cache ? null : cache.keys().then(function (requests) {
+          var paths = requests.map(function (request) {
+            return new URL(request.url).pathname;
+          });
+          var round = requests.filter(function (request, index) {
+            return paths[index] !== pages && ROUND_PAGE.test(paths[index]) && paths[index].indexOf(pages + "/") === 0;
+          })[0];
+          var frame = round ? cache.match(round) : cache.match(pages, MATCH);
+          return frame.then(function (response) {
+            return response && { response: response, styled: Boolean(round) };
+          });
+        });
+      })
+      .then(framed);
+  }
+
+  // The table's next game, started on this phone before the server has it: its scoreboard
+  // drawn on the kept scoreboard of the game it follows, its round pages on that game's
+  // (the same players, variant and rounds: the same forms), by static/offline_play.js.
+  function nextFrame(path) {
+    var found = path.match(NEXT_PAGE);
+    var game = path.slice(0, path.indexOf(found[1])) + found[1];
+    var wanted = found[2] ? game + "/rounds/" + found[2] : game;
+    return keptGames()
+      .then(function (cache) {
+        return !cache ? null : cache.keys().then(function (requests) {
+          var kept = requests.filter(function (request) {
+            return new URL(request.url).pathname === wanted;
+          })[0];
+          return kept ? cache.match(kept).then(function (response) {
+            return response && { response: response, styled: true };
+          }) : null;
+        });
+      })
+      .then(framed);
+  }
+
+  // A kept page of a game, as the frame a page of offline play is drawn on: hidden until
+  // then, with the round pages' stylesheets where it lacks them; the offline page if none.
+  function framed(kept) {
+    if (!kept) {
+      return cached(OFFLINE_URL);
+    }
+    return kept.response.text().then(function (text) {
+      var styles = kept.styled ? "" : FRAME_STYLES.map(function (href) {
+        return '<link rel="stylesheet" href="' + href + '">';
+      }).join("");
+      var frame = text
+        .replace("</head>", styles + "</head>")
+        .replace('<main id="content"', '<main id="content" data-offline-frame hidden');
+      return new Response(frame, {
+        status: 200,
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      });
+    });
   }
 
   // The words of offline play (one URL per language): the network, else the kept copy.

@@ -4,31 +4,53 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from flask.testing import FlaskClient
 
+from companion import create_app
 from companion.data.models import Game, db
 from tests.backup.history import build_history
+from tests.conftest import TEST_CONFIG, database_url, writes_only_under_the_lock
 from tests.db_snapshot import snapshot
+from tests.fresh_tables import clear_away, make_fresh
 from tests.table import Table
 
 Document = dict[str, Any]
 
 
+@pytest.fixture(scope="module")
+def exported_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Document]:
+    """A whole history as exported: classic, delayed, Hat Trick, hazy, mild; built once for
+    the module (some two seconds of API calls), on an app and database of its own as the
+    ``app`` fixture makes them. The tests only read it: each gets a copy (:func:`exported`)."""
+    instance = tmp_path_factory.mktemp("exported")
+    url = database_url(instance)
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}, instance_path=str(instance))
+    with app.app_context():
+        make_fresh(url)
+        if db.engine.dialect.name == "sqlite":
+            sa.event.listen(db.engine, "before_cursor_execute", writes_only_under_the_lock)
+    try:
+        build_history(Table(app, app.test_client()))
+        path = instance / "backup.json"
+        assert app.test_cli_runner().invoke(args=["export", str(path)]).exit_code == 0
+        yield json.loads(path.read_text(encoding="utf-8"))
+    finally:
+        with app.app_context():
+            db.session.remove()
+            clear_away(url)
+            db.engine.dispose()
+
+
 @pytest.fixture
-def exported(app: Flask, client: FlaskClient, tmp_path: Path, table: Table) -> Document:
-    """The whole history of ``app`` as exported: classic, delayed, Hat Trick, hazy, mild."""
-    build_history(table)
-    path = tmp_path / "backup.json"
-    assert app.test_cli_runner().invoke(args=["export", str(path)]).exit_code == 0
-    data: Document = json.loads(path.read_text(encoding="utf-8"))
-    return data
+def exported(exported_once: Document) -> Document:
+    """This test's own copy of the exported history."""
+    return copy.deepcopy(exported_once)
 
 
 def refused(

@@ -12,6 +12,7 @@ own host.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from importlib import resources
@@ -96,6 +97,9 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, for the whole session."""
     require_browser()
     from playwright.sync_api import expect, sync_playwright
+
+    # Service workers' own requests are seen and routed (Phone.set_offline cuts them).
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
 
     expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:

@@ -35,6 +35,10 @@ PHONE: dict[str, Any] = {
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 #: Playwright's default timeout is 30 s; a page of this app answers in well under one.
 TIMEOUT_MS = 10_000
+#: A step that waits for the rules worker to start on a new page (Pyodide, a few seconds
+#: alone) or for offline play's next try to send (every 5 s), while the other test worker
+#: loads the machine too.
+WORKER_START_MS = 30_000
 
 
 def missing_browser_reason() -> str | None:
@@ -77,10 +81,32 @@ class Phone:
     page: Any
     base_url: str
     requests: list[str] = field(default_factory=list)
+    offline: bool = False
+    routed: bool = False
 
     def goto(self, path: str) -> Any:
         """Open ``path`` of the app; answer the response."""
         return self.page.goto(self.base_url + path)
+
+    def set_offline(self, offline: bool) -> None:
+        """Take the phone off the network, or put it back: its pages, and its service
+        worker's own requests too (Chromium's offline emulation leaves those alone, as the
+        Background Sync of offline play would show), which are then refused as a phone
+        without a network refuses them. Once routed, every request of the phone stays
+        routed, so none is ever left waiting on a route taken away."""
+        if not self.routed:
+            self.context.route("**/*", self.through_network)
+            self.routed = True
+        self.offline = offline
+        self.context.set_offline(offline)
+
+    def through_network(self, route: Any) -> None:
+        """While the phone is offline, a request of its service worker fails as with no
+        network; any other goes on to the browser (whose emulation refuses a page's)."""
+        if self.offline and route.request.service_worker is not None:
+            route.abort("internetdisconnected")
+        else:
+            route.fallback()
 
     def foreign_requests(self) -> list[str]:
         """Requests that went anywhere but the app's own host."""

@@ -267,13 +267,13 @@ def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
     notice = page.get_by_role("alert").filter(has_text=OFFLINE_NOTICE)
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("button", name="Start the game").click()
     expect(notice).to_be_visible()
     assert posts == [] and page.url.endswith("/games/new")
     expect(page.get_by_label("Seat 3", exact=True)).to_have_value(NAMES[2])
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     expect(notice).to_have_count(0)
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
@@ -287,13 +287,13 @@ def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_
     expect(turn).to_have_text("Ann leads: tap the card they play.")
     sent = len(posts)
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("button", name="yellow 3", exact=True).click()
     expect(notice).to_be_visible()
     assert len(posts) == sent
     expect(turn).to_have_text("Ann leads: tap the card they play.")
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     page.get_by_role("button", name="yellow 3", exact=True).click()
     expect(turn).to_have_text("Next to play: Ben.")
     expect(notice).to_have_count(0)

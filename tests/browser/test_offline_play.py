@@ -17,10 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask_babel import force_locale
 from playwright.sync_api import expect
 
+from companion.read_models.messages import render_message
 from companion.rules import (
+    FullEntry,
     HatTrickQuickEntry,
+    Refusal,
     implied_hat_trick_count,
     round_leader,
     score_checked,
@@ -28,11 +32,12 @@ from companion.rules import (
     variant_named,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
-from tests.browser.scenario import FIVE_ROUNDS, round_scores, seat, signed, totals_of
+from tests.browser.scenario import FIVE_ROUNDS, card, round_scores, seat, signed, totals_of
 from tests.browser.support import (
     CHROMIUM,
     PHONE,
     TIMEOUT_MS,
+    WORKER_START_MS,
     LiveServer,
     Phone,
     PhoneFactory,
@@ -45,6 +50,20 @@ from tests.browser.test_pages import axe_violations, describe_violations, save_s
 from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo"]
+#: How many changes wait in this phone's outbox (IndexedDB), all games together.
+OUTBOX_SIZE = """async () => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("sticheln-offline", 1);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const count = await new Promise((resolve) => {
+    const request = db.transaction("changes").objectStore("changes").count();
+    request.onsuccess = () => resolve(request.result);
+  });
+  db.close();
+  return count;
+}"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 WORDS = {
     "en": {
@@ -162,6 +181,12 @@ def expected_pending(names: list[str], server: list[Any], offline: list[Any]) ->
     ]
 
 
+def first_round_rows(names: list[str], scores: list[int]) -> list[list[str]]:
+    """The pending table when round 1 is the only round: each score is also the total."""
+    shown = zip(names, scores, strict=True)
+    return [[name, *signed([score]), *signed([score])] for name, score in shown]
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     new_phone: PhoneFactory,
@@ -180,7 +205,7 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     posts: list[str] = []
     page.on("request", lambda request: request.method == "POST" and posts.append(request.url))
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     expect(page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
     assert pending_table(phone) == expected_pending(names, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
@@ -197,7 +222,7 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     problems = describe_violations(axe_violations(phone, axe_source), f"offline ({language})")
     assert problems == [], "\n".join(problems)
 
-    phone.context.set_offline(False)  # sent by themselves, then the page as the server has it
+    phone.set_offline(False)  # sent by themselves, then the page as the server has it
     expect(status).to_have_text(words["sent"])
     expect(page.locator(".offline-pending")).to_have_count(0)
     state = live_table.state(game)
@@ -217,13 +242,14 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     record_rounds(live_table, game, FIVE_ROUNDS[3:4])  # another phone's round 2
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     stopped = page.locator(".offline-stopped")
-    expect(stopped).to_contain_text("Round 2, entered on this phone, was not saved")
+    not_saved = "Round 2, entered on this phone, was not saved"
+    expect(stopped).to_contain_text(not_saved, timeout=WORKER_START_MS)
     state = live_table.state(game)
     assert [round_["scores"] for round_ in state["rounds"]] == round_scores(
         [FIVE_ROUNDS[0], FIVE_ROUNDS[3]]
@@ -253,7 +279,7 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     phone.goto(f"/g/{game['id']}")
     expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
 
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     page.get_by_role("link", name="Correct round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
     # Ann won 5 tricks and Ben 6, not 6 and 5 (C3 still holds: 14 tricks).
@@ -268,7 +294,7 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
 
     theirs = FIVE_ROUNDS[3]
     live_table.correct(game, 1, [seat.entry() for seat in theirs])  # another phone's
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     stopped = page.locator(".offline-stopped")
     expect(stopped).to_contain_text("Round 1, entered on this phone, was not saved")
     state = live_table.state(game)
@@ -280,13 +306,21 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     assert all(score in shown for score in signed(round_scores([mine])[0]))
 
 
+#: A browser with no way out at all from its start, its service worker included: every
+#: request goes to a proxy where nothing listens, loopback too (Chromium's offline
+#: emulation starts with the first page, after a sync the browser kept has woken the worker).
+NO_NETWORK = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+
+
 @contextmanager
-def browser_on_profile(browser: Any, base_url: str, profile: Path) -> Iterator[Phone]:
+def browser_on_profile(
+    browser: Any, base_url: str, profile: Path, args: tuple[str, ...] = ()
+) -> Iterator[Phone]:
     """The browser started on the profile folder ``profile`` (its cookies, IndexedDB,
     service worker and caches), as a phone; closed, the whole browser stops."""
     options = {**PHONE, "service_workers": "allow", "locale": "en-GB", "base_url": base_url}
     context = browser.browser_type.launch_persistent_context(
-        str(profile), executable_path=str(CHROMIUM), headless=True, **options
+        str(profile), executable_path=str(CHROMIUM), headless=True, args=list(args), **options
     )
     context.set_default_timeout(TIMEOUT_MS)
     try:
@@ -300,7 +334,8 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     browser: Any, live_server: LiveServer, live_table: Table, tmp_path: Path
 ) -> None:
     """Recorded offline, the browser closed and started again on the same profile, still
-    offline: the round is there, waiting; back online, it is sent, once."""
+    offline: the round is there, waiting; started again with the network, it is sent, once
+    (by the service worker, woken by the browser, or by the page)."""
     kit_manifest(live_server)
     words = WORDS["en"]
     game = live_table.new_game(NAMES, rounds=5)
@@ -308,21 +343,102 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     profile = tmp_path / "profile"
     with browser_on_profile(browser, live_server.url, profile) as phone:
         made_ready(phone, game, words)
-        phone.context.set_offline(True)
+        phone.set_offline(True)
         record_offline(phone, 2, FIVE_ROUNDS[1], words)
-    with browser_on_profile(browser, live_server.url, profile) as phone:
-        phone.context.set_offline(True)
+    with browser_on_profile(browser, live_server.url, profile, tuple(NO_NETWORK)) as phone:
         phone.goto(f"/g/{game['id']}")
         expect(phone.page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
         assert pending_table(phone) == expected_pending(NAMES, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
         assert len(live_table.state(game)["rounds"]) == 1
-        phone.context.set_offline(False)
-        # Any page of the game sends what waits once the server answers, and says so.
-        phone.goto(f"/g/{game['id']}/share")
-        expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
-        expect(phone.page.get_by_role("heading", level=1)).to_have_text("Share this game")
+    with browser_on_profile(browser, live_server.url, profile) as phone:
+        phone.goto(f"/g/{game['id']}")
+        expect(phone.page.locator(".score-table tbody tr.is-scored")).to_have_count(2)
+        expect(phone.page.locator(".offline-pending")).to_have_count(0)
+        assert phone.page.evaluate(OUTBOX_SIZE) == 0
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
+
+
+def registration_id(phone: Phone) -> Any:
+    """The service worker registration of the app on ``phone`` (through the DevTools
+    protocol), and the session that can dispatch its events."""
+    session = phone.context.new_cdp_session(phone.page)
+    found: list[dict[str, Any]] = []
+    session.on(
+        "ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"])
+    )
+    session.send("ServiceWorker.enable")
+    phone.page.wait_for_function(CONTROLLED)
+    live = [r for r in found if not r["isDeleted"] and r["scopeURL"] == phone.base_url + "/"]
+    assert len(live) == 1, found
+    return session, live[0]["registrationId"]
+
+
+def test_with_no_page_of_the_game_open_the_service_worker_sends_what_waits(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Background Sync: the browser wakes the service worker once the network is back, and
+    it sends the rounds kept on the phone, in order, though no page of the game is open.
+    (The test asks for the event through the DevTools protocol, as the browser would.)"""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    watching = new_phone()
+    watching.goto(f"/g/{game['id']}/view")
+    scored = watching.page.locator(".score-table tbody tr.is-scored")
+    expect(scored).to_have_count(1)
+    session, registration = registration_id(phone)
+
+    phone.set_offline(True)
+    record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    record_offline(phone, 3, FIVE_ROUNDS[2], words)
+    phone.goto("/rules")  # no page of the game open now (the rules page is kept)
+    assert len(live_table.state(game)["rounds"]) == 1
+    phone.set_offline(False)
+    session.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": phone.base_url,
+            "registrationId": registration,
+            "tag": "sticheln-outbox",
+            "lastChance": False,
+        },
+    )
+
+    expect(scored).to_have_count(3, timeout=20_000)  # the other phone sees them arrive
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:3])
+    assert phone.page.evaluate(OUTBOX_SIZE) == 0
+
+
+def hat_trick_counts() -> tuple[list[int], list[HatTrickQuickEntry]]:
+    """A 4-player Hat Trick round's counts, seat after seat (red, blue, green, passes), the
+    one the others imply filled in (C5), and its entries."""
+    setup = table_setup(4, variant_named("hat-trick"))
+    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
+    flat: list[Any] = [count for counts in seats for count in counts]
+    implied = implied_hat_trick_count(flat, setup)
+    assert implied is not None
+    flat[implied.index] = implied.value
+    entries = [
+        HatTrickQuickEntry(
+            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
+        )
+        for at in range(0, len(flat), 4)
+    ]
+    return flat, entries
+
+
+def enter_hat_trick_counts(phone: Phone, flat: list[int]) -> None:
+    """Tap each seat's counts on the record page (0 passes are there already)."""
+    for place in range(len(flat) // 4):
+        for at, name in enumerate(("red", "blue", "green", "passed")):
+            count = flat[place * 4 + at]
+            if count:
+                field = phone.page.locator(f'[data-count-field="s{place}-{name}"]')
+                tap(field, "radio", str(count))
 
 
 def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
@@ -337,36 +453,158 @@ def test_a_hat_trick_round_recorded_offline_scores_as_the_server_scores_it(
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
     setup = table_setup(len(names), variant_named("hat-trick"))
-    seats = [(9, 2, 4, 1), (3, 10, 1, 0), (5, 3, 8, 2), (1, 5, None, 1)]
-    flat = [count for counts in seats for count in counts]
-    implied = implied_hat_trick_count(flat, setup)
-    assert implied is not None
-    flat[implied.index] = implied.value
+    flat, entries = hat_trick_counts()
+    scores = [place.score for place in score_checked(setup, entries).seats]
+
+    phone.set_offline(True)
+    page.get_by_role("link", name="Record round 1").click()
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    enter_hat_trick_counts(phone, flat)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
+    assert pending_table(phone) == first_round_rows(names, scores)
+
+    phone.set_offline(False)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    assert live_table.state(game)["rounds"][0]["scores"] == scores
+
+
+def test_a_round_entered_on_the_kept_page_is_saved_in_turn_when_the_network_returns(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The network comes back while round 3 is being entered on the page kept offline: Save
+    sends the waiting round 2 first, then round 3 as the server now numbers it, both once."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    phone.set_offline(True)
+    record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    page.get_by_role("link", name="Record round 3").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Record round 3")
+    for place, entry in enumerate(FIVE_ROUNDS[2]):
+        enter_quick_seat(phone, "en", place, entry)
+
+    phone.set_offline(False)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(page.locator(".notice--saved").first).to_contain_text("Round 3")
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:3])
+
+
+def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The table marks the colours first (R4), offline, on the kept mark page; the record
+    page then shows those indicators chosen; back online, the marks and the round are sent,
+    in that order, and the server scores the round as the phone did."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    played = FIVE_ROUNDS[0]
+
+    phone.set_offline(True)
+    page.get_by_role("link", name="Mark colours").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mark colours, round 1")
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place, entry in enumerate(played):
+        tap_chip(page.locator(f'[data-field="s{place}-marked"]'), entry.indicator, "radio")
+    page.get_by_role("button", name="Save colours").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    pending = page.locator(".offline-pending")
+    expect(pending).to_contain_text("Round 1: colours marked on this phone.")
+
+    page.get_by_role("link", name="Record round 1").click()
+    expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
+    for place, entry in enumerate(played):  # the indicators as marked, chosen already
+        token = entry.indicator.replace(" ", "-")
+        expect(page.locator(f'input[name="s{place}-marked"][value="{token}"]')).to_be_checked()
+        tap(page.locator(f'[data-count-field="s{place}-tricks"]'), "radio", str(entry.tricks))
+        captures = page.locator(f'[data-field="s{place}-marked_captured"]')
+        for text in entry.captured:
+            tap_chip(captures, text, "checkbox")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#offline-play-status")).to_contain_text(words["waiting"].format(count=2))
+    assert pending_table(phone) == expected_pending(NAMES, [], [played])
+    assert live_table.state(game)["rounds"] == []
+
+    phone.set_offline(False)
+    expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
+    assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores([played])
+
+
+def test_a_round_with_every_card_recorded_offline_scores_as_the_server_scores_it(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Every card entered (the full form, kept when this phone opened it with the network):
+    the phone's scores are the rules' (R10), and the server's once sent."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    full = f"/g/{game['id']}/rounds/record?mode=full"
+    phone.goto(full)  # kept by the service worker, with its query
+    setup = table_setup(len(NAMES), variant_named("classic"))
+    indicators = [card("red 4"), card("blue 0"), card("green 1")]
+    rest = [found for found in setup.deck if found not in indicators]
+    captured = [rest[:18], rest[18:33], rest[33:]]  # whole tricks of 3 cards each (C3)
     entries = [
-        HatTrickQuickEntry(
-            dict(zip(HAT_TRICK_COLOURS, flat[at : at + 3], strict=True)), flat[at + 3]
-        )
-        for at in range(0, len(flat), 4)
+        FullEntry((shown,), tuple(cards)) for shown, cards in zip(indicators, captured, strict=True)
     ]
     scores = [place.score for place in score_checked(setup, entries).seats]
 
-    phone.context.set_offline(True)
-    page.get_by_role("link", name="Record round 1").click()
+    phone.set_offline(True)
+    phone.goto(full)
     expect(page.locator("#offline-play-status")).to_have_text(words["offline"])
-    for place in range(len(names)):
-        for at, name in enumerate(("red", "blue", "green", "passed")):
-            count = flat[place * 4 + at]
-            if count:  # 0 passes are already there
-                field = page.locator(f'[data-count-field="s{place}-{name}"]')
-                tap(field, "radio", str(count))
+    for place, (shown, cards) in enumerate(zip(indicators, captured, strict=True)):
+        tap_chip(page.locator(f'[data-field="s{place}-marked"]'), label(shown), "radio")
+        for taken in cards:
+            tap_chip(page.locator(f'[data-field="s{place}-captured"]'), label(taken), "checkbox")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#offline-play-status")).to_contain_text("Round 1 is kept on this phone.")
-    shown = pending_table(phone)
-    assert shown == [
-        [name, *signed([score]), *signed([score])]
-        for name, score in zip(names, scores, strict=True)
-    ]
-
-    phone.context.set_offline(False)
+    assert pending_table(phone) == first_round_rows(NAMES, scores)
+    phone.set_offline(False)
     expect(page.locator("#offline-play-status")).to_have_text(words["sent"])
     assert live_table.state(game)["rounds"][0]["scores"] == scores
+
+
+def label(found: Any) -> str:
+    """A card as its chip is named: ``"red 4"``."""
+    return f"{found.colour.value} {found.value}"
+
+
+def test_a_round_the_rules_refuse_offline_is_refused_in_the_table_s_words_and_not_kept(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Offline, a round whose trick counts add up to 15 of 14 (C3) is refused on the phone
+    word for word as the server's page says it in German, naming the player; nothing is
+    kept."""
+    kit_manifest(live_server)
+    words = WORDS["de"]
+    game = live_table.new_game(NAMES, rounds=2)
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+    played = FIVE_ROUNDS[0]
+    broken = (played[0], played[1], seat(played[2].indicator, 4, *played[2].captured))
+    setup = table_setup(len(NAMES), variant_named("classic"))
+    with pytest.raises(Refusal) as refused:
+        score_checked(setup, [entry.entry() for entry in broken])
+    with live_server.app.test_request_context(), force_locale("de"):
+        expected = render_message(refused.value.message, NAMES)
+
+    phone.set_offline(True)
+    page.get_by_role("link", name=words["record"].format(number=1)).click()
+    for place, entry in enumerate(broken):
+        enter_quick_seat(phone, "de", place, entry)
+    page.get_by_role("button", name=words["save"]).click()
+    status = page.locator("#offline-play-status")
+    expect(status).to_have_text(expected)
+    expect(status).to_have_attribute("role", "alert")
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["record"].format(number=1))
+    assert page.evaluate(OUTBOX_SIZE) == 0

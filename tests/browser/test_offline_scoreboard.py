@@ -31,7 +31,7 @@ def test_offline_a_scoreboard_this_phone_opened_shows_as_last_seen_and_says_so(
     assert "+14" in totals and "+17" in totals and "+10" in totals  # rounds 1 and 2 (R10)
 
     record_rounds(live_table, game, FIVE_ROUNDS[2:3])  # another phone records round 3
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     phone.goto(f"/g/{game['id']}")
     expect(page.locator("h1")).to_have_text("Scoreboard")
     expect(notice).to_be_visible()
@@ -41,7 +41,7 @@ def test_offline_a_scoreboard_this_phone_opened_shows_as_last_seen_and_says_so(
     phone.goto(f"/g/{game['id']}/share")  # a page of the game the worker never kept
     expect(page.locator("h1")).to_have_text("This phone seems to be offline")
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     phone.goto(f"/g/{game['id']}")
     expect(notice).to_be_hidden()
     assert page.locator("tfoot").inner_text() != totals  # online: the game as it is now

@@ -400,7 +400,7 @@ def test_offline_a_page_shows_the_offline_page_and_try_again_opens_it_once_back(
     that page, not home. (The table setup: the rules page and the resolver are kept, see
     tests/browser/test_offline_keep.py.)"""
     phone = worker_controlled_phone(new_phone)
-    phone.context.set_offline(True)
+    phone.set_offline(True)
     phone.goto("/setup")
     expect(phone.page.get_by_role("heading", level=1)).to_have_text(
         "This phone seems to be offline"
@@ -409,7 +409,7 @@ def test_offline_a_page_shows_the_offline_page_and_try_again_opens_it_once_back(
     again = phone.page.get_by_role("link", name="Try again")
     assert again.evaluate("link => getComputedStyle(link).minHeight") == "44px"  # style.css
 
-    phone.context.set_offline(False)
+    phone.set_offline(False)
     again.click()
     expect(phone.page.get_by_role("heading", level=1)).to_have_text("Table setup")
     assert urlsplit(phone.page.url).path == "/setup"

@@ -171,7 +171,7 @@ def test_offline_the_rules_worker_answers_every_round_and_trick_as_the_server_di
         for file in manifest["files"]:
             assert any(url.endswith(file["url"]) for url in fetched), file["name"]
 
-        phone.context.set_offline(True)
+        phone.set_offline(True)
         assert not phone.page.evaluate(CAN_REACH_SERVER), "the phone is offline"
         scored = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in rounds])
         resolved = phone.page.evaluate(ASK_WORKER, [[c.path, c.body] for c in tricks])
@@ -215,7 +215,7 @@ def test_offline_the_rules_worker_refuses_a_round_in_the_player_s_language(
         phone.goto("/")
         ready = phone.page.evaluate(START_WORKER, manifest["worker"])
         assert ready.get("type") == "ready", ready
-        phone.context.set_offline(True)
+        phone.set_offline(True)
         answer = phone.page.evaluate(ASK_IN_LANGUAGE, [call, body, "de"])
     finally:
         phone.context.close()

@@ -27,7 +27,7 @@ SURROGATE = "A\ud800B"
 #: DEL, and the UTF-8 bytes of half a surrogate pair (read by the server as U+FFFD).
 IMPOSSIBLE_CODES = ["%00", "A%00B", "%01", "%1F", "%7F", "%ED%A0%80"]
 #: What fills an address's other parts: a round number, an edit key, a live round's action.
-OTHER_PARTS = {"number": "1", "key": "not-the-key", "_action": "card"}
+OTHER_PARTS = {"number": "1", "key": "not-the-key", "_action": "card", "page": "record"}
 #: One part of a route (``<code>``, ``<int:number>``, ``<any(...):_action>``): its name.
 ROUTE_PART = re.compile(r"<(?:[^<>]*:)?(\w+)>")
 

@@ -345,3 +345,25 @@ def test_a_finished_scoreboard_lists_the_players_by_rank(
     assert [s for s, r in zip(order, ranks, strict=True) if r == 1] == winners(totals)
     assert len(winners(totals)) == 2 and ranks[2] == 3
     assert read_page(page).find("h2", id="players-title").own_text == "Ranking"
+
+
+@pytest.mark.parametrize(
+    ("page", "endpoint"),
+    [("record", "rounds/record"), ("mark", "rounds/mark"), ("live", "rounds/live")],
+)
+def test_the_next_game_s_offline_address_leads_to_its_page_once_started(
+    app: Flask, table: Table, page: str, endpoint: str
+) -> None:
+    """A phone that started the next game offline gave its round pages an address under the
+    old game (static/offline_play.js); online, it leads to the page of the game the server
+    started, or to the way to the next game while there is none."""
+    code = finished_game(app, table)
+    address = f"/g/{code}/next/rounds/{page}"
+    before = table.client.get(address)
+    assert before.status_code == 302 and before.headers["Location"] == f"/g/{code}/next"
+    press(table.client, code)
+    following = next_code(app, code)
+    after = table.client.get(address)
+    assert after.status_code == 302
+    assert after.headers["Location"] == f"/g/{following}/{endpoint}"
+    assert table.client.get(f"/g/{code}/next/rounds/correct").status_code == 404

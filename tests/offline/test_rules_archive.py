@@ -5,12 +5,10 @@ The browser test (tests/browser/test_rules_worker.py) runs the same archive unde
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -24,44 +22,13 @@ from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, Q
 from companion.web.offline import kit
 from tests.offline.requests import random_calls
 from tests.offline.test_round_fields import legal_fields, page_form, page_reads, setup_for
+from tests.offline.worker_run import archive, ask_worker
 from tests.table import Table
-
-#: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body]``; each line of stdout
-#: the worker's answer. Run with ``-S``: no site-packages, so no Flask, as on the phone.
-RUN_WORKER = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
-import rules_worker
-for line in sys.stdin:
-    path, body = json.loads(line)
-    print(rules_worker.answer(path, json.dumps(body)))
-for name in ("flask", "werkzeug", "sqlalchemy", "companion.web", "companion.data"):
-    assert name not in sys.modules, name
-try:
-    import flask
-except ImportError:
-    pass
-else:
-    raise AssertionError("flask was importable")
-"""
 
 
 def run_worker(unpacked: Path, calls: list[tuple[str, Any]]) -> list[Any]:
-    """The unpacked worker's answers to ``calls`` (path, body), run with nothing but Python's
-    standard library."""
-    run = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(unpacked)],
-        input="".join(json.dumps([path, body]) + "\n" for path, body in calls),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
-
-
-def archive() -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
+    """The unpacked worker's answers to ``calls`` (path, body), in the API's English."""
+    return ask_worker(unpacked, [(path, body, None) for path, body in calls])
 
 
 def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> None:
@@ -69,7 +36,19 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     rules = Path(companion.rules.__file__).parent
     formats = Path(companion.formats.__file__).parent
     expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
-    for name in ("__init__", "parse", "entries", "rules_answers", "offline_game", "round_fields"):
+    shipped = (
+        "parse",
+        "entries",
+        "rules_answers",
+        "offline_game",
+        "round_fields",
+        "trick_taps",
+        "live_words",
+        "live_over",
+        "live_page",
+        "live_taps",
+    )
+    for name in ("__init__", *shipped):
         expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
     for name, path in expected.items():

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import gettext
 import io
-import json
 import random
 import re
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -22,52 +18,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
+from companion.formats.offline_game import offline_state
 from companion.read_models.messages import render_message
-from companion.rules import Message
+from companion.rules import Message, Refusal
 from companion.rules.wording import Reader, say
 from companion.web.offline import kit
 from tests.offline.refusals import REFUSED, refusal
 from tests.offline.requests import random_calls
+from tests.offline.worker_run import archive, ask_worker
+from tests.table import Table
 
 LANGUAGES = ("en", "de", "it", "fr", "hu")
 CATALOG = "companion/translations/{}/LC_MESSAGES/messages.mo"
-
-#: Unpacked in ``sys.argv[1]``; each line of stdin a call ``[path, body, language]`` (a
-#: language of null: none given); each line of stdout the worker's answer. ``-S``: no Flask.
-RUN_WORKER = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
-import rules_worker
-for line in sys.stdin:
-    path, body, language = json.loads(line)
-    given = () if language is None else (language,)
-    print(rules_worker.answer(path, json.dumps(body), *given))
-assert "flask" not in sys.modules and "babel" not in sys.modules
-"""
-
-
-def archive() -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
-
-
-@pytest.fixture(scope="module")
-def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("rules")
-    archive().extractall(folder)
-    return folder
-
-
-def ask_worker(unpacked: Path, calls: list[tuple[str, Any, str | None]]) -> list[Any]:
-    """The unpacked worker's answers to ``calls`` (path, body, language)."""
-    run = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", RUN_WORKER, str(unpacked)],
-        input="".join(json.dumps(call) + "\n" for call in calls),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
 
 
 def page_words(app: Flask, message: Message, language: str, names: Any = None) -> str:
@@ -189,3 +151,33 @@ def test_the_pure_renderer_with_the_shipped_catalog_is_the_page_s_renderer(
         for names in (["Anna", "Bernd", "Èlia", "Ödön"], ["Ugo", "Zoé", "Ida", "Lea"]):
             rng.shuffle(names)
             assert say(message, reader, names) == page_words(app, message, language, names)
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_a_queued_round_refused_offline_is_said_as_the_record_page_says_it(
+    app: Flask, table: Table, unpacked: Path, language: str
+) -> None:
+    """A round kept on the phone that the rules refuse (C1: red 4 at two seats): the worker's
+    ``games/offline`` says so in the table's language, naming its players, word for word as
+    the server's page would."""
+    names = ["Ann", "Ben", "Cleo"]
+    game = table.new_game(names, rounds=2)
+    red_4 = [{"colour": "red", "value": 4}]
+    entry = {"marked": red_4, "tricks": 5, "marked_captured": []}
+    queued = [{"action": "record", "body": {"version": 0, "entries": [entry, entry, entry]}}]
+    state = table.state(game)
+    refusals: list[Refusal] = []
+
+    def kept(error: Refusal, _names: Any) -> str:
+        refusals.append(error)
+        return str(error)
+
+    offline_state(state, queued, kept)
+    assert len(refusals) == 1 and "C1" in str(refusals[0])
+    [answer] = ask_worker(
+        unpacked, [("games/offline", {"state": state, "queued": queued}, language)]
+    )
+    assert answer["status"] == 200
+    [refused] = answer["body"]["refused"]
+    assert refused["error"] == page_words(app, refusals[0].message, language, names)
+    assert "Ann" in refused["error"] and refused["error"] != str(refusals[0])

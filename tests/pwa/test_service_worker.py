@@ -153,9 +153,9 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     client: FlaskClient, table: Table
 ) -> None:
     """The two public pages that settle a dispute are kept as last seen, and so is the
-    scoreboard of each game this phone opened and its record and correct pages (for rounds
-    entered offline), in a cache of its own that a new version of the worker spares, with the words
-    of offline play; any other page of a game is never kept."""
+    scoreboard of each game this phone opened and its record, mark and correct pages (for
+    rounds entered offline), in a cache of its own that a new version of the worker spares,
+    with the words of offline play; any other page of a game is never kept."""
     source = worker(client)
     assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve"]
     assert source.count("cache.addAll(") == 1
@@ -178,8 +178,8 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     found = re.search(r"var ROUND_PAGE = new RegExp\((\".*?\")\);", source)
     assert found is not None
     round_page = re.compile(json.loads(found.group(1)))
-    record = [f"/g/{code}/rounds/record", f"/g/{code}/rounds/1", f"/g/{code}/rounds/12"]
-    never = [*kept, f"/g/{code}/rounds/mark", f"/g/{code}/rounds/1/scores", "/g/x/rounds/x"]
+    record = [f"/g/{code}/rounds/{page}" for page in ("record", "mark", "1", "12")]
+    never = [*kept, f"/g/{code}/rounds/1/live", f"/g/{code}/rounds/1/scores", "/g/x/rounds/x"]
     assert [path for path in record + never if round_page.match(path)] == record
 
 

@@ -12,6 +12,7 @@ from companion.rules.checks import (
     check_hat_trick_holdings,
     check_indicators,
     check_marked_captures,
+    check_marks,
     check_trick_total,
     check_tricks_of_seat,
     tricks_from_captures,
@@ -56,6 +57,21 @@ def assert_names(err: RuleError, seat: int | None, card: str | None) -> None:
     if card is not None:
         assert err.card == c(card), text
         assert mentions(text, card), text
+
+
+def test_c1_c2_marks_laid_out_are_checked_across_seats_then_seat_by_seat():
+    """The indicators at the start of a round (marking, a live start, a backup, the phone
+    offline): a card named at two seats (C1), a seat with the wrong count (C2)."""
+    deck = table_setup(3, variant_named("classic")).deck
+    check_marks([cs("red 4"), cs("blue 0"), cs("green 1")], deck, 1)
+    with pytest.raises(CardError) as twice:
+        check_marks([cs("red 4"), cs("red 4"), cs("green 1")], deck, 1)
+    assert twice.value.seat == 1 and mentions(str(twice.value), "red 4")
+    with pytest.raises(IndicatorError) as short:
+        check_marks([cs("red 4"), (), cs("green 1")], deck, 1)
+    assert short.value.seat == 1
+    with pytest.raises(IndicatorError):
+        check_marks([cs("red 4, red 1"), cs("blue 0, blue 1"), cs("green 1, green 2")], deck, 2)
 
 
 # --------------------------------------------------------------------------------------------

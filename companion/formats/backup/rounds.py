@@ -20,7 +20,7 @@ from companion.rules import (
     round_leader,
     score_round,
 )
-from companion.rules.checks import check_cards_named_once, check_indicators
+from companion.rules.checks import check_marks
 from companion.rules.errors import TrickError
 from companion.rules.hat_trick import Play
 from companion.rules.live import LiveRound
@@ -179,11 +179,7 @@ def _marked_entries(value: object, setup: TableSetup, required: bool) -> list[di
         fields = ("marked",) if required else ()
         obj = parse.fields(item, f"entries[{seat}]", fields, ("marked",))
         marked.append(parse.cards(obj.get("marked", []), f"entries[{seat}].marked", 2))
-    check_cards_named_once(
-        [(seat, card) for seat, cards in enumerate(marked) for card in cards], setup.deck
-    )
-    for seat, cards in enumerate(marked):
-        check_indicators(seat, cards, setup.variant.colours_marked)
+    check_marks(marked, setup.deck, setup.variant.colours_marked)
     return [{"marked": [card.as_json() for card in cards]} for cards in marked]
 
 

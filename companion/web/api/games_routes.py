@@ -10,7 +10,7 @@ applied once.
 
 from __future__ import annotations
 
-from flask import jsonify, request, url_for
+from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion import services
@@ -146,6 +146,31 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
     return answer(game, services.submit(game, round_sent(game, number), correcting=True))
 
 
+@bp.post("/games/<code>/rounds/marks")
+@idempotent
+def mark_colours(code: str) -> ResponseReturnValue:
+    """Mark the colours of the next round: each seat's indicator cards (R4, R14; C1, C2),
+    as the mark page does; the round is then recorded (``POST .../rounds``) or played live.
+    With ``number``, the round the client meant: refused (409, with the game) if another
+    phone opened it meanwhile or it is not the next one."""
+    game = editable_game(code)
+    data = parse.fields(request_body(), "The request", ("version", "marked"), ("number",))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    seats = parse.listing(data["marked"], "marked", MAX_PLAYERS)
+    marked = [parse.cards(cards, f"marked[{seat}]", 2) for seat, cards in enumerate(seats)]
+    if "number" in data:
+        number = parse.integer(data["number"], "number", 1, 2**31)
+        match services.opening_clash(game, number):
+            case services.Clashed(round_):
+                not_next = services.RoundNotNext(round_.number, queries.number_to_record(game))
+                raise ApiError(str(not_next), 409, state=game_state(game))
+            case services.Refused(refusal):
+                raise ApiError(str(refusal), 409, state=game_state(game))
+    services.mark_colours(game, version, marked)
+    commit_change()
+    return game_state(game), 201
+
+
 @bp.post("/games/<code>/rounds/live")
 @idempotent
 def open_live_round(code: str) -> ResponseReturnValue:
@@ -239,6 +264,32 @@ def deletion_version() -> int:
         return int(raw)
     data = parse.fields(request_body(), "The request", ("version",))
     return parse.integer(data["version"], "version", 0, 2**31)
+
+
+@bp.post("/games/<code>/again")
+def play_again(code: str) -> ResponseReturnValue:
+    """The table's next game, as the page's "Play again" starts it: the same players in the
+    same seats, the same variant and rounds, the first lead one seat on (R3). A table plays
+    one next game: the first call starts it (201), any later one, from any holder of this
+    game's key, answers it (200), so the call needs no idempotency key of its own. Its edit
+    key is derived from the key that opened this game (``services.next_game_key``), as the
+    pages derive it, so every phone of the table may change it; a phone's own right (its
+    session) is given it."""
+    game, sent = editable_game_with_key(code)
+    secret = current_app.config["SECRET_KEY"]
+
+    def derived(new_code: str) -> str:
+        return services.next_game_key(secret, sent.key, new_code)
+
+    following, started = services.play_again(game, derived)
+    commit_change()
+    key = derived(following.code)
+    if not services.key_opens(following, key):
+        raise ApiError(rights.KEY_REPLACED if sent.from_session else rights.WRONG_KEY, 403)
+    if sent.from_session:
+        remember_edit_key(following, key)
+    status = 201 if started is not None else 200
+    return {**game_state(following), "edit_key": key}, status, {"Cache-Control": "no-store"}
 
 
 @bp.post("/games/<code>/edit-key")

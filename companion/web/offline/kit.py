@@ -61,6 +61,11 @@ SHIPPED_MODULES = (
     "companion.formats.rules_answers",
     "companion.formats.offline_game",
     "companion.formats.round_fields",
+    "companion.formats.trick_taps",
+    "companion.formats.live_words",
+    "companion.formats.live_over",
+    "companion.formats.live_page",
+    "companion.formats.live_taps",
 )
 #: Where the archive holds the compiled catalogs, and the catalogs the app has (inside
 #: ``companion/translations``, each compiled beside itself by setup and by the wheel's build).

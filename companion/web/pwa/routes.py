@@ -60,6 +60,9 @@ GAMES_CACHE = "sticheln-games"
 network fails (never a page marked ``no-store``: a save's note, a conflict)."""
 
 OFFLINE_COPY_MARK = "data-offline-copy hidden"
+#: The stylesheets of the round pages: a live round played offline on the kept scoreboard
+#: of its game (no round page of it kept) is drawn with them.
+FRAME_STYLES = ("chips.css", "play.css")
 """What the worker unhides in a kept scoreboard it shows offline (templates/games/
 scoreboard.html): the notice that the page is the copy this phone last saw."""
 
@@ -91,20 +94,42 @@ def cache_version(folder: str | Path, files: list[str], extra: list[str]) -> str
 
 
 def game_page_pattern() -> str:
-    """The paths of a game's scoreboards (editing and read-only), as a JavaScript pattern."""
+    """The paths of a game's scoreboards (editing and read-only) and of its trick resolver
+    (which a phone with the offline kit answers offline), as a JavaScript pattern."""
     board = url_for("games.scoreboard", code="CODE")
     prefix, _code, _rest = board.partition("CODE")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view)?$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+(?:/view|/resolve)?$"
 
 
 def round_page_pattern() -> str:
-    """The paths of a game's record page and of its pages correcting a round, as a
-    JavaScript pattern: kept (with their query, which says the entry mode) for a phone that
-    enters rounds offline."""
+    """The paths of a game's record and mark pages, of its page starting a round live and of
+    its pages correcting a round, as a JavaScript pattern: kept (with their query, which says
+    the entry mode) for a phone that enters rounds offline."""
     record = url_for("games.record_round", code="CODE")
     prefix, _code, rest = record.partition("CODE")
     rounds = re.escape(rest.rsplit("/", 1)[0] + "/")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|[0-9]+)$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|live|[0-9]+)$"
+
+
+def live_page_pattern() -> str:
+    """The paths of a game's live round pages, as a JavaScript pattern (the game's code is
+    its first group): offline, a phone with the offline kit plays the round on a kept page of
+    the game (static/offline_live.js); the live page itself is never kept (no-store)."""
+    live = url_for("games.live_round", code="CODE", number=1)
+    prefix, _code, rest = live.partition("CODE")
+    rounds, _number, end = rest.partition("/1/")
+    code, number = "([A-Za-z0-9]+)", "/[0-9]+/"
+    return "^" + re.escape(prefix) + code + re.escape(rounds) + number + re.escape(end) + "$"
+
+
+def next_page_pattern() -> str:
+    """The addresses of the table's next game that a phone gives it while the server does
+    not have it yet (offline play again): its scoreboard and round pages under the old
+    game's ``/next``. Groups: the old game's code, then the round page, if any."""
+    board = url_for("games.next_game", code="CODE")
+    prefix, _code, rest = board.partition("CODE")
+    pages = "(?:/rounds/(record|mark|live))?"
+    return "^" + re.escape(prefix) + "([A-Za-z0-9]+)" + re.escape(rest) + pages + "$"
 
 
 def template_source(name: str) -> str:
@@ -179,8 +204,14 @@ def service_worker() -> ResponseReturnValue:
         games_cache=GAMES_CACHE,
         game_page=game_page_pattern(),
         round_page=round_page_pattern(),
+        live_page=live_page_pattern(),
+        next_page=next_page_pattern(),
+        frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
+        outbox_url=url_for("static", filename="outbox.js"),
+        # A game's API address is this and its code (static/outbox.js sends to it).
+        games_api=url_for("api.show_game", code="CODE").rsplit("/", 1)[0],
     )
     response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
@@ -253,6 +284,17 @@ def offline_play_words() -> dict[str, object]:
         ),
         "record": _("Record round %(number)s", number="{number}"),
         "led": _("%(name)s led the first trick.", name="{name}"),
+        "leading": _("%(name)s leads the first trick.", name="{name}"),
+        "mark": _("Mark colours, round %(number)s", number="{number}"),
+        "play_live": _("Play round %(number)s live", number="{number}"),
+        # Where the rulings a live round's reasons cite are linked to (link_rulings).
+        "rules_url": url_for("rulebook.rules"),
+        "continue_live": _("Continue live round"),
+        "scoreboard": _("Scoreboard"),
+        "play_again": _("Play again"),
+        "to_next": _("Go to the next game"),
+        "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
+        "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
         "leads": _("leads"),
         "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(

@@ -21,6 +21,7 @@ from wtforms import Field
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundMode
+from companion.formats.trick_taps import add_play, read_trick, write_trick
 from companion.read_models.messages import render_message, variant_label
 from companion.read_models.scoreboard import NextRound, next_round_of
 from companion.rules import Play, RuleError, TableSetup, table_setup
@@ -34,14 +35,7 @@ from companion.web.tools.box import (
     trick_rule_of,
 )
 from companion.web.tools.forms import GameTrickForm, ResolverForm, SetupForm, TrickForm
-from companion.web.tools.trick import (
-    TrickTable,
-    add_play,
-    picker_groups,
-    read_trick,
-    trick_view,
-    write_trick,
-)
+from companion.web.tools.trick import TrickTable, picker_groups, trick_view
 
 
 @dataclass(frozen=True)
@@ -51,6 +45,8 @@ class GameAtTable:
     code: str
     names: tuple[str, ...]
     variant: str
+    #: The variant as the API and the offline rules worker name it (the resolver offline).
+    variant_json: dict[str, object]
     rounds_planned: int
     round: NextRound | None
 
@@ -61,6 +57,7 @@ def game_at_table(game: Game) -> GameAtTable:
         code=game.code,
         names=tuple(seat_names(game)),
         variant=variant_label(game.variant),
+        variant_json=game.variant.as_json(),
         rounds_planned=game.rounds_planned,
         round=next_round_of(game, queries.playing_round(game)),
     )
@@ -246,7 +243,7 @@ def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...]
     """The trick sent back by the page. After the trick rule or player count changed it may
     no longer fit; it is then cleared, saying why."""
     try:
-        return read_trick(text, table), None
+        return read_trick(text, table.setup), None
     except RuleError as error:
         reason = render_message(error.message, table.names or None)
         return (), gettext("The trick was cleared: %(reason)s", reason=reason)
@@ -264,7 +261,7 @@ def apply_tap(
     if not form.add.data:
         return plays, None, None  # "apply": only the settings changed
     try:
-        return add_play(plays, form.add.data, form.pass_next.data, table), None, None
+        return add_play(plays, form.add.data, form.pass_next.data, table.setup), None, None
     except RuleError as error:
         return plays, render_message(error.message, table.names or None), form.add.data
 

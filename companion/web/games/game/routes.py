@@ -215,6 +215,26 @@ def next_game(code: str) -> ResponseReturnValue:
     return response
 
 
+#: The round pages a phone may open of a next game it started offline.
+NEXT_GAME_PAGES = {
+    "record": "games.record_round",
+    "mark": "games.mark_colours",
+    "live": "games.start_live_round",
+}
+
+
+@bp.get("/g/<code>/next/rounds/<any(record, mark, live):page>")
+def next_game_round(code: str, page: str) -> ResponseReturnValue:
+    """A round page of the table's next game under the address a phone gave it while the
+    server did not have that game yet (offline play again, static/offline_play.js): the
+    same page of the game the server started, once it has; else the way to the next game."""
+    game = services.get_game(code)
+    following = db.session.get(Game, game.next_game_id) if game.next_game_id else None
+    if following is None:
+        return redirect(url_for("games.next_game", code=game.code))
+    return redirect(url_for(NEXT_GAME_PAGES[page], code=following.code))
+
+
 # --------------------------------------------------------------------------------------------
 # Abandon and delete, each behind a confirmation
 

@@ -14,6 +14,7 @@ from werkzeug.http import quote_etag
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
+from companion.formats.live_page import deck_rows
 from companion.read_models.chips import Chip, ChipGroup, card_token
 from companion.read_models.messages import colour_name, colour_symbol, signed_number
 from companion.read_models.scoreboard import chips_of_colours, next_game_code, ranked_standings
@@ -55,37 +56,20 @@ def chip_rows(
     hazy: bool,
     refused: str | None,
 ) -> tuple[ChipGroup, ...]:
-    """The deck in use, a row per colour. Cards played this round, in the trick so far, or
-    laid out as indicators are disabled, except face-down indicators (R15): disabling them
-    would show them, so the rules refuse them only if they are entered (C6)."""
-    laid_out = {card for cards in live.marked for card in cards}
-    out = live.cards_out()
-    in_trick = {play.card for play in plays}
-    trick_colours = {play.card.colour for play in plays if not play.passed}
-    two_colours = can_pass(setup.variant, plays)
-    rows = []
-    for colour in setup.deck.colours:
-        chips = []
-        for card in setup.deck:
-            if card.colour is not colour:
-                continue
-            state = ""
-            if card in in_trick:
-                state = "in-trick"
-            elif card in laid_out:
-                state = "" if hazy else "laid-out"
-            elif card in out:
-                state = "played"
-            chips.append(Chip.of(card, refused=card_token(card) == refused, out=state))
-        rows.append(
-            ChipGroup(
-                colour.value,
-                tuple(chips),
-                in_trick=two_colours and colour in trick_colours,
-                passes=two_colours and colour not in trick_colours,
-            )
+    """The deck in use, a row per colour, as ``live_page.deck_rows`` offers it (C6, R15,
+    R19): the same rows the phone draws offline."""
+    return tuple(
+        ChipGroup(
+            row.colour.value,
+            tuple(
+                Chip.of(card, refused=card_token(card) == refused, out=state)
+                for card, state in row.cards
+            ),
+            in_trick=row.in_trick,
+            passes=row.passes,
         )
-    return tuple(rows)
+        for row in deck_rows(setup, live, plays, hazy)
+    )
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@
 // script. Every file comes from our own origin; Pyodide is asked for no package, and any
 // package URL would be ours too, so it never reaches for a CDN. No rule is written here.
 //
-// In:  {id, call, body, language}  call: "rounds/score" or "tricks/resolve"; body: the API's
+// In:  {id, call, body, language}  call: a path rules_worker.py answers ("rounds/score",
+//      "tricks/resolve", "tricks/tap", ...); body: the API's
 //      request; language (optional): the player's ("de"), in which a refusal's error is said
 //      as the server's pages say it (English for a language the app lacks); without it, the
 //      API's English

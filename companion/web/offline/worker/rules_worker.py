@@ -4,9 +4,12 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Two calls are the phone's own, in the
-API's manner: ``games/offline`` (what the phone shows of a game) and ``rounds/fields`` (a
-round form's posted fields read as the page reads them). Given the player's language, a
+included, so the phone and the server cannot disagree. Six calls are the phone's own, in the
+API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
+table's next game, as play again starts it), ``rounds/fields`` and ``rounds/marks`` (a
+round form's posted fields read as the page reads them), ``tricks/tap`` (a tap on the trick
+resolver, told as its page tells it) and ``live/tap`` (a tap on a live round's page, and the
+change it queues). Given the player's language, a
 refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
 compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -20,7 +23,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.formats import offline_game, parse, round_fields, rules_answers
+from companion.formats import (
+    live_taps,
+    offline_game,
+    parse,
+    round_fields,
+    rules_answers,
+    trick_taps,
+)
 from companion.rules import Refusal
 from companion.rules.wording import Reader, say
 
@@ -33,6 +43,18 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     # Not an API path: a round form's fields, as the page posts them, read into the entries
     # the page would read (and the count the others imply, C3, C5), for Save with no network.
     "rounds/fields": round_fields.fields_answer,
+    # Not an API path: the mark page's fields read into each seat's indicator cards.
+    "rounds/marks": round_fields.marks_answer,
+    # Not an API path: the table's next game, as play again starts it on the server.
+    "games/next": offline_game.next_game_answer,
+}
+#: The calls whose answer is in the player's words: given the language (English without one).
+TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
+    # Not an API path: one tap on the trick resolver, and the trick told in the table's words.
+    "tricks/tap": trick_taps.tap_answer,
+    # Not an API path: one tap on a live round's page offline: the change it makes, if any,
+    # and the page told in the table's words.
+    "live/tap": live_taps.live_tap,
 }
 
 
@@ -44,11 +66,15 @@ def answer(call: str, request: str, language: str | None = None) -> str:
     """``{"status": ..., "body": ...}`` as JSON text: what ``POST /api/v1/<call>`` answers
     to the JSON text ``request``; a refusal's ``error`` in ``language`` as the pages say it,
     if one is given (English for a language the app does not have)."""
-    if call not in ANSWERS:
-        known = ", ".join(sorted(ANSWERS))
+    if call not in ANSWERS and call not in TOLD:
+        known = ", ".join(sorted([*ANSWERS, *TOLD]))
         return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
     try:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
+        if call == "games/offline" and language is not None:  # refusals said to the table
+            return reply(200, offline_game.game_offline(body, table_words(language)))
+        if call in TOLD:
+            return reply(200, TOLD[call](body, reader(language or "en")))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         return reply(parse.refusal_status(error), {"error": words(error, language)})
@@ -60,6 +86,11 @@ def words(refusal: Refusal, language: str | None) -> str:
     if language is None:
         return str(refusal)
     return say(refusal.message, reader(language))
+
+
+def table_words(language: str) -> offline_game.Say:
+    """Refusals as the server's pages say them in ``language``, naming the players."""
+    return lambda refusal, names: say(refusal.message, reader(language), names)
 
 
 def reader(language: str) -> Reader:

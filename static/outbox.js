@@ -1,0 +1,383 @@
+// The outbox of offline play (static/offline_play.js uses it): what a phone entered with no
+// network, kept on the phone until the server has it.
+//
+// - IndexedDB "sticheln-offline", store "changes", in the order entered: each change is the
+//   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n>, POST
+//   .../rounds/marks, and for a live round POST .../rounds/live, POST .../rounds/<n>/tricks
+//   and DELETE .../rounds/<n>/tricks/last, and POST .../again for the table's next game;
+//   with the version and the round number the page was opened for, and an Idempotency-Key,
+//   so a change sent twice is applied once), plus the form's fields for the conflict view.
+//   The changes of a next game started on this phone wait under "<code>/next" until the
+//   play again that starts it is sent, then move to the game the server started. It is written (durably) before the page moves on, so a reload, a closed
+//   browser or a restarted phone loses nothing. Store "games" holds the last game state the
+//   server gave.
+// - Sending: in order, one tab at a time, with this phone's own edit right (its cookie; the
+//   API takes it from the app's own pages only). A change the server saved is gone, and the
+//   changes entered after it on the same state of the game move to the version it made. A
+//   409 (the game changed on another phone) marks the change "clashed" and stops the game's
+//   queue; any other refusal marks it "refused"; a network failure or a 5xx leaves it
+//   waiting for the next chance.
+// - Loaded by the pages (offline_play.js) and by the service worker, which sends what waits
+//   when the browser tells it the network is back (Background Sync, "sticheln-outbox"),
+//   with no page of the game open. The lock above keeps the two from sending at once.
+(function () {
+  "use strict";
+
+  var SYNC_TAG = "sticheln-outbox";
+  var SEND_TIMEOUT_MS = 20000; // how long one change may take to be answered
+
+  // The outbox of the game ``code`` (its API address ``gameApi``); ``onSending`` is told
+  // when a change is being sent.
+  self.StichelnOutbox = function (code, gameApi, onSending) {
+    // ------------------------------------------------------------------------------------------
+    // The phone's store
+
+    var database = new Promise(function (resolve, reject) {
+      var request = indexedDB.open("sticheln-offline", 1);
+      request.onupgradeneeded = function () {
+        var changes = request.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
+        changes.createIndex("code", "code");
+        request.result.createObjectStore("games", { keyPath: "code" });
+      };
+      request.onsuccess = function () {
+        resolve(request.result);
+      };
+      request.onerror = function () {
+        reject(request.error);
+      };
+    });
+
+    // One transaction over ``stores``: ``work`` gets them by name and may answer a request,
+    // whose result is the answer once the transaction is committed.
+    function transaction(stores, mode, work) {
+      return database.then(function (db) {
+        return new Promise(function (resolve, reject) {
+          var done = db.transaction(stores, mode, { durability: "strict" });
+          var result;
+          var named = {};
+          stores.forEach(function (name) {
+            named[name] = done.objectStore(name);
+          });
+          var request = work(named);
+          if (request) {
+            request.onsuccess = function () {
+              result = request.result;
+            };
+          }
+          done.oncomplete = function () {
+            resolve(result);
+          };
+          done.onerror = done.onabort = function () {
+            reject(done.error);
+          };
+        });
+      });
+    }
+
+    function changesOfGame() {
+      return transaction(["changes"], "readonly", function (s) {
+        return s.changes.index("code").getAll(code);
+      });
+    }
+
+    function keptGame() {
+      return transaction(["games"], "readonly", function (s) {
+        return s.games.get(code);
+      });
+    }
+
+    function keepGame(state) {
+      return transaction(["games"], "readwrite", function (s) {
+        return s.games.put({ code: code, state: state });
+      });
+    }
+
+    // Kept, then the browser asked to wake the service worker once the network is back.
+    function keepChange(change) {
+      return transaction(["changes"], "readwrite", function (s) {
+        return s.changes.add(change);
+      }).then(function (id) {
+        askForSync();
+        return id;
+      });
+    }
+
+    function dropChange(id) {
+      return transaction(["changes"], "readwrite", function (s) {
+        return s.changes.delete(id);
+      });
+    }
+
+    function markChange(change, state, error) {
+      change.state = state;
+      change.error = error;
+      return transaction(["changes"], "readwrite", function (s) {
+        return s.changes.put(change);
+      });
+    }
+
+    // A change the server saved: gone from the outbox, the game as the server answered, and
+    // the changes entered after it on the same state of the game now based on the new one.
+    // Play again answers the next game: the changes entered for it on this phone move to it.
+    function saved(change, state) {
+      if (change.action === "again") {
+        return startedNext(change, state);
+      }
+      return transaction(["changes", "games"], "readwrite", function (s) {
+        s.changes.delete(change.id);
+        s.games.put({ code: code, state: state });
+        s.changes.index("code").openCursor(code).onsuccess = function (event) {
+          var cursor = event.target.result;
+          if (!cursor) {
+            return;
+          }
+          var later = cursor.value;
+          if (later.base === change.base && later.state === "waiting") {
+            later.base = state.version;
+            later.body.version = state.version;
+            cursor.update(later);
+          }
+          cursor.continue();
+        };
+      });
+    }
+
+    // The table's next game, started on this phone with no network (its changes kept under
+    // ``nextOf(code)``), now started on the server as ``state``: they move to it, based on
+    // its first version, and the phone remembers where the game went.
+    function startedNext(change, state) {
+      var waiting = nextOf(code);
+      return transaction(["changes", "games"], "readwrite", function (s) {
+        s.changes.delete(change.id);
+        s.games.put({ code: state.id, state: state });
+        s.games.put({ code: waiting, movedTo: state.id });
+        s.changes.index("code").openCursor(waiting).onsuccess = function (event) {
+          var cursor = event.target.result;
+          if (!cursor) {
+            return;
+          }
+          var moved = cursor.value;
+          moved.code = state.id;
+          moved.base = state.version;
+          moved.body.version = state.version;
+          cursor.update(moved);
+          cursor.continue();
+        };
+      });
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Sending, in order, once the network is back
+
+    // The API call a change is (DESIGN.md, "Games"): its method and its address under the
+    // game's.
+    var CALLS = {
+      record: ["POST", "/rounds"],
+      correct: ["PUT", "/rounds/{number}"],
+      mark: ["POST", "/rounds/marks"],
+      live: ["POST", "/rounds/live"],
+      trick: ["POST", "/rounds/{number}/tricks"],
+      undo: ["DELETE", "/rounds/{number}/tricks/last"],
+      again: ["POST", "/again"],
+    };
+
+    function apiCall(change) {
+      var call = CALLS[change.action];
+      return { method: call[0], path: call[1].replace("{number}", String(change.number)) };
+    }
+
+    var sending = null;
+
+    function send() {
+      var started = startedFrom(code);
+      if (started !== null) {
+        // A next game not yet on the server: first the game it follows, whose play again
+        // starts it (its changes then move to it, and are sent from its own pages).
+        var before = gameApi.replace(encodeURIComponent(code), encodeURIComponent(started));
+        return self.StichelnOutbox(started, before, onSending).send();
+      }
+      if (!sending) {
+        // One tab at a time sends a game's changes (another waits, then finds them sent).
+        var run = function () {
+          return changesOfGame().then(function (changes) {
+            return sendFirst(changes, 0);
+          });
+        };
+        var locks = navigator.locks;
+        sending = (locks ? locks.request("sticheln-outbox-" + code, run) : run())
+          .then(
+            function (count) {
+              sending = null;
+              return count;
+            },
+            function () {
+              sending = null; // the network went again: the changes wait for the next chance
+              return 0;
+            }
+          );
+      }
+      return sending;
+    }
+
+    // Send the first waiting change; on success, the next (read again: their versions moved).
+    // Answers how many were saved.
+    function sendFirst(changes, count) {
+      var change = changes[0];
+      if (!change || change.state !== "waiting") {
+        return count;
+      }
+      onSending();
+      var call = apiCall(change);
+      // A request that hangs (a network with no way out) is given up, so that the lock goes
+      // to whoever tries next; if the server did save it, the next try gets the same answer
+      // for the same idempotency key.
+      var stop = new AbortController();
+      var timer = setTimeout(function () {
+        stop.abort();
+      }, SEND_TIMEOUT_MS);
+      return fetch(gameApi + call.path, {
+        method: call.method,
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": change.key },
+        body: JSON.stringify(change.body),
+        signal: stop.signal,
+      }).then(function (response) {
+        clearTimeout(timer);
+        if (response.status >= 500) {
+          throw new Error("the server answered " + response.status);
+        }
+        return response.json().then(function (answer) {
+          if (response.ok) {
+            return saved(change, answer)
+              .then(changesOfGame)
+              .then(function (rest) {
+                return sendFirst(rest, count + 1);
+              });
+          }
+          var state = response.status === 409 ? "clashed" : "refused";
+          return markChange(change, state, answer.error || "").then(function () {
+            return count;
+          });
+        });
+      });
+    }
+
+    return {
+      changes: changesOfGame,
+      keptGame: keptGame,
+      keepGame: keepGame,
+      keep: keepChange,
+      drop: dropChange,
+      send: send,
+    };
+  };
+
+  // The table's next game as this phone keeps it before the server has it: under the code
+  // of the game it follows, then "/next" (the address of that game's next game, too).
+  var NEXT = "/next";
+
+  function nextOf(code) {
+    return code + NEXT;
+  }
+
+  // The game a next game kept on this phone follows, or null for a game of the server.
+  function startedFrom(code) {
+    return code.slice(-NEXT.length) === NEXT ? code.slice(0, -NEXT.length) : null;
+  }
+
+  // Where the browser has Background Sync (Chromium), it wakes the service worker when the
+  // network is back, and again later if sending failed; elsewhere the pages send.
+  function askForSync() {
+    var workers = self.navigator && self.navigator.serviceWorker;
+    if (!workers || typeof document === "undefined") {
+      return;
+    }
+    workers.ready
+      .then(function (registration) {
+        return registration.sync && registration.sync.register(SYNC_TAG);
+      })
+      .then(null, function () {});
+  }
+
+  // The service worker's side: every game with a change waiting, sent in turn. Answers how
+  // many games still wait (none: done; some: the network failed again, so try later).
+  self.StichelnOutbox.sendAll = function (gamesApi) {
+    var fresh = false;
+    var opened = new Promise(function (resolve, reject) {
+      var request = indexedDB.open("sticheln-offline", 1);
+      request.onsuccess = function () {
+        resolve(request.result);
+      };
+      request.onerror = function () {
+        return fresh ? resolve(null) : reject(request.error);
+      };
+      request.onupgradeneeded = function () {
+        fresh = true; // no outbox on this phone: nothing to send
+        request.transaction.abort();
+      };
+    });
+    // The games whose queue can go on: a change waits, and none clashed or was refused
+    // (those wait for the table's choice, on a page of the game).
+    function waitingCodes() {
+      return opened.then(function (db) {
+        return new Promise(function (resolve, reject) {
+          if (!db) {
+            resolve([]);
+            return;
+          }
+          var request = db.transaction("changes").objectStore("changes").getAll();
+          request.onsuccess = function () {
+            var waiting = [];
+            var stopped = [];
+            request.result.forEach(function (change) {
+              if (startedFrom(change.code) === null) {
+                (change.state === "waiting" ? waiting : stopped).push(change.code);
+              } // a next game's changes wait for it to be started (its play again, above)
+            });
+            resolve(
+              waiting.filter(function (code, index) {
+                return waiting.indexOf(code) === index && stopped.indexOf(code) === -1;
+              })
+            );
+          };
+          request.onerror = function () {
+            reject(request.error);
+          };
+        });
+      });
+    }
+    // Each game in turn; then any game a play again just started (its changes moved to it).
+    function sendGames(tried) {
+      return waitingCodes().then(function (codes) {
+        var fresh = codes.filter(function (code) {
+          return tried.indexOf(code) === -1;
+        });
+        if (!fresh.length) {
+          return;
+        }
+        return fresh
+          .reduce(function (done, code) {
+            return done.then(function () {
+              var api = gamesApi + "/" + encodeURIComponent(code);
+              return self.StichelnOutbox(code, api, function () {}).send();
+            });
+          }, Promise.resolve())
+          .then(function () {
+            return sendGames(tried.concat(fresh));
+          });
+      });
+    }
+    return sendGames([])
+      .then(waitingCodes)
+      .then(function (codes) {
+        return opened.then(function (db) {
+          if (db) {
+            db.close();
+          }
+          return codes.length;
+        });
+      });
+  };
+  self.StichelnOutbox.SYNC_TAG = SYNC_TAG;
+  self.StichelnOutbox.nextOf = nextOf;
+})();
