@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from companion.data.change_counter import counter_columns
 from companion.data.models import (
     Game,
     Player,
@@ -27,7 +28,6 @@ from companion.data.models import (
     variant_columns,
     variant_of_columns,
 )
-from companion.data.page_state import counted_where, stored_state
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import PRESETS, Variant
 
@@ -225,16 +225,60 @@ def as_utc(moment: datetime) -> datetime:
 
 
 def history_state(filters: HistoryFilter) -> sa.Select[Any]:
-    """One row: what every history page depends on (``page_state.stored_state``), with the
-    games ``filters`` lets through counted (``total``) and those of them in progress
-    (``in_progress``), in one pass over the games. A game that leaves a period as time goes
-    by changes ``total``; everything else that changes the listing changes the state."""
-    conditions = _conditions(filters)
-    playing = Game.status == GameStatus.IN_PROGRESS
-    return stored_state(
-        counted_where(conditions).label("total"),
-        counted_where([*conditions, playing]).label("in_progress"),
+    """One row: what a history page of ``filters`` depends on in the database. That is the
+    change counter (``change_counter``: every change to a game, a player or the journal
+    moves it on), and for a filter with a time bound also how many games it lets through and
+    how many of those are in progress (``total``, ``in_progress``): a game leaves the last
+    30 days as time goes by, with no write at all. Without a time bound it is one row of one
+    table, whatever the history's length."""
+    columns = counter_columns()
+    if filters.since is None and filters.until is None:
+        return sa.select(*columns)
+    total, in_progress = _counts(filters)
+    return (
+        sa.select(*columns, total.label("total"), in_progress.label("in_progress"))
+        .select_from(Game)
+        .where(*_conditions(filters))
     )
+
+
+def _counts(filters: HistoryFilter) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:
+    """The aggregates of :func:`history_counts`, over the games ``filters`` lets through."""
+    playing = Game.status == GameStatus.IN_PROGRESS
+    return sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((playing, 1), else_=0)), 0)
+
+
+def history_counts(
+    filters: HistoryFilter, beside: sa.Select[Any] | None = None
+) -> tuple[tuple[int, int], list[Any]]:
+    """How many games ``filters`` lets through and how many of those are in progress (what
+    :func:`history_page` needs first), and in the same statement the rows of ``beside`` (a
+    select of one column, say the names the page suggests; none without it): the page's
+    rendering costs no statement more for its own ETag's read.
+
+    The counts are one row; ``beside``'s rows are joined to it, so there is always a row
+    (``None`` in the column where ``beside`` has none)."""
+    total, in_progress = _counts(filters)
+    counts = (
+        sa.select(total.label("total"), in_progress.label("in_progress"))
+        .select_from(Game)
+        .where(*_conditions(filters))
+        .subquery("counts")
+    )
+    if beside is None:
+        row = db.session.execute(sa.select(counts)).one()
+        return (int(row.total), int(row.in_progress)), []
+    extra = beside.subquery("beside")
+    column = next(iter(extra.c))
+    rows = db.session.execute(
+        sa.select(counts.c.total, counts.c.in_progress, column.label("beside"))
+        .select_from(counts)
+        .outerjoin(extra, sa.true())
+        .order_by(column)
+    ).all()
+    return (int(rows[0].total), int(rows[0].in_progress)), [
+        row.beside for row in rows if row.beside is not None
+    ]
 
 
 def history_page(
@@ -248,19 +292,12 @@ def history_page(
 
     Two statements whatever the history's length: a COUNT, then the page's games with
     their seats, totals and winners; one when the ``counts`` (the games let through, and
-    those in progress) were read already, with :func:`history_state`. Raises
+    those in progress) were read already, with :func:`history_counts`. Raises
     :class:`PageOutOfRange` for a page that does not exist.
     """
     conditions = _conditions(filters)
     playing = Game.status == GameStatus.IN_PROGRESS
-    if counts is None:
-        row = db.session.execute(
-            sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
-            .select_from(Game)
-            .where(*conditions)
-        ).one()
-        counts = int(row[0] or 0), int(row[1] or 0)
-    total, in_progress = counts
+    total, in_progress = counts if counts is not None else history_counts(filters)[0]
     pages = page_count(total)
     if not 1 <= page <= pages:
         raise PageOutOfRange(page, pages)

@@ -7,9 +7,11 @@ made for another language, host or URL prefix is another page."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from companion import create_app
 from companion.data import stats
 from companion.data.models import PlayerChange, db, utcnow
 from companion.services.games import delete_game, get_game
@@ -26,6 +29,7 @@ from companion.services.player_journal import undo_change
 from companion.web.history import pages
 from companion.web.scoreboard_cache import rendered_pages as pages_kept
 from scripts.page_reader import read_page
+from tests.conftest import TEST_CONFIG, database_url
 from tests.history.helpers import exclude, quick
 from tests.table import Table
 
@@ -251,3 +255,49 @@ def test_a_filter_that_cannot_be_read_is_shown_again_and_kept_nowhere(
 ) -> None:
     answer = client.get("/history?period=fortnight")
     assert answer.status_code == 400 and "ETag" not in answer.headers
+
+
+@pytest.mark.parametrize("url", ["/history", "/history?page=2", "/history?player=Ann"])
+def test_an_unchanged_page_is_known_without_reading_a_game(
+    app: Flask, client: FlaskClient, history: list[dict[str, Any]], url: str
+) -> None:
+    """The one statement of a kept page reads the change counter's row, not the games: it
+    costs the same with 10,000 games as with 20 (a filter with no time bound)."""
+    tag = client.get(url).headers["ETag"]
+    with watched(app) as seen:
+        assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+        assert client.get(url).status_code == 200
+    assert len(seen["statements"]) == 2 and seen["templates"] == []
+    for statement in seen["statements"]:
+        assert "change_counter" in statement
+        assert not {"games", "players", "seats", "player_changes"} & set(
+            re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", statement)
+        ), statement
+
+
+def test_a_change_made_through_another_worker_shows_at_once(
+    app: Flask,
+    client: FlaskClient,
+    table: Table,
+    history: list[dict[str, Any]],
+    instance_path: Path,
+) -> None:
+    """Two processes, each with the pages it keeps: a round recorded through one is on the
+    other's next page at once (the counter is in the database, not in a process)."""
+    other = create_app(
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(instance_path)},
+        instance_path=str(instance_path),
+    )
+    try:
+        elsewhere = other.test_client()
+        for url in ("/history", "/history?period=30d"):
+            kept_here, kept_there = client.get(url), elsewhere.get(url)
+            assert kept_here.get_data() == kept_there.get_data()
+            table.record(history[-1], ROUND)  # through this process
+            there = elsewhere.get(url, headers={"If-None-Match": kept_there.headers["ETag"]})
+            assert there.status_code == 200 and listed(there) != listed(kept_there)
+            assert there.get_data() == client.get(url).get_data()
+    finally:
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()

@@ -34,10 +34,10 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.data import stats
+from companion.data.change_counter import counter_values
 from companion.data.database import read_once
-from companion.data.history import history_page, history_state, page_count
+from companion.data.history import history_counts, history_page, history_state, page_count
 from companion.data.models import db, name_key, utcnow
-from companion.data.page_state import state_values
 from companion.read_models.charts import score_history_chart
 from companion.read_models.chips import Chip
 from companion.read_models.messages import (
@@ -163,12 +163,11 @@ def games() -> ResponseReturnValue:
     page = read_page(request.args.get("page"))
     if page is None:
         abort(404)
-    state = read_once(history_state(read.filters))[0]
-    counts = int(state.total), int(state.in_progress)
-    if not 1 <= page <= page_count(counts[0]):
-        abort(404)
 
     def render() -> str:
+        counts, known_names = history_counts(read.filters, beside=services.suggestions())
+        if not 1 <= page <= page_count(counts[0]):
+            abort(404)  # nothing kept: the next asking finds out again
         listing = history_page(read.filters, page, in_progress_first=True, counts=counts)
         query: dict[str, Any] = read.args.query()
         return render_template(
@@ -178,7 +177,7 @@ def games() -> ResponseReturnValue:
             problems={name: message_text(problem) for name, problem in read.problems.items()},
             periods=PERIODS,
             variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
-            known_names=services.suggest_players(),
+            known_names=known_names,
             editable_codes=editable_codes,
             page_link=lambda number: url_for("history.games", **query, page=number),
         )
@@ -186,8 +185,10 @@ def games() -> ResponseReturnValue:
     editable_codes = device_codes()
     if read.problems:  # a form to fix: shown as it is, kept nowhere
         return render(), 400
+    state = read_once(history_state(read.filters))[0]
+    counts = [state.total, state.in_progress] if "total" in state._fields else []
     tag = history_etag(
-        "history/games.html", [*state_values(state), *counts], sorted(editable_codes)
+        "history/games.html", [*counter_values(state), *counts], sorted(editable_codes)
     )
     return kept_or_rendered(tag, render, private=bool(editable_codes))
 
