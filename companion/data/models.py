@@ -370,9 +370,9 @@ class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
 
 
 class ChangeCounter(db.Model):  # type: ignore[name-defined,misc]
-    """One row (``id`` 1): how many writing statements (PostgreSQL) or written rows (SQLite)
-    the tables the pages are made of have seen, and a random ``epoch`` drawn when the row was
-    made (``companion.data.change_counter``, migration 0011)."""
+    """One row (``id`` 1): how many writing transactions (PostgreSQL) or written rows
+    (SQLite) the tables the pages are made of have seen, and a random ``epoch`` drawn when
+    the row was made (``companion.data.change_counter``, migration 0011)."""
 
     __tablename__ = "change_counter"
 

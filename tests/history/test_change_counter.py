@@ -111,6 +111,22 @@ def test_an_update_of_any_counted_table_moves_the_counter_on_until_rolled_back(
     assert read_counter(app) == before
 
 
+def test_a_write_after_a_savepoint_rolled_back_still_counts(
+    app: Flask, played: dict[str, Any]
+) -> None:
+    """PostgreSQL counts the first write of a transaction only: a write undone by rolling
+    back to a savepoint takes its count back, and the write after it must count again."""
+    before = read_counter(app)
+    with app.app_context(), db.engine.connect() as connection:
+        savepoint = connection.begin_nested()
+        connection.execute(sa.text("UPDATE games SET version = version"))
+        savepoint.rollback()
+        assert counter(connection) == before
+        connection.execute(sa.text("UPDATE players SET name = name"))
+        connection.commit()
+    assert read_counter(app)[0] > before[0]
+
+
 def test_inserts_and_deletes_move_it_on_too(app: Flask, table: Table) -> None:
     start = read_counter(app)
     game = table.new_game(["Ann", "Ben", "Cleo"], rounds=2)
