@@ -18,10 +18,10 @@ transaction only (a setting local to the transaction remembers it, and a savepoi
 back forgets it with the count): a bulk load of 10,000 games in one transaction would
 otherwise update one row a million times, each update walking the row's versions left by
 the ones before. SQLite has only row triggers, which run after each row and update the row
-in place. Every writer then waits for the counter's row lock on PostgreSQL,
-as SQLite's writers wait for its one write lock. A writer takes it at its first write, after
-the game rows it locks first (``services``: lock first, then write), so no two writers wait
-on each other in a circle. The migration that made the counter is 0011; ``install`` gives a
+in place. Writers on PostgreSQL then wait for the counter's row lock, as SQLite's writers
+wait for its one write lock. A writer takes it at its first write, after the game rows it
+locks first (``services``: lock first, then write), so no two writers wait on each other in
+a circle. The migration that made the counter is 0011; ``install`` gives a
 schema made by ``create_all`` (the tests) the same triggers, and a test holds the two equal.
 """
 
