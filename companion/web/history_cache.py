@@ -1,8 +1,10 @@
 """The history pages' HTTP cache: the scoreboard's (``scoreboard_cache``) ETags,
 conditional GETs and rendered pages kept per process, over what those pages depend on.
 
-A page's ETag covers the database's state as ``companion.data.page_state`` reads it (one
-statement, which the page needs anyway: the history's counts), and
+The history list, a player's page and two players head to head each get an ETag that
+covers the database's state as ``companion.data.change_counter`` reads it (one row, read in
+the one statement the page needs first anyway: the player and this phone's right to fix the
+name, the two players, or, for the list, the counts of a filter with a time bound), and
 everything the request shapes: the templates, the static files' names, the URL (scheme,
 host, prefix, path, query: the links and the language switcher start from it), the language
 and what this phone's cookie changes on the page. Each request reads the state from the

@@ -63,10 +63,11 @@ from companion.web.errors import Link, PageArea, back_to_game, home, register_pa
 from companion.web.history import bp
 from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.web.history.player_names import (
-    find_player_and_rights,
     may_change_player,
     may_change_players,
     may_touch_games,
+    player_state,
+    players_state,
 )
 from companion.web.history_cache import history_etag, kept_or_rendered
 from companion.web.history_filters import PERIODS, read_filters, read_page
@@ -241,26 +242,34 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
 @bp.get("/players/<path:name>")
 def player(name: str) -> ResponseReturnValue:
     """A player's statistics, head-to-head and trends (finished games that are not
-    excluded count; shared wins count as wins)."""
-    found_and_rights = find_player_and_rights(name)
-    if found_and_rights is None:
+    excluded count; shared wins count as wins). Rendered once per change, then served by
+    ETag (``history_cache``): one statement finds the player, this phone's right to fix
+    the name and the change counter."""
+    rows = read_once(player_state(name))
+    if not rows:
         no_such_player(name)
-    found, may_fix = found_and_rights
-    numbers = stats.player_stats(found)
-    points = stats.score_history(found)
-    opponents = stats.head_to_head(found, most=stats.OPPONENTS_TO_PICK)
-    return render_template(
-        "history/player.html",
-        player=found,
-        numbers=numbers,
-        rivals=opponents[: stats.HEAD_TO_HEAD_OPPONENTS],
-        opponents=sorted((rival.opponent for rival in opponents), key=name_key),
-        points=points,
-        chart=score_history_svg(found, points),
-        months=stats.monthly_trend(found),
-        history_games=stats.SCORE_HISTORY_GAMES,
-        may_fix=may_fix,
-    )
+    state = rows[0]
+    found, may_fix = stats.PlayerRef(state.id, state.name), bool(state.may)
+
+    def render() -> str:
+        numbers = stats.player_stats(found)
+        points = stats.score_history(found)
+        opponents = stats.head_to_head(found, most=stats.OPPONENTS_TO_PICK)
+        return render_template(
+            "history/player.html",
+            player=found,
+            numbers=numbers,
+            rivals=opponents[: stats.HEAD_TO_HEAD_OPPONENTS],
+            opponents=sorted((rival.opponent for rival in opponents), key=name_key),
+            points=points,
+            chart=score_history_svg(found, points),
+            months=stats.monthly_trend(found),
+            history_games=stats.SCORE_HISTORY_GAMES,
+            may_fix=may_fix,
+        )
+
+    tag = history_etag("history/player.html", counter_values(state), may_fix)
+    return kept_or_rendered(tag, render, private=may_fix)
 
 
 # --------------------------------------------------------------------------------------------
@@ -282,21 +291,35 @@ def pick_opponent(name: str) -> ResponseReturnValue:
 @bp.get("/players/<path:name>/vs/<path:other>")
 def versus(name: str, other: str) -> ResponseReturnValue:
     """Two players compared: games together, each one's wins (a shared win counts for
-    both), and the average difference of their points per round."""
-    found = player_or_404(name)
-    opponent = player_or_404(other)
+    both), and the average difference of their points per round. Rendered once per change,
+    then served by ETag (``history_cache``): one statement finds both players and the
+    change counter."""
+    rows = read_once(players_state(name, other))
+    found_rows = {row.key: row for row in rows}
+    sought = []
+    for asked in (name, other):
+        row = found_rows.get(name_key(asked))
+        if row is None:
+            no_such_player(asked)
+        sought.append(stats.PlayerRef(row.id, row.name))
+    found, opponent = sought
     if found.id == opponent.id:
         abort(
             404,
             description=gettext("Pick another player to compare %(name)s with.", name=found.name),
         )
-    return render_template(
-        "history/versus.html",
-        player=found,
-        other=opponent,
-        numbers=stats.versus(found, opponent),
-        latest_games=stats.VERSUS_GAMES,
-    )
+
+    def render() -> str:
+        return render_template(
+            "history/versus.html",
+            player=found,
+            other=opponent,
+            numbers=stats.versus(found, opponent),
+            latest_games=stats.VERSUS_GAMES,
+        )
+
+    tag = history_etag("history/versus.html", counter_values(rows[0]))
+    return kept_or_rendered(tag, render, private=False)
 
 
 # --------------------------------------------------------------------------------------------
