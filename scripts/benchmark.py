@@ -25,12 +25,18 @@ Budgets (the exit status is 1 when one fails):
 
 - the read-only scoreboard serves at least 0.5x the requests per second of GET /api/v1/setup,
   the editing scoreboard at least 0.25x;
-- history page 1, page 200 and a frequent player's page: median latency with 10,000 games at
-  most 1.5x the same page with 20 games (page 200 is compared with the last page there is);
+- history page 1, page 200, a frequent player's page and that player's head to head with
+  their most frequent opponent: median latency with 10,000 games at most 1.5x the same page
+  with 20 games (page 200 is compared with the last page there is);
 - at most 5 SQL statements per request, the same with 10,000 games as with 20 (and for a game
   of 5 rounds as for one of 1);
 - the scoreboard weighs at most 40,000 bytes, HTML, stylesheets and scripts, uncompressed;
-- an unchanged scoreboard and every static file answer 304 to If-None-Match.
+- an unchanged scoreboard, history page 1, player page, head to head and every static file
+  answer 304 to If-None-Match.
+
+History page 1, the player page and the head to head are also measured right after each
+change (a round corrected), as the first phone to ask after a save finds them: rendered
+anew, while the other rows serve the kept page.
 """
 
 from __future__ import annotations
@@ -69,6 +75,9 @@ VIEW_THROUGHPUT_RATIO = 0.5
 EDIT_THROUGHPUT_RATIO = 0.25
 HISTORY_LATENCY_RATIO = 1.5
 MOST_STATEMENTS = 5
+#: The pages kept once rendered besides the scoreboards: each is also measured right after
+#: a change, and must answer 304 when unchanged.
+RENDERED_AFTER_CHANGES = ("history page 1", "player page", "head to head")
 SCOREBOARD_BYTES = 40_000
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -427,6 +436,35 @@ def measure(
     return samples
 
 
+def after_changes(
+    port: int, table_: Table, path: str, seconds: float, headers: dict[str, str]
+) -> Sample:
+    """The latency of ``path`` asked right after each change to the table's game (its first
+    round corrected, to one of two entries in turn), for ``seconds`` in all: the page
+    rendered anew, as the first phone to ask after a round is saved finds it."""
+    key = table_.edit_path.rsplit("/", 1)[1]
+    auth = {"Authorization": f"Bearer {key}"}
+    version = json.loads(request(port, "GET", f"/api/v1/games/{table_.code}").body)["version"]
+    sample = Sample()
+    deadline = time.perf_counter() + seconds
+    turn = 0
+    while time.perf_counter() < deadline:
+        turn += 1
+        body = {"version": version, "entries": round_entries(turn % 2)}
+        answer = request(port, "PUT", f"/api/v1/games/{table_.code}/rounds/1", body, auth)
+        if answer.status != 200:
+            sample.errors, sample.last_error = sample.errors + 1, f"status {answer.status}"
+            break
+        version = json.loads(answer.body)["version"]
+        began = time.perf_counter()
+        page = request(port, "GET", path, headers=headers)
+        sample.latencies.append(time.perf_counter() - began)
+        sample.seconds += time.perf_counter() - began
+        if page.status != 200:
+            sample.errors, sample.last_error = sample.errors + 1, f"status {page.status}"
+    return sample
+
+
 # --------------------------------------------------------------------------------------------
 # In this process: SQL statements, page weights, conditional requests
 
@@ -451,6 +489,29 @@ def frequent_player(app: Any) -> str:
             .join(Seat, Seat.player_id == Player.id)
             .group_by(Player.id, Player.name)
             .order_by(sa.func.count().desc(), Player.name)
+            .limit(1)
+        )
+        return str(db.session.scalar(query))
+
+
+def frequent_opponent(app: Any, name: str) -> str:
+    """The player who sat with ``name`` in the most games."""
+    import sqlalchemy as sa
+    import sqlalchemy.orm as so
+
+    from companion.data.models import Player, Seat, db
+
+    mine, theirs, other = so.aliased(Seat), so.aliased(Seat), so.aliased(Player)
+    with app.app_context():
+        query = (
+            sa.select(other.name)
+            .select_from(mine)
+            .join(Player, Player.id == mine.player_id)
+            .join(theirs, sa.and_(theirs.game_id == mine.game_id, theirs.player_id != Player.id))
+            .join(other, other.id == theirs.player_id)
+            .where(Player.name == name)
+            .group_by(other.id, other.name)
+            .order_by(sa.func.count().desc(), other.name)
             .limit(1)
         )
         return str(db.session.scalar(query))
@@ -705,6 +766,8 @@ def run(
     large_app = make_app(large_url, secret, folder)
     small_app = make_app(small_url, secret, folder)
     large_player, small_player = frequent_player(large_app), frequent_player(small_app)
+    large_rival = frequent_opponent(large_app, large_player)
+    small_rival = frequent_opponent(small_app, small_player)
 
     step(f"gunicorn -w {options.workers} on both databases")
     with (
@@ -720,7 +783,19 @@ def run(
             flush=True,
         )
 
-        def targets_for(port: int, table_: Table, player: str, last_page: int) -> list[Target]:
+        def revalidated(port: int, name: str, path: str) -> list[Target]:
+            """``name``, 304: ``path`` asked with the ETag it has now (none without one)."""
+            etag = request(port, "GET", path, headers=encoding).headers.get("ETag")
+            if not etag:
+                return []
+            headers = {**encoding, "If-None-Match": etag}
+            return [Target(f"{name}, 304", "GET", path, headers=headers, status=304)]
+
+        def targets_for(
+            port: int, table_: Table, player: str, rival: str, last_page: int
+        ) -> list[Target]:
+            player_path = "/players/" + urllib.parse.quote(player)
+            versus_path = f"{player_path}/vs/" + urllib.parse.quote(rival)
             cookie = {**encoding, "Cookie": table_.cookie}
             view = f"/g/{table_.code}/view"
             etag = request(port, "GET", view, headers=encoding).headers.get("ETag")
@@ -740,18 +815,17 @@ def run(
                 Target("scoreboard, editing", "GET", f"/g/{table_.code}", headers=cookie),
                 Target("home", "GET", "/", headers=cookie),
                 Target("history page 1", "GET", "/history", headers=encoding),
+                *revalidated(port, "history page 1", "/history"),
                 Target(
                     "history page 200",
                     "GET",
                     f"/history?page={last_page}",
                     headers=encoding,
                 ),
-                Target(
-                    "player page",
-                    "GET",
-                    "/players/" + urllib.parse.quote(player),
-                    headers=encoding,
-                ),
+                Target("player page", "GET", player_path, headers=encoding),
+                *revalidated(port, "player page", player_path),
+                Target("head to head", "GET", versus_path, headers=encoding),
+                *revalidated(port, "head to head", versus_path),
                 Target(
                     "POST /api/v1/tricks/resolve",
                     "POST",
@@ -784,17 +858,24 @@ def run(
 
         # Page 200 of the large history is compared with page 1 of the small one: the
         # deepest full page there is.
-        large_targets = targets_for(large, large_table, large_player, min(200, options.games // 20))
-        small_targets = targets_for(small, small_table, small_player, 1)
+        large_targets = targets_for(
+            large, large_table, large_player, large_rival, min(200, options.games // 20)
+        )
+        small_targets = targets_for(small, small_table, small_player, small_rival, 1)
         by_name = {t.name: t for t in large_targets}
         plan = [(f"large {t.name}", large, t) for t in large_targets]
         plan += [
             (f"small {t.name}", small, t)
             for t in small_targets
-            if t.name in ("history page 1", "player page")
+            if t.name in ("history page 1", "player page", "head to head")
         ]
         samples = measure(plan, options)
         samples["small history page 200"] = samples["small history page 1"]
+        for name in RENDERED_AFTER_CHANGES:
+            step(f"{name}, first request after a change (a round corrected each time)")
+            samples[f"large {name}, first after a change"] = after_changes(
+                large, large_table, by_name[name].path, options.duration, encoding
+            )
 
         step("SQL statements per request (in-process, same databases)")
         large_counts = statement_counts(large_app, large_table, large_targets)
@@ -806,7 +887,7 @@ def run(
         weights = {name: weigh(large, by_name[name]) for name in pages}
         conditional = {
             name: revalidates(large, by_name[name].path, by_name[name].headers)
-            for name in ("scoreboard, read-only", "scoreboard, editing")
+            for name in ("scoreboard, read-only", "scoreboard, editing", *RENDERED_AFTER_CHANGES)
         }
         assets = sorted({url for w in weights.values() for url in w.assets})
         for url in assets:
@@ -866,7 +947,27 @@ def report(
         )
     )
 
-    compared = ["history page 1", "history page 200", "player page"]
+    after_rows = [
+        [
+            name,
+            f"{len(after.latencies)}",
+            f"{after.median_ms:.1f}",
+            f"{after.p95_ms:.1f}",
+            f"{samples[f'large {name}'].median_ms:.1f}",
+        ]
+        for name in RENDERED_AFTER_CHANGES
+        if (after := samples.get(f"large {name}, first after a change")) is not None
+    ]
+    if after_rows:
+        print()
+        print(
+            table(
+                after_rows,
+                ["first request after a change", "requests", "median ms", "p95 ms", "kept: ms"],
+            )
+        )
+
+    compared = ["history page 1", "history page 200", "player page", "head to head"]
     ratio_rows = []
     ratios = {}
     for name in compared:

@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from companion.data.change_counter import counter_columns
 from companion.data.models import (
     Game,
     Player,
@@ -223,22 +224,80 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def history_page(filters: HistoryFilter, page: int, in_progress_first: bool = False) -> HistoryPage:
+def history_state(filters: HistoryFilter) -> sa.Select[Any]:
+    """One row: what a history page of ``filters`` depends on in the database. That is the
+    change counter (``change_counter``: every change to a game, a player or the journal
+    moves it on), and for a filter with a time bound also how many games it lets through and
+    how many of those are in progress (``total``, ``in_progress``): a game leaves the last
+    30 days as time goes by, with no write at all. Without a time bound it is one row of one
+    table, whatever the history's length."""
+    columns = counter_columns()
+    if filters.since is None and filters.until is None:
+        return sa.select(*columns)
+    total, in_progress = _counts(filters)
+    return (
+        sa.select(*columns, total.label("total"), in_progress.label("in_progress"))
+        .select_from(Game)
+        .where(*_conditions(filters))
+    )
+
+
+def _counts(filters: HistoryFilter) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:
+    """The aggregates of :func:`history_counts`, over the games ``filters`` lets through."""
+    playing = Game.status == GameStatus.IN_PROGRESS
+    return sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((playing, 1), else_=0)), 0)
+
+
+def history_counts(
+    filters: HistoryFilter, beside: sa.Select[Any] | None = None
+) -> tuple[tuple[int, int], list[Any]]:
+    """How many games ``filters`` lets through and how many of those are in progress (what
+    :func:`history_page` needs first), and in the same statement the rows of ``beside`` (a
+    select of one column, say the names the page suggests; none without it): the page's
+    rendering costs no statement more for its own ETag's read.
+
+    The counts are one row; ``beside``'s rows are joined to it, so there is always a row
+    (``None`` in the column where ``beside`` has none)."""
+    total, in_progress = _counts(filters)
+    counts = (
+        sa.select(total.label("total"), in_progress.label("in_progress"))
+        .select_from(Game)
+        .where(*_conditions(filters))
+        .subquery("counts")
+    )
+    if beside is None:
+        row = db.session.execute(sa.select(counts)).one()
+        return (int(row.total), int(row.in_progress)), []
+    extra = beside.subquery("beside")
+    column = next(iter(extra.c))
+    rows = db.session.execute(
+        sa.select(counts.c.total, counts.c.in_progress, column.label("beside"))
+        .select_from(counts)
+        .outerjoin(extra, sa.true())
+        .order_by(column)
+    ).all()
+    return (int(rows[0].total), int(rows[0].in_progress)), [
+        row.beside for row in rows if row.beside is not None
+    ]
+
+
+def history_page(
+    filters: HistoryFilter,
+    page: int,
+    in_progress_first: bool = False,
+    counts: tuple[int, int] | None = None,
+) -> HistoryPage:
     """Page ``page`` (1-based) of the games ``filters`` lets through, newest first; with
     ``in_progress_first``, the games still being played come before all others.
 
     Two statements whatever the history's length: a COUNT, then the page's games with
-    their seats, totals and winners. Raises :class:`PageOutOfRange` for a page that does
-    not exist.
+    their seats, totals and winners; one when the ``counts`` (the games let through, and
+    those in progress) were read already, with :func:`history_counts`. Raises
+    :class:`PageOutOfRange` for a page that does not exist.
     """
     conditions = _conditions(filters)
     playing = Game.status == GameStatus.IN_PROGRESS
-    counts = db.session.execute(
-        sa.select(sa.func.count(), sa.func.sum(sa.case((playing, 1), else_=0)))
-        .select_from(Game)
-        .where(*conditions)
-    ).one()
-    total, in_progress = int(counts[0] or 0), int(counts[1] or 0)
+    total, in_progress = counts if counts is not None else history_counts(filters)[0]
     pages = page_count(total)
     if not 1 <= page <= pages:
         raise PageOutOfRange(page, pages)

@@ -365,6 +365,22 @@ class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
 
 
 # --------------------------------------------------------------------------------------------
+# The change counter: moved on by a trigger at every write to a table the pages show
+
+
+class ChangeCounter(db.Model):  # type: ignore[name-defined,misc]
+    """One row (``id`` 1): how many writing transactions (PostgreSQL) or written rows
+    (SQLite) the tables the pages are made of have seen, and a random ``epoch`` drawn when
+    the row was made (``companion.data.change_counter``, migration 0011)."""
+
+    __tablename__ = "change_counter"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    changes: so.Mapped[int] = so.mapped_column(sa.BigInteger)
+    epoch: so.Mapped[str] = so.mapped_column(sa.String(32))
+
+
+# --------------------------------------------------------------------------------------------
 # Answers kept for replays: a change sent again (a phone's outbox after a lost answer) is
 # answered as the first time and never applied twice
 

@@ -34,7 +34,7 @@ from companion.services.live import (
     take_back_last_card,
     undo_live_trick,
 )
-from companion.services.players import suggest_players
+from companion.services.players import suggest_players, suggestions
 from companion.services.rounds import (
     Checked,
     Clashed,
@@ -101,6 +101,7 @@ __all__ = [
     "rotate_edit_key",
     "round_of",
     "suggest_players",
+    "suggestions",
     "take_back_last_card",
     "undo_live_trick",
 ]

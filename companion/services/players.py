@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -42,7 +43,13 @@ def find_or_add_players(names: Sequence[str]) -> list[Player]:
 
 def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
     """Known names for the new-game form, those starting with ``prefix`` first."""
+    return list(db.session.scalars(suggestions(prefix, limit)))
+
+
+def suggestions(prefix: str = "", limit: int = 50) -> sa.Select[Any]:
+    """The statement of :func:`suggest_players`, for a page that reads the names beside
+    something else in one statement (the history, with its counts)."""
     query = sa.select(Player.name).order_by(Player.name).limit(limit)
     if prefix:
         query = query.where(Player.key.startswith(name_key(prefix), autoescape=True))
-    return list(db.session.scalars(query))
+    return query

@@ -156,18 +156,23 @@ def test_the_demo_mixes_variants_table_sizes_entry_modes_and_keen_players(demo: 
     assert len(keys) == len(set(keys))
 
 
+def games_rows() -> dict[str, list[tuple[object, ...]]]:
+    """Every row but the change counter's, whose epoch each database draws at random."""
+    return {table: rows for table, rows in snapshot().items() if table != "change_counter"}
+
+
 def test_the_same_seed_gives_the_same_rows_with_one_process_or_two(app: Flask) -> None:
     with app.app_context():
         add_demo_games(12, seed=SEED, end=date(2026, 1, 1), workers=1)
-        first = snapshot()
+        first = games_rows()
         db.drop_all()
         db.create_all()
         add_demo_games(12, seed=SEED, end=date(2026, 1, 1), workers=2)
-        assert snapshot() == first
+        assert games_rows() == first
         db.drop_all()
         db.create_all()
         add_demo_games(12, seed=SEED + 1, end=date(2026, 1, 1), workers=1)
-        assert snapshot()["games"] != first["games"]
+        assert games_rows()["games"] != first["games"]
 
 
 def test_a_database_with_games_takes_demo_games_only_when_asked_and_shares_players(

@@ -20,7 +20,7 @@ from tests.table import Table, auth
 THREE = [quick("red 1", 5), quick("blue 2", 5), quick("green 3", 4)]
 #: What a rename or merge and its undo change on purpose: the games' versions move on
 #: (and their ``updated_at``), and the journal grows.
-MOVING = {"games", "player_changes"}
+MOVING = {"games", "player_changes", "change_counter"}
 
 
 @pytest.fixture

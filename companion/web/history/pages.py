@@ -34,7 +34,9 @@ from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.data import stats
-from companion.data.history import PageOutOfRange, history_page
+from companion.data.change_counter import counter_values
+from companion.data.database import read_once
+from companion.data.history import history_counts, history_page, history_state, page_count
 from companion.data.models import db, name_key, utcnow
 from companion.read_models.charts import score_history_chart
 from companion.read_models.chips import Chip
@@ -61,11 +63,13 @@ from companion.web.errors import Link, PageArea, back_to_game, home, register_pa
 from companion.web.history import bp
 from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, RenameForm
 from companion.web.history.player_names import (
-    find_player_and_rights,
     may_change_player,
     may_change_players,
     may_touch_games,
+    player_state,
+    players_state,
 )
+from companion.web.history_cache import history_etag, kept_or_rendered
 from companion.web.history_filters import PERIODS, read_filters, read_page
 from companion.web.i18n import gettext_with_names
 from companion.web.scoreboard_page import game_template_helpers
@@ -154,28 +158,40 @@ def device_codes() -> set[str]:
 @bp.get("/history")
 def games() -> ResponseReturnValue:
     """Every game, games in progress first, then newest first, 20 a page, filtered by
-    player, variant and period (query parameters kept across pages)."""
+    player, variant and period (query parameters kept across pages). Rendered once per
+    change of what it shows, then served by ETag (``history_cache``)."""
     read = read_filters(request.args, utcnow())
     page = read_page(request.args.get("page"))
     if page is None:
         abort(404)
-    try:
-        listing = history_page(read.filters, page, in_progress_first=True)
-    except PageOutOfRange:
-        abort(404)
-    status = 400 if read.problems else 200
-    query: dict[str, Any] = read.args.query()
-    return render_template(
-        "history/games.html",
-        listing=listing,
-        args=read.args,
-        problems={name: message_text(problem) for name, problem in read.problems.items()},
-        periods=PERIODS,
-        variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
-        known_names=services.suggest_players(),
-        editable_codes=device_codes(),
-        page_link=lambda number: url_for("history.games", **query, page=number),
-    ), status
+
+    def render() -> str:
+        counts, known_names = history_counts(read.filters, beside=services.suggestions())
+        if not 1 <= page <= page_count(counts[0]):
+            abort(404)  # nothing kept: the next asking finds out again
+        listing = history_page(read.filters, page, in_progress_first=True, counts=counts)
+        query: dict[str, Any] = read.args.query()
+        return render_template(
+            "history/games.html",
+            listing=listing,
+            args=read.args,
+            problems={name: message_text(problem) for name, problem in read.problems.items()},
+            periods=PERIODS,
+            variants=[(name, PRESET_NAMES[name]) for name in PRESETS],
+            known_names=known_names,
+            editable_codes=editable_codes,
+            page_link=lambda number: url_for("history.games", **query, page=number),
+        )
+
+    editable_codes = device_codes()
+    if read.problems:  # a form to fix: shown as it is, kept nowhere
+        return render(), 400
+    state = read_once(history_state(read.filters))[0]
+    counts = [state.total, state.in_progress] if "total" in state._fields else []
+    tag = history_etag(
+        "history/games.html", [*counter_values(state), *counts], sorted(editable_codes)
+    )
+    return kept_or_rendered(tag, render, private=bool(editable_codes))
 
 
 # --------------------------------------------------------------------------------------------
@@ -226,26 +242,34 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
 @bp.get("/players/<path:name>")
 def player(name: str) -> ResponseReturnValue:
     """A player's statistics, head-to-head and trends (finished games that are not
-    excluded count; shared wins count as wins)."""
-    found_and_rights = find_player_and_rights(name)
-    if found_and_rights is None:
+    excluded count; shared wins count as wins). Rendered once per change, then served by
+    ETag (``history_cache``): one statement finds the player, this phone's right to fix
+    the name and the change counter."""
+    rows = read_once(player_state(name))
+    if not rows:
         no_such_player(name)
-    found, may_fix = found_and_rights
-    numbers = stats.player_stats(found)
-    points = stats.score_history(found)
-    opponents = stats.head_to_head(found, most=stats.OPPONENTS_TO_PICK)
-    return render_template(
-        "history/player.html",
-        player=found,
-        numbers=numbers,
-        rivals=opponents[: stats.HEAD_TO_HEAD_OPPONENTS],
-        opponents=sorted((rival.opponent for rival in opponents), key=name_key),
-        points=points,
-        chart=score_history_svg(found, points),
-        months=stats.monthly_trend(found),
-        history_games=stats.SCORE_HISTORY_GAMES,
-        may_fix=may_fix,
-    )
+    state = rows[0]
+    found, may_fix = stats.PlayerRef(state.id, state.name), bool(state.may)
+
+    def render() -> str:
+        numbers = stats.player_stats(found)
+        points = stats.score_history(found)
+        opponents = stats.head_to_head(found, most=stats.OPPONENTS_TO_PICK)
+        return render_template(
+            "history/player.html",
+            player=found,
+            numbers=numbers,
+            rivals=opponents[: stats.HEAD_TO_HEAD_OPPONENTS],
+            opponents=sorted((rival.opponent for rival in opponents), key=name_key),
+            points=points,
+            chart=score_history_svg(found, points),
+            months=stats.monthly_trend(found),
+            history_games=stats.SCORE_HISTORY_GAMES,
+            may_fix=may_fix,
+        )
+
+    tag = history_etag("history/player.html", counter_values(state), may_fix)
+    return kept_or_rendered(tag, render, private=may_fix)
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,21 +291,35 @@ def pick_opponent(name: str) -> ResponseReturnValue:
 @bp.get("/players/<path:name>/vs/<path:other>")
 def versus(name: str, other: str) -> ResponseReturnValue:
     """Two players compared: games together, each one's wins (a shared win counts for
-    both), and the average difference of their points per round."""
-    found = player_or_404(name)
-    opponent = player_or_404(other)
+    both), and the average difference of their points per round. Rendered once per change,
+    then served by ETag (``history_cache``): one statement finds both players and the
+    change counter."""
+    rows = read_once(players_state(name, other))
+    found_rows = {row.key: row for row in rows}
+    sought = []
+    for asked in (name, other):
+        row = found_rows.get(name_key(asked))
+        if row is None:
+            no_such_player(asked)
+        sought.append(stats.PlayerRef(row.id, row.name))
+    found, opponent = sought
     if found.id == opponent.id:
         abort(
             404,
             description=gettext("Pick another player to compare %(name)s with.", name=found.name),
         )
-    return render_template(
-        "history/versus.html",
-        player=found,
-        other=opponent,
-        numbers=stats.versus(found, opponent),
-        latest_games=stats.VERSUS_GAMES,
-    )
+
+    def render() -> str:
+        return render_template(
+            "history/versus.html",
+            player=found,
+            other=opponent,
+            numbers=stats.versus(found, opponent),
+            latest_games=stats.VERSUS_GAMES,
+        )
+
+    tag = history_etag("history/versus.html", counter_values(rows[0]))
+    return kept_or_rendered(tag, render, private=False)
 
 
 # --------------------------------------------------------------------------------------------

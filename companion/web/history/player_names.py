@@ -4,7 +4,8 @@ game needs nothing more, and no visitor can rewrite a shared history. Anything w
 operator's (``flask --app companion players ...``, ``companion.services.player_changes``).
 
 The question is asked in SQL, of the hashes of the keys the phone holds, so the player page
-asks it in the statement that finds the player: holding keys costs no statement more.
+asks it in the statement that finds the player (with the change counter its ETag reads):
+holding keys costs no statement more.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import session
 
+from companion.data.change_counter import counter_columns
 from companion.data.models import Game, Player, Seat, db, name_key
 from companion.data.stats import PlayerRef
 from companion.services.keys import hash_edit_key
@@ -61,14 +63,23 @@ def may_change_player(player: PlayerRef) -> bool:
     return may_change_players(player)
 
 
-def find_player_and_rights(name: str) -> tuple[PlayerRef, bool] | None:
-    """The player called ``name`` (case aside), and whether this device may rename them: one
-    statement."""
+def player_state(name: str) -> sa.Select[Any]:
+    """The statement that finds the player called ``name`` (case aside) with whether this
+    device may rename them (``may``) and the change counter (``change_counter``): all the
+    player page's ETag needs, in one statement; no row when nobody has the name."""
     may: Any = keeps_every_game(Seat.player_id == Player.id, held_games())
-    row = db.session.execute(
-        sa.select(Player.id, Player.name, may.label("may")).where(Player.key == name_key(name))
-    ).first()
-    return (PlayerRef(row.id, row.name), bool(row.may)) if row is not None else None
+    return sa.select(Player.id, Player.name, may.label("may"), *counter_columns()).where(
+        Player.key == name_key(name)
+    )
+
+
+def players_state(*names: str) -> sa.Select[Any]:
+    """The statement that finds the players called ``names`` (case aside, each with its
+    ``key``) with the change counter: all the head-to-head page's ETag needs."""
+    keys = [name_key(name) for name in names]
+    return sa.select(Player.id, Player.name, Player.key, *counter_columns()).where(
+        Player.key.in_(keys)
+    )
 
 
 def may_touch_games(games: Sequence[Game]) -> bool:
