@@ -54,20 +54,7 @@
   // Whether the server answers now (any answer will do): the JSON API, which the service
   // worker never answers from what it keeps.
   function reachable() {
-    var stop = new AbortController();
-    var timer = setTimeout(function () {
-      stop.abort();
-    }, REACH_MS);
-    return fetch(root + "/api/v1/setup", { method: "HEAD", cache: "no-store", signal: stop.signal }).then(
-      function () {
-        clearTimeout(timer);
-        return true;
-      },
-      function () {
-        clearTimeout(timer);
-        return false;
-      }
-    );
+    return window.StichelnOutbox.reachable(root + "/api/v1/setup", REACH_MS);
   }
 
   // ------------------------------------------------------------------------------------------

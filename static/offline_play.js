@@ -506,20 +506,7 @@
   // Whether the server answers now (any answer will do); the JSON API, which the service
   // worker never answers from what it keeps.
   function reachable() {
-    var stop = new AbortController();
-    var timer = setTimeout(function () {
-      stop.abort();
-    }, REACH_MS);
-    return fetch(gameApi, { method: "HEAD", cache: "no-store", signal: stop.signal }).then(
-      function () {
-        clearTimeout(timer);
-        return true;
-      },
-      function () {
-        clearTimeout(timer);
-        return false;
-      }
-    );
+    return window.StichelnOutbox.reachable(gameApi, REACH_MS);
   }
 
   // The game as the server has it now, kept for offline use, with its record page.

@@ -339,6 +339,26 @@
     });
   }
 
+  // Whether the server answers now, within ``ms`` (any answer will do): a HEAD on ``address``,
+  // a JSON API address, which the service worker never answers from what it keeps (the
+  // browser's online flag is not to be trusted: a Wi-Fi with no way out counts as online).
+  function reachable(address, ms) {
+    var stop = new AbortController();
+    var timer = setTimeout(function () {
+      stop.abort();
+    }, ms);
+    return fetch(address, { method: "HEAD", cache: "no-store", signal: stop.signal }).then(
+      function () {
+        clearTimeout(timer);
+        return true;
+      },
+      function () {
+        clearTimeout(timer);
+        return false;
+      }
+    );
+  }
+
   // Where the browser has Background Sync (Chromium), it wakes the service worker when the
   // network is back, and again later if sending failed; elsewhere the pages send.
   function askForSync() {
@@ -436,4 +456,5 @@
   self.StichelnOutbox.nextOf = nextOf;
   self.StichelnOutbox.newOf = newOf;
   self.StichelnOutbox.keptGames = keptGames;
+  self.StichelnOutbox.reachable = reachable;
 })();
