@@ -750,6 +750,9 @@
 
   // A change the server did not take: the conflict view (a clash), or discard (a refusal).
   function drawStopped(change) {
+    if (change.state === "clashed" && LIVE_CHANGES.indexOf(change.action) !== -1) {
+      return drawLiveClash(change);
+    }
     var notice = element("div", null, { class: "notice notice--warning offline-stopped", role: "alert" });
     var clashed = change.state === "clashed";
     var text = clashed
@@ -769,6 +772,150 @@
     notice.appendChild(button);
     var heading = main.querySelector("h1");
     heading.parentNode.insertBefore(notice, heading.nextSibling);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // A round played live on this phone that clashed with another phone's: one choice for the
+  // whole round, as the conflict view offers for a recorded round (keep mine, keep theirs)
+
+  var LIVE_CHANGES = ["live", "trick", "undo"];
+
+  // This phone's changes of the live round ``number``, in the order entered.
+  function liveChangesOf(changes, number) {
+    return changes.filter(function (change) {
+      return LIVE_CHANGES.indexOf(change.action) !== -1 && change.number === number;
+    });
+  }
+
+  // The round as this phone played it, in full (each seat's indicators and every card it
+  // took), or null (said why) while its tricks are not all played.
+  function playedHere(number) {
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
+      var mine = liveChangesOf(found[1], number);
+      return rules("rounds/live_entries", { state: found[0].state, queued: queued(mine), number: number }).then(
+        function (answer) {
+          return answer.status === 200 ? { changes: mine, entries: answer.body.entries } : null;
+        }
+      );
+    });
+  }
+
+  function drawLiveClash(change) {
+    var number = change.number;
+    var notice = element("div", null, { class: "notice notice--warning offline-stopped", role: "alert" });
+    notice.appendChild(element("p", fill(words.clashed_live, { number: number })));
+    var actions = element("p", null, { class: "actions" });
+    var mine = element("button", words.keep_mine, { type: "button", class: "button button--primary" });
+    var theirs = element("button", words.keep_theirs, { type: "button", class: "button" });
+    mine.hidden = true; // until the phone's round is known to be whole
+    mine.addEventListener("click", function () {
+      keepLiveRound(number);
+    });
+    theirs.addEventListener("click", function () {
+      dropLiveRound(number);
+    });
+    actions.appendChild(mine);
+    actions.appendChild(theirs);
+    notice.appendChild(actions);
+    var heading = main.querySelector("h1");
+    heading.parentNode.insertBefore(notice, heading.nextSibling);
+    return Promise.all([playedHere(number), outbox.keptGame(), outbox.changes()]).then(function (found) {
+      if (!found[0]) {
+        return; // not played to its end here: only the other phone's can be kept
+      }
+      var state = found[1].state;
+      var queue = queued(liveChangesOf(found[2], number));
+      return rules("games/offline", { state: beforeRound(state, number), queued: queue }).then(function (answer) {
+        if (answer.status !== 200) {
+          return;
+        }
+        var scores = answer.body.players.map(function (name, seat) {
+          return name + " " + signed(answer.body.rounds[number - 1].scores[seat]);
+        });
+        actions.before(element("p", fill(words.played_here, { scores: scores.join(" · ") })));
+        mine.hidden = false;
+      });
+    });
+  }
+
+  // The game as it stood before round ``number`` (as companion/formats/offline_game.py's
+  // before_round): what this phone's changes of the round were based on.
+  function beforeRound(state, number) {
+    var before = JSON.parse(JSON.stringify(state));
+    before.rounds = before.rounds.slice(0, number - 1);
+    before.status = "in_progress";
+    return before;
+  }
+
+  // The other phone's round stands: this phone's changes of it are discarded.
+  function dropLiveRound(number) {
+    outbox.changes().then(function (changes) {
+      return Promise.all(liveChangesOf(changes, number).map(function (change) {
+        return outbox.drop(change.id);
+      }));
+    }).then(function () {
+      location.reload(); // the game as the server has it, and whatever else waits sent
+    });
+  }
+
+  // This phone's round stands: sent whole, in place of its live changes (the first of them
+  // keeps its place in the queue), as the round recorded in full, or as the correction of
+  // the round the other phone recorded. While the other phone still plays it live, nothing.
+  function keepLiveRound(number) {
+    reachable()
+      .then(function (online) {
+        if (!online) {
+          say(words.offline, true, true);
+          return null;
+        }
+        return Promise.all([fetchState(), playedHere(number)]);
+      })
+      .then(function (found) {
+        if (!found || !found[1]) {
+          return;
+        }
+        return outbox.keptGame().then(function (kept) {
+          var server = kept.state;
+          var theirs = server.rounds[number - 1];
+          if (theirs && theirs.status !== "scored") {
+            say(fill(words.live_elsewhere, { number: number }), true, true);
+            return;
+          }
+          var played = found[1];
+          var first = played.changes[0];
+          var body = { version: server.version, entries: played.entries };
+          if (!theirs) {
+            body.number = number;
+          }
+          var whole = {
+            id: first.id,
+            code: code,
+            action: theirs ? "correct" : "record",
+            number: number,
+            base: server.version,
+            body: body,
+            key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
+            fields: null,
+            page: location.pathname,
+            state: "waiting",
+            error: "",
+          };
+          return outbox
+            .replace(whole)
+            .then(function () {
+              return Promise.all(played.changes.slice(1).map(function (change) {
+                return outbox.drop(change.id);
+              }));
+            })
+            .then(function () {
+              return outbox.send();
+            })
+            .then(function () {
+              markJustSent();
+              location.reload();
+            });
+        });
+      });
   }
 
   // The round as this phone entered it, posted to its record page: the server shows the

@@ -110,6 +110,16 @@
       });
     }
 
+    // ``change`` in place of the change of the same id (its place in the order kept).
+    function replaceChange(change) {
+      return transaction(["changes"], "readwrite", function (s) {
+        return s.changes.put(change);
+      }).then(function (id) {
+        askForSync();
+        return id;
+      });
+    }
+
     function dropChange(id) {
       return transaction(["changes"], "readwrite", function (s) {
         return s.changes.delete(id);
@@ -288,6 +298,7 @@
       keepGame: keepGame,
       keep: keepChange,
       drop: dropChange,
+      replace: replaceChange,
       send: send,
     };
   };

@@ -15,7 +15,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.formats import parse
-from companion.formats.offline_game import next_game, offline_state
+from companion.formats.offline_game import live_entries_answer, next_game, offline_state
+from companion.formats.parse import ApiError
 from companion.rules import PRESETS, table_setup
 from companion.rules.hat_trick import Play
 from tests.games.test_live_pages import page, tap_and_follow
@@ -253,3 +254,35 @@ def test_the_next_game_offline_is_the_one_the_server_starts(
     worker = ask_worker(unpacked, asked)
     assert worker[0] == {"status": 200, "body": next_game(over)}
     assert worker[1]["status"] == 400
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS_PLAYED if p != "hazy"])
+def test_a_round_played_live_offline_is_sent_whole_with_the_scores_it_had(
+    client: FlaskClient, table: Table, preset: str
+) -> None:
+    """After a clash with another phone, the table may keep the round this phone played
+    live: ``rounds/live_entries`` gives it as the entries of a round in full (R10), which
+    the server records, or corrects the other phone's round with, to the very scores the
+    phone showed. Not before all its tricks are played."""
+    rng = random.Random(f"{preset}-kept")
+    leader, marked, tricks = played_round(preset, rng)
+    field = "plays" if preset == "hat-trick" else "cards"
+    queue = live_queue(marked, tricks, field, rng)
+    game = table.new_game(NAMES, preset, rounds=2, first_leader=leader)
+    state = table.state(game)
+    shown = offline_state(state, queue)["rounds"][0]
+    answer = live_entries_answer({"state": state, "queued": queue, "number": 1})
+    other = table.new_game(NAMES, preset, rounds=2, first_leader=leader)  # the other phone's
+    recorded = client.post(
+        f"/api/v1/games/{other['id']}/rounds",
+        json={"version": other["version"], "number": 1, **answer},
+        headers=auth(other),
+    )
+    assert recorded.status_code == 201, recorded.json
+    assert recorded.json["rounds"][0]["scores"] == shown["scores"]
+    assert recorded.json["rounds"][0]["mode"] == "full"
+    # The same, whatever the server has of round 1 now: the entries the phone played.
+    again = {"state": recorded.json, "queued": queue, "number": 1}
+    assert live_entries_answer(again) == answer
+    with pytest.raises(ApiError, match="not over on this phone"):
+        live_entries_answer({"state": state, "queued": queue[:-1], "number": 1})

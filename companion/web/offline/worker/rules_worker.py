@@ -4,15 +4,15 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Seven calls are the phone's own, in the
-API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
+included, so the phone and the server cannot disagree. Eight calls are the phone's own, in
+the API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
 table's next game, as play again starts it), ``games/new`` (a game started as ``POST
-/games`` starts it), ``rounds/fields`` and ``rounds/marks`` (a
-round form's posted fields read as the page reads them), ``tricks/tap`` (a tap on the trick
-resolver, told as its page tells it) and ``live/tap`` (a tap on a live round's page, and the
-change it queues). Given the player's language, a
-refusal is said in it as the server's pages say it (companion/rules/wording.py, with the
-compiled catalogs the archive ships); without one, in the API's English.
+/games`` starts it), ``rounds/live_entries`` (a round played live here, in full),
+``rounds/fields`` and ``rounds/marks`` (a round form's posted fields read as the page reads
+them), ``tricks/tap`` (a tap on the trick resolver, told as its page tells it) and
+``live/tap`` (a tap on a live round's page, and the change it queues). Given the player's
+language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
+with the compiled catalogs the archive ships); without one, in the API's English.
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
     "games/next": offline_game.next_game_answer,
     # Not an API path: a new game as POST /games will start it (refused as it refuses it).
     "games/new": new_game.new_game_answer,
+    # Not an API path: a round played live on this phone, as the entries of a round in full
+    # (kept after a clash with another phone's).
+    "rounds/live_entries": offline_game.live_entries_answer,
 }
 #: The calls whose answer is in the player's words: given the language (English without one).
 TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
