@@ -491,10 +491,33 @@
     catchUp().then(function (online) {
       if (!online) {
         retryLater();
+      } else if (onScoreboard && keptCopyShown() && freshOnce()) {
+        location.reload(); // the scoreboard as the server has it now, not the phone's copy
       } else if (onScoreboard) {
         drawChanges(null, true); // what the server did not take, drawn in place
       }
     });
+  }
+
+  // Whether this page is the copy the service worker kept, shown with no network.
+  function keptCopyShown() {
+    return document.querySelector("[data-offline-copy]:not([hidden])") !== null;
+  }
+
+  // Whether the page may be loaded again for the server's copy: once a minute at most, so
+  // that a server answering the API but not its pages never makes the page reload on end.
+  function freshOnce() {
+    var key = "sticheln-offline-fresh-" + location.pathname;
+    try {
+      var last = Number(sessionStorage.getItem(key) || 0);
+      if (Date.now() - last < 60000) {
+        return false;
+      }
+      sessionStorage.setItem(key, String(Date.now()));
+      return true;
+    } catch (error) {
+      return false;
+    }
   }
 
   window.addEventListener("online", function () {

@@ -57,6 +57,9 @@ def test_a_live_round_that_clashed_stands_as_the_table_chooses(
     )
     expect(clash).to_contain_text(f"As played on this phone: {shown}", timeout=WORKER_START_MS)
     assert [r["scores"] for r in live_table.state(game)["rounds"]] == theirs, "nothing overwritten"
+    # The scoreboard as the server has it now (the other phone's round 1), not the phone's copy.
+    expect(page.locator("[data-offline-copy]")).to_be_hidden()
+    expect(page.locator(".score-table tbody tr.is-scored")).to_have_count(1)
     if kept == "the other phone's":
         page.get_by_role("button", name="Keep the other phone's").click()
         expect(clash).to_have_count(0, timeout=WORKER_START_MS)
