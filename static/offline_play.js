@@ -197,6 +197,10 @@
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
     var board = placeholder ? drawNextBoard() : Promise.resolve();
     return board.then(catchUp).then(function (online) {
+      if (online && keptCopyShown() && freshOnce()) {
+        location.reload(); // the server answers now: its scoreboard, not the phone's copy
+        return;
+      }
       return drawChanges(note, online).then(function (waiting) {
         var pageForm = main.querySelector(".play-again form");
         if (pageForm && !placeholder) {
