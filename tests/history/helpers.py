@@ -6,6 +6,7 @@ hand; the expected numbers are written out next to the games in test_statistics.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -14,9 +15,11 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.data import ledger
-from companion.data.models import Game, db
-from companion.services.games import exclude_game, get_game
+from companion.data import ledger, stats
+from companion.data.models import Game, PlayerChange, db
+from companion.services.games import delete_game, exclude_game, get_game
+from companion.services.player_changes import PAGE, merge_players, rename_player
+from companion.services.player_journal import undo_change
 from scripts.page_reader import read_page, words_of_main
 from tests.table import Table, auth
 
@@ -168,3 +171,58 @@ def history_codes(page: str) -> list[str]:
     """The game codes of the history list, in order (from each game's date link)."""
     links = read_page(page).find_all("a", class_="history-game__date")
     return [str(link.get("href")).removeprefix("/g/") for link in links]
+
+
+#: A round recorded, and the same round corrected, in a game of Ann, Ben and Cleo's shape.
+ROUND = [quick("red 1", 5), quick("blue 2", 5, ["blue 4"]), quick("green 3", 4)]
+CORRECTED = [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4, ["green 5"])]
+
+
+def page_changes(
+    app: Flask,
+    table: Table,
+    game: dict[str, Any],
+    *,
+    renamed: tuple[str, str],
+    merged: tuple[str, str],
+    doomed: str,
+) -> dict[str, Callable[[], None]]:
+    """Each change that must show at once on the pages kept for the history (issue 29), by
+    name, in the order made: a round of ``game`` recorded and corrected, the game excluded,
+    a player renamed (``renamed``: from, to) and the rename undone from the journal, two
+    players merged (``merged``: source, target), and the game ``doomed`` deleted."""
+
+    def in_app(change: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            with app.app_context():
+                change()
+                db.session.commit()
+
+        return run
+
+    def rename() -> None:
+        player = stats.find_player(renamed[0])
+        assert player is not None
+        rename_player(player, renamed[1], PAGE)
+
+    def undo() -> None:
+        undo_change(db.session.scalar(sa.select(sa.func.max(PlayerChange.id))))
+
+    def merge() -> None:
+        source, target = stats.find_player(merged[0]), stats.find_player(merged[1])
+        assert source is not None and target is not None
+        merge_players(source, target, PAGE)
+
+    def delete() -> None:
+        gone = get_game(doomed, for_update=True)
+        delete_game(gone, gone.version)
+
+    return {
+        "round recorded": lambda: table.record(game, ROUND),
+        "round corrected": lambda: table.correct(game, 1, CORRECTED),
+        "game excluded": lambda: exclude(app, game["id"]),
+        "player renamed": in_app(rename),
+        "rename undone": in_app(undo),
+        "players merged": in_app(merge),
+        "game deleted": in_app(delete),
+    }

@@ -21,21 +21,15 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion import create_app
-from companion.data import stats
-from companion.data.models import PlayerChange, db, utcnow
-from companion.services.games import delete_game, get_game
-from companion.services.player_changes import PAGE, merge_players, rename_player
-from companion.services.player_journal import undo_change
+from companion.data.models import db, utcnow
 from companion.web.history import pages
 from companion.web.scoreboard_cache import rendered_pages as pages_kept
 from scripts.page_reader import read_page
 from tests.conftest import TEST_CONFIG, database_url
-from tests.history.helpers import exclude, quick
+from tests.history.helpers import ROUND, page_changes
 from tests.table import Table
 
 HISTORY_URLS = ["/history", "/history?player=Ann&variant=classic&period=30d", "/history?page=2"]
-ROUND = [quick("red 1", 5), quick("blue 2", 5, ["blue 4"]), quick("green 3", 4)]
-CORRECTED = [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4, ["green 5"])]
 
 
 @contextmanager
@@ -105,53 +99,13 @@ def test_an_unchanged_history_page_answers_304_with_one_statement_and_no_renderi
     assert len(seen["statements"]) == 1
 
 
-def changes(app: Flask, table: Table, games: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each change that must show on the history at once, by name (in the order made)."""
-    game = games[-1]
-
-    def in_app(change: Any) -> Any:
-        def run() -> None:
-            with app.app_context():
-                change()
-                db.session.commit()
-
-        return run
-
-    def rename() -> None:
-        player = stats.find_player("Cleo")
-        assert player is not None
-        rename_player(player, "Clio", PAGE)
-
-    def undo() -> None:
-        undo_change(db.session.scalar(sa.select(sa.func.max(PlayerChange.id))))
-
-    def merge() -> None:
-        source, target = stats.find_player("Guest 20"), stats.find_player("Guest 19")
-        assert source is not None and target is not None
-        merge_players(source, target, PAGE)
-
-    def delete() -> None:
-        doomed = get_game(games[0]["id"], for_update=True)
-        delete_game(doomed, doomed.version)
-
-    return {
-        "round recorded": lambda: table.record(game, ROUND),
-        "round corrected": lambda: table.correct(game, 1, CORRECTED),
-        "game excluded": lambda: exclude(app, game["id"]),
-        "player renamed": in_app(rename),
-        "rename undone": in_app(undo),
-        "player merged": in_app(merge),
-        "game deleted": in_app(delete),
-    }
-
-
 @pytest.mark.parametrize("url", HISTORY_URLS)
 def test_every_change_gives_a_new_etag_and_the_new_page_at_once(
     app: Flask, client: FlaskClient, table: Table, history: list[dict[str, Any]], url: str
 ) -> None:
     seen_tags = set()
     before = client.get(url)
-    for name, change in changes(app, table, history).items():
+    for name, change in history_changes(app, table, history).items():
         seen_tags.add(before.headers["ETag"])
         change()
         after = client.get(url, headers={"If-None-Match": before.headers["ETag"]})
@@ -175,15 +129,15 @@ def test_each_change_shows_on_the_first_page(
         "game excluded": "not counted in statistics",
         "player renamed": "Clio",
         "rename undone": "Cleo",
-        "player merged": "Guest 19",
+        "players merged": "Guest 19",
         "game deleted": "21 games",
     }
-    for name, change in changes(app, table, history).items():
+    for name, change in history_changes(app, table, history).items():
         change()
         text = " ".join(listed(client.get("/history")))
         assert shown[name] in text and text != before, (name, text)
         before = text
-        if name == "player merged":
+        if name == "players merged":
             assert "Guest 20" not in text
         if name == "player renamed":
             assert "Cleo" not in text
@@ -301,3 +255,15 @@ def test_a_change_made_through_another_worker_shows_at_once(
         with other.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def history_changes(app: Flask, table: Table, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each change that must show on the history at once, by name (in the order made)."""
+    return page_changes(
+        app,
+        table,
+        history[-1],
+        renamed=("Cleo", "Clio"),
+        merged=("Guest 20", "Guest 19"),
+        doomed=history[0]["id"],
+    )

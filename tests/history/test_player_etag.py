@@ -12,28 +12,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion import create_app
-from companion.data import stats
-from companion.data.models import PlayerChange, db
-from companion.services.games import delete_game, get_game
-from companion.services.player_changes import PAGE, merge_players, rename_player
-from companion.services.player_journal import undo_change
+from companion.data.models import db
 from scripts.page_reader import read_page
 from tests.conftest import TEST_CONFIG, database_url
-from tests.history.helpers import exclude, quick
+from tests.history.helpers import CORRECTED, ROUND, page_changes
 from tests.history.test_history_etag import rendered_pages, watched
 from tests.table import Table
 
 PLAYER = "/players/Ann"
 VERSUS = "/players/Ann/vs/Ben"
 URLS = [PLAYER, VERSUS]
-ROUND = [quick("red 1", 5), quick("blue 2", 5, ["blue 4"]), quick("green 3", 4)]
-CORRECTED = [quick("red 1", 4), quick("blue 2", 6), quick("green 3", 4, ["green 5"])]
 
 
 @pytest.fixture
@@ -55,46 +48,6 @@ def shown(answer: TestResponse) -> str:
     assert answer.status_code == 200, answer.status_code
     main = read_page(answer.get_data(as_text=True)).find("main")
     return " ".join(main.text.split())
-
-
-def changes(app: Flask, table: Table, games: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Each change that must show at once, by name, in the order made."""
-    game = games["main"]
-
-    def in_app(change: Any) -> Any:
-        def run() -> None:
-            with app.app_context():
-                change()
-                db.session.commit()
-
-        return run
-
-    def rename() -> None:
-        player = stats.find_player("Ben")
-        assert player is not None
-        rename_player(player, "Benno", PAGE)
-
-    def undo() -> None:
-        undo_change(db.session.scalar(sa.select(sa.func.max(PlayerChange.id))))
-
-    def merge() -> None:
-        source, target = stats.find_player("Bea"), stats.find_player("Ben")
-        assert source is not None and target is not None
-        merge_players(source, target, PAGE)
-
-    def delete() -> None:
-        doomed = get_game(games["doomed"]["id"], for_update=True)
-        delete_game(doomed, doomed.version)
-
-    return {
-        "round recorded": lambda: table.record(game, ROUND),
-        "round corrected": lambda: table.correct(game, 1, CORRECTED),
-        "game excluded": lambda: exclude(app, game["id"]),
-        "player renamed": in_app(rename),
-        "rename undone": in_app(undo),
-        "players merged": in_app(merge),
-        "game deleted": in_app(delete),
-    }
 
 
 @pytest.mark.parametrize("url", URLS)
@@ -126,7 +79,7 @@ def test_every_change_gives_a_new_etag_and_the_new_page_at_once(
 ) -> None:
     seen_tags = set()
     before = client.get(url)
-    for name, change in changes(app, table, games).items():
+    for name, change in player_changes(app, table, games).items():
         seen_tags.add(before.headers["ETag"])
         change()
         after = client.get(url, headers={"If-None-Match": before.headers["ETag"]})
@@ -153,7 +106,7 @@ def test_each_change_shows_the_numbers_it_changes(
         return " ".join(read_page(client.get(PLAYER).get_data(as_text=True)).find("p").text.split())
 
     assert together() == "2" and "3 games" in lead()
-    for name, change in changes(app, table, games).items():
+    for name, change in player_changes(app, table, games).items():
         change()
         if name == "game excluded":
             assert together() == "1" and "1 game excluded" in lead(), name
@@ -232,3 +185,15 @@ def test_a_change_made_through_another_worker_shows_at_once(
         with other.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def player_changes(app: Flask, table: Table, games: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each change that must show at once, by name, in the order made."""
+    return page_changes(
+        app,
+        table,
+        games["main"],
+        renamed=("Ben", "Benno"),
+        merged=("Bea", "Ben"),
+        doomed=games["doomed"]["id"],
+    )
