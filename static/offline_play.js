@@ -58,7 +58,15 @@
     main.querySelector('form.round-form[data-kind="mark"]') ||
     main.querySelector("form.live-start__form");
   var marking = form !== null && form.getAttribute("data-kind") === "mark";
-  var correcting = main.hasAttribute("data-correcting");
+  // A round's correct page this phone never opened: the service worker shows the game's
+  // kept record page there, on which the round is entered again, whole.
+  var CORRECT_ADDRESS = /\/rounds\/([0-9]+)$/;
+  var correctAgain =
+    !placeholder &&
+    main.hasAttribute("data-offline-frame") &&
+    !main.hasAttribute("data-correcting") &&
+    CORRECT_ADDRESS.test(location.pathname);
+  var correcting = main.hasAttribute("data-correcting") || correctAgain;
   // The page starting a round live (static/offline_live.js then plays it).
   var startingLive = main.querySelector(".live-start") !== null;
   var JUST_SENT = "sticheln-offline-sent";
@@ -364,7 +372,7 @@
   function showFrame() {
     var board = root + "/g/" + encodeURIComponent(frameCode);
     Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
-      if (link.href === new URL(board, location.href).href) {
+      if (placeholder && link.href === new URL(board, location.href).href) {
         link.href = placeholderAddress("");
       }
     });
@@ -587,13 +595,86 @@
     return caches.open(GAMES_CACHE).then(function (cache) {
       return Promise.all(
         urls.map(function (url) {
-          return fetch(url, { credentials: "same-origin" }).then(function (response) {
-            var whole = response.status === 200 && !response.redirected;
-            var store = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
-            return whole && store ? cache.put(url, response) : undefined;
-          });
+          return keepPage(cache, url, true);
         })
       );
+    });
+  }
+
+  // One page kept; with ``modes``, a record page's other entry mode too (quick entry, every
+  // card), so that the table can switch between them with no network.
+  function keepPage(cache, url, modes) {
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      var whole = response.status === 200 && !response.redirected;
+      var store = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
+      if (!whole || !store) {
+        return undefined;
+      }
+      return response.clone().text().then(function (text) {
+        return cache.put(url, response).then(function () {
+          var others = modes ? switchAddresses(text, url) : [];
+          return Promise.all(
+            others.map(function (other) {
+              return keepPage(cache, other, false);
+            })
+          );
+        });
+      });
+    });
+  }
+
+  // The addresses a round page's mode switch leads to (its buttons post there online).
+  function switchAddresses(text, url) {
+    var page = new DOMParser().parseFromString(text, "text/html");
+    return Array.prototype.map.call(page.querySelectorAll("button[data-switch][formaction]"), function (button) {
+      return new URL(button.getAttribute("formaction"), url).href;
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Switching between quick entry and every card with no network: the other mode's kept page,
+  // with what both forms take carried over (the indicators; quick entry's marked-colour cards
+  // become every card's first cards), as the server's switch carries them.
+
+  var SWITCHED = "sticheln-offline-switch";
+
+  function switchOffline(url) {
+    caches.open(GAMES_CACHE).then(function (cache) {
+      return cache.match(url);
+    }).then(function (page) {
+      if (!page) {
+        say(words.offline, true, true); // that mode was never kept here: online only
+        return;
+      }
+      try {
+        sessionStorage.setItem(SWITCHED, JSON.stringify({ url: url, fields: fieldsOf(form) }));
+      } catch (error) {}
+      location.href = url;
+    });
+  }
+
+  // The entries carried over from the other mode's page, put in this one.
+  function takeSwitched() {
+    var switched = null;
+    try {
+      switched = JSON.parse(sessionStorage.getItem(SWITCHED) || "null");
+      sessionStorage.removeItem(SWITCHED);
+    } catch (error) {}
+    if (!switched || switched.url !== location.href) {
+      return;
+    }
+    Object.keys(switched.fields).forEach(function (name) {
+      var here = /-marked_captured$/.test(name) ? name.replace(/_captured$/, "").replace(/-marked$/, "-captured") : name;
+      if (!/-(marked|captured)$/.test(here)) {
+        return; // counts and choices are the page's own in each mode
+      }
+      switched.fields[name].forEach(function (value) {
+        var chip = form.querySelector('input[name="' + here + '"][value="' + value + '"]');
+        if (chip && !chip.checked) {
+          chip.checked = true;
+          chip.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
     });
   }
 
@@ -1017,13 +1098,22 @@
         return;
       }
       say(words.offline);
-      if (!correcting) {
+      if (correctAgain) {
+        var number = correctedNumber();
+        heading.textContent = fill(words.correct, { number: number });
+        say(words.offline + " " + fill(words.enter_again, { number: number }));
+        showLeader(offline.game, offline.game.rounds[number - 1].leader);
+        Array.prototype.forEach.call(form.querySelectorAll('button[value="save"]'), function (save) {
+          save.textContent = words.save_correction;
+        });
+      } else if (!correcting) {
         // The kept page may be of an earlier round than the one entered next.
         var title = startingLive ? words.play_live : marking ? words.mark : words.record;
         heading.textContent = fill(title, { number: offline.game.next_round });
         showLeader(offline.game);
         showMarks(offline.game);
       }
+      takeSwitched();
     });
   }
 
@@ -1047,8 +1137,9 @@
   }
 
   // The kept page was of an earlier round: who leads this one (R3), first, with the badge.
-  function showLeader(game) {
-    var leader = game.next_leader;
+  // (``leader``: of the round corrected; by default the seat leading the round to come.)
+  function showLeader(game, leader) {
+    leader = leader === undefined ? game.next_leader : leader;
     var line = main.querySelector("[data-leader]");
     if (line) {
       line.textContent = fill(words.led, { name: game.players[leader] });
@@ -1141,7 +1232,7 @@
           return;
         }
         // A new round is opened for the next number; a correction names its round.
-        var number = correcting ? Number(form.elements.number.value) : offline.game.next_round;
+        var number = correcting ? correctedNumber() : offline.game.next_round;
         var body = { version: offline.kept.version };
         if (entries !== null) {
           body[marking ? "marked" : "entries"] = entries;
@@ -1205,15 +1296,17 @@
       var submitter = event.submitter || null;
       var action = submitter && submitter.name === "action" ? submitter.value : "";
       reachable().then(function (online) {
-        if (online && !placeholder) {
+        if (online && !placeholder && !correctAgain) {
           (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
             confirmed = true;
             form.requestSubmit(submitter);
           });
         } else if (!action || action === "check" || action === "save") {
           keepRound(action);
+        } else if (submitter && submitter.hasAttribute("data-switch")) {
+          switchOffline(new URL(submitter.getAttribute("formaction"), location.href).href);
         } else {
-          say(words.offline, true, true); // a mode switch or a step shows the page again: online only
+          say(words.offline, true, true); // a step shows the page again: online only
         }
       });
     });
@@ -1236,6 +1329,11 @@
         }
       });
     });
+  }
+
+  // The number of the round this page corrects.
+  function correctedNumber() {
+    return correctAgain ? Number(location.pathname.match(CORRECT_ADDRESS)[1]) : Number(form.elements.number.value);
   }
 
   // The kept copy, sent with the network back: the rounds waiting here go first, then this
@@ -1298,6 +1396,8 @@
       } else if (scoreboardUrl !== null && !onLivePage) {
         if (placeholder) {
           showNextRoundPage();
+        } else if (correctAgain) {
+          showFrame();
         }
         takeRoundForm();
       } else {

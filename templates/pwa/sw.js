@@ -41,6 +41,7 @@
   var LIVE_PAGE = new RegExp({{ live_page|tojson }});
   var NEXT_PAGE = new RegExp({{ next_page|tojson }});
   var NEW_PAGE = new RegExp({{ new_page|tojson }});
+  var CORRECT_PAGE = /\/rounds\/[0-9]+$/; // a round page (ROUND_PAGE) correcting a round
   var LIVE_ROUND = /^[0-9]+\/live$/; // a round page of NEXT_PAGE or NEW_PAGE: its live page
   var FRAME_STYLES = {{ frame_styles|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
@@ -190,6 +191,9 @@
           return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
         return kept.then(function (response) {
+          if (!response && round && CORRECT_PAGE.test(path)) {
+            return correctFrame(path);
+          }
           if (!response) {
             return cached(OFFLINE_URL);
           }
@@ -296,6 +300,20 @@
           return framed(response && { response: response, styled: true });
         });
     });
+  }
+
+  // A round's correct page this phone never opened: the game's kept record page, on which
+  // static/offline_play.js has the round entered again (the same form; its entries as
+  // first entered were never kept here). Without the kit or that page, the offline page.
+  function correctFrame(path) {
+    var record = path.replace(/\/[0-9]+$/, "/record");
+    return keptGames()
+      .then(function (cache) {
+        return cache && cache.match(record);
+      })
+      .then(function (response) {
+        return framed(response && { response: response, styled: true });
+      });
   }
 
   // A kept page of a game, as the frame a page of offline play is drawn on: hidden until

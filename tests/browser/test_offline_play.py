@@ -310,6 +310,42 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     assert all(score in shown for score in signed(round_scores([mine])[0]))
 
 
+def test_a_round_whose_correct_page_was_never_opened_is_entered_again_offline(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """Offline, the correct page of a round this phone never opened is drawn on the game's
+    kept record page: it says the round is to be entered again, whole, for that round and
+    its leader (R3); the correction waits on the phone, and is sent as the round's."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:2])
+    phone = ready_phone(new_phone, live_table, game, words)
+    page = phone.page
+
+    phone.set_offline(True)
+    page.get_by_role("link", name="Correct round 2").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Correct round 2", timeout=WORKER_START_MS
+    )
+    status = page.locator("#offline-play-status")
+    expect(status).to_contain_text("did not keep round 2 as it was entered")
+    leader = NAMES[round_leader(2, 0, len(NAMES))]
+    expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name=leader))
+    for place, entry in enumerate(FIVE_ROUNDS[3]):
+        enter_quick_seat(phone, "en", place, entry)
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(status).to_contain_text("Round 2 is kept on this phone.")
+    assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores(FIVE_ROUNDS[:2])
+
+    phone.set_offline(False)
+    expect(status).to_have_text(words["sent"], timeout=WORKER_START_MS)
+    assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores(
+        [FIVE_ROUNDS[0], FIVE_ROUNDS[3]]
+    )
+
+
 #: A browser with no way out at all from its start, its service worker included: every
 #: request goes to a proxy where nothing listens, loopback too (Chromium's offline
 #: emulation starts with the first page, after a sync the browser kept has woken the worker).

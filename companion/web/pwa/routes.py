@@ -297,6 +297,13 @@ def offline_play_words() -> dict[str, object]:
             number="{number}",
         ),
         "record": _("Record round %(number)s", number="{number}"),
+        "correct": _("Correct round %(number)s", number="{number}"),
+        "save_correction": _("Save correction"),
+        "enter_again": _(
+            "This phone did not keep round %(number)s as it was entered: enter the whole round "
+            "again.",
+            number="{number}",
+        ),
         "led": _("%(name)s led the first trick.", name="{name}"),
         "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
