@@ -896,13 +896,16 @@
   }
 
   // The round as this phone played it, in full (each seat's indicators and every card it
-  // took), or null (said why) while its tricks are not all played.
+  // took), with the scores it makes; null while its tricks are not all played.
   function playedHere(number) {
     return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
       var mine = liveChangesOf(found[1], number);
       return rules("rounds/live_entries", { state: found[0].state, queued: queued(mine), number: number }).then(
         function (answer) {
-          return answer.status === 200 ? { changes: mine, entries: answer.body.entries } : null;
+          if (answer.status !== 200) {
+            return null;
+          }
+          return { changes: mine, entries: answer.body.entries, scores: answer.body.scores, players: found[0].state.players };
         }
       );
     });
@@ -927,32 +930,16 @@
     notice.appendChild(actions);
     var heading = main.querySelector("h1");
     heading.parentNode.insertBefore(notice, heading.nextSibling);
-    return Promise.all([playedHere(number), outbox.keptGame(), outbox.changes()]).then(function (found) {
-      if (!found[0]) {
+    return playedHere(number).then(function (played) {
+      if (!played) {
         return; // not played to its end here: only the other phone's can be kept
       }
-      var state = found[1].state;
-      var queue = queued(liveChangesOf(found[2], number));
-      return rules("games/offline", { state: beforeRound(state, number), queued: queue }).then(function (answer) {
-        if (answer.status !== 200) {
-          return;
-        }
-        var scores = answer.body.players.map(function (name, seat) {
-          return name + " " + signed(answer.body.rounds[number - 1].scores[seat]);
-        });
-        actions.before(element("p", fill(words.played_here, { scores: scores.join(" · ") })));
-        mine.hidden = false;
+      var scores = played.players.map(function (name, seat) {
+        return name + " " + signed(played.scores[seat]);
       });
+      actions.before(element("p", fill(words.played_here, { scores: scores.join(" · ") })));
+      mine.hidden = false;
     });
-  }
-
-  // The game as it stood before round ``number`` (as companion/formats/offline_game.py's
-  // before_round): what this phone's changes of the round were based on.
-  function beforeRound(state, number) {
-    var before = JSON.parse(JSON.stringify(state));
-    before.rounds = before.rounds.slice(0, number - 1);
-    before.status = "in_progress";
-    return before;
   }
 
   // The other phone's round stands: this phone's changes of it are discarded.

@@ -471,20 +471,22 @@ def apply_undo(game: dict[str, Any], setup: TableSetup, number: int, body: objec
 
 def live_entries_answer(request: Mapping[str, Any]) -> dict[str, object]:
     """The rules worker's ``rounds/live_entries``: ``{"state", "queued", "number"}``
-    answered with ``{"entries": [...]}``, the API's entries of round ``number`` as this
-    phone played it live (each seat's indicators and every card it took, R10), once all its
-    tricks are played: what the phone sends as the round, in full, when the table keeps its
-    round after a clash with another phone's."""
+    answered with ``{"entries": [...], "scores": [...]}``: round ``number`` as this phone
+    played it live, as the API's entries of a round in full (each seat's indicators and
+    every card it took, R10), and the scores they make, once all its tricks are played.
+    What the phone shows, and sends, when the table keeps its round after a clash with
+    another phone's."""
     body = parse.fields(request, "The request", ("state", "queued", "number"))
     number = parse.integer(body["number"], "number", 1, 2**31)
     if not isinstance(body["state"], dict) or not isinstance(body["queued"], list):
         raise ApiError('"state" must be a game state and "queued" a list of changes.')
     game = offline_state(before_round(body["state"], number), body["queued"])
     setup = table_setup(len(game["players"]), parse.variant(game["variant"]))
-    live = live_of(live_round(game, number), setup)
+    round_ = live_round(game, number)
+    live = live_of(round_, setup)
     if not live.is_complete or (setup.cards_laid_out and not any(live.marked)):
         raise ApiError(f"Round {number} is not over on this phone: it cannot be kept whole.")
-    return {"entries": [entry.as_json() for entry in live.entries()]}
+    return {"entries": [entry.as_json() for entry in live.entries()], "scores": round_["scores"]}
 
 
 def before_round(state: Mapping[str, Any], number: int) -> dict[str, Any]:

@@ -8,15 +8,12 @@ made for another language, host or URL prefix is another page."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from flask import Flask, template_rendered
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
@@ -27,31 +24,10 @@ from companion.web.scoreboard_cache import rendered_pages as pages_kept
 from scripts.page_reader import read_page
 from tests.conftest import TEST_CONFIG, database_url
 from tests.history.helpers import ROUND, page_changes
+from tests.share.test_conditional_get import watched
 from tests.table import Table
 
 HISTORY_URLS = ["/history", "/history?player=Ann&variant=classic&period=30d", "/history?page=2"]
-
-
-@contextmanager
-def watched(app: Flask) -> Iterator[dict[str, list[Any]]]:
-    """The SQL statements run and the templates rendered while the block runs."""
-    seen: dict[str, list[Any]] = {"statements": [], "templates": []}
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen["statements"].append(statement)
-
-    def rendered(_app: Flask, template: Any, **_extra: Any) -> None:
-        seen["templates"].append(template.name)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    template_rendered.connect(rendered, app)
-    try:
-        yield seen
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-        template_rendered.disconnect(rendered, app)
 
 
 def rendered_pages(app: Flask) -> Any:

@@ -21,7 +21,8 @@ from companion.data.models import db
 from scripts.page_reader import read_page
 from tests.conftest import TEST_CONFIG, database_url
 from tests.history.helpers import CORRECTED, ROUND, page_changes
-from tests.history.test_history_etag import rendered_pages, watched
+from tests.history.test_history_etag import rendered_pages
+from tests.share.test_conditional_get import watched
 from tests.table import Table
 
 PLAYER = "/players/Ann"
