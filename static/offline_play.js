@@ -918,7 +918,7 @@
     var actions = element("p", null, { class: "actions" });
     var mine = element("button", words.keep_mine, { type: "button", class: "button button--primary" });
     var theirs = element("button", words.keep_theirs, { type: "button", class: "button" });
-    mine.hidden = true; // until the phone's round is known to be whole
+    show(mine, false); // until the phone's round is known to be whole (a .button shows through [hidden])
     mine.addEventListener("click", function () {
       keepLiveRound(number);
     });
@@ -938,7 +938,7 @@
         return name + " " + signed(played.scores[seat]);
       });
       actions.before(element("p", fill(words.played_here, { scores: scores.join(" · ") })));
-      mine.hidden = false;
+      show(mine, true);
     });
   }
 
