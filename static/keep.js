@@ -230,6 +230,11 @@
     try {
       localStorage.setItem(KEPT_WORKER, new URL(manifest.worker, location.href).href);
     } catch (error) {}
+    // The service worker keeps the blank pages of games too (templates/pwa/sw.js): a new
+    // game can then be started with no network.
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ keep: "frames" });
+    }
     showProgress(manifest.size, manifest.size);
     button.hidden = true;
     control.classList.add("keep--kept");

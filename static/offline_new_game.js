@@ -5,10 +5,11 @@
 // (static/outbox.js) as the POST /api/v1/games its outbox sends once the network is back,
 // and opens its scoreboard at /games/new/<key> (<key>: that call's Idempotency-Key).
 //
-// Its pages are drawn by static/offline_play.js on the kept pages of a game of the same
-// shape (the same variant and number of players: the same round forms), which this phone
-// opened before; the service worker shows them there (templates/pwa/sw.js). With no such
-// game kept, the page says so beside the players and starts nothing. Loaded by app.js,
+// Its pages are drawn by static/offline_play.js on the blank pages of its shape (the same
+// variant and number of players: the same round forms), which the service worker keeps for
+// every number of players of the variants this phone plays (templates/pwa/sw.js,
+// companion/web/games/frames.py), else on the kept pages of a game of that shape this phone
+// opened. With neither, the page says so beside the players and starts nothing. Loaded by app.js,
 // after outbox.js, on the new-game page of a phone that kept the kit. No rule is written
 // here.
 (function () {
@@ -27,6 +28,7 @@
   var language = document.documentElement.lang || "en";
   var REACH_MS = 4000; // how long Start waits for the server before starting the game here
   var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
+  var FRAMES = "/games/frame"; // the blank pages of each shape (companion/web/games/frames.py)
   var words = fetch(root + "/offline/words.json?lang=" + encodeURIComponent(language))
     .then(function (response) {
       return response.ok ? response.json() : null;
@@ -114,9 +116,17 @@
     }).join(",");
   }
 
-  // The code of a game this phone kept with the same variant and number of players as
-  // ``game``, whose scoreboard and record page it kept too; null if there is none.
+  // What ``game``'s pages are drawn on: the address of the blank pages of its shape, else the
+  // code of a game this phone kept with the same variant and number of players, whose
+  // scoreboard and record page it kept too; null if there is neither.
   function frameFor(game) {
+    var blank = root + FRAMES + "/" + game.players.length + "/" + window.StichelnOutbox.frameSlug(game.variant);
+    return Promise.all([caches.match(blank), caches.match(blank + "/rounds/record")]).then(function (pages) {
+      return pages[0] && pages[1] ? new URL(blank).pathname : keptFrameFor(game); // (their path)
+    });
+  }
+
+  function keptFrameFor(game) {
     return Promise.all([window.StichelnOutbox.keptGames(), caches.open(GAMES_CACHE)]).then(function (found) {
       var games = found[0].filter(function (kept) {
         return kept.state && kept.state.id && !kept.frame && sameShape(kept.state, game);

@@ -557,6 +557,7 @@
         return outbox.keptGame().then(function (kept) {
           var pages = kept && kept.state.version === state.version ? null : recordPages();
           return outbox.keepGame(state).then(function () {
+            askForFrames();
             return pages && keepPages(pages);
           });
         });
@@ -631,6 +632,14 @@
     });
   }
 
+  // The service worker keeps the blank pages of the shapes of the games this phone keeps,
+  // this one's included (templates/pwa/sw.js): a new game can be started on them offline.
+  function askForFrames() {
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ keep: "frames" });
+    }
+  }
+
   // ------------------------------------------------------------------------------------------
   // Switching between quick entry and every card with no network: the other mode's kept page,
   // with what both forms take carried over (the indicators; quick entry's marked-colour cards
@@ -639,17 +648,18 @@
   var SWITCHED = "sticheln-offline-switch";
 
   function switchOffline(url) {
-    caches.open(GAMES_CACHE).then(function (cache) {
-      return cache.match(url);
-    }).then(function (page) {
+    // On a game the server does not have yet, the page drawn on (its address) leads to this
+    // game's own page in that mode.
+    var address = placeholder ? new URL(placeholderAddress("record") + new URL(url).search, location.href).href : url;
+    caches.match(url).then(function (page) {
       if (!page) {
         say(words.offline, true, true); // that mode was never kept here: online only
         return;
       }
       try {
-        sessionStorage.setItem(SWITCHED, JSON.stringify({ url: url, fields: fieldsOf(form) }));
+        sessionStorage.setItem(SWITCHED, JSON.stringify({ url: address, fields: fieldsOf(form) }));
       } catch (error) {}
-      location.href = url;
+      location.href = address;
     });
   }
 
@@ -785,12 +795,24 @@
     return offerMarking(panel, !round || round.status !== "playing");
   }
 
-  // The kept page ``page`` of this game (a game the server does not have yet: of the game
-  // its pages are drawn on), or null.
+  // The kept page ``page`` of this game (a game the server does not have yet: of the pages
+  // it is drawn on), or null.
   function keptPage(page) {
-    var kept = root + "/g/" + encodeURIComponent(frameCode) + "/rounds/" + page;
-    return caches.open(GAMES_CACHE).then(function (cache) {
-      return cache.match(kept);
+    return framePages().then(function (pages) {
+      return caches.match(pages + "/rounds/" + page);
+    });
+  }
+
+  // The address of the pages this page is drawn on: a game's (its own, or for a next game
+  // the game it follows), or for a game started here those it was given (the blank pages of
+  // its shape, or a game of that shape).
+  function framePages() {
+    var pages = root + "/g/" + encodeURIComponent(frameCode);
+    if (!newGame) {
+      return Promise.resolve(pages);
+    }
+    return outbox.keptGame().then(function (kept) {
+      return kept && kept.frame ? window.StichelnOutbox.framePages(root, kept.frame) : pages;
     });
   }
 

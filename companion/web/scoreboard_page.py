@@ -94,12 +94,30 @@ def render_scoreboard(
     with its ETag; a refusal's page (``status`` other than 200) is never kept, nor one that
     confirms a save (``saved``: shown once, on the phone that saved)."""
     editable = editable and device_edit_key(game) is not None
+    if etag is None:
+        etag = scoreboard_etag(game.code, view)
+    page = scoreboard_html(game, editable, conflict, view, etag, saved)
+    if status == 200 and etag and not conflict and saved is None:
+        keep_rendered(etag, page)
+        return scoreboard_response(page, etag, view)
+    response = make_response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def scoreboard_html(
+    game: Game,
+    editable: bool,
+    conflict: bool = False,
+    view: bool = False,
+    etag: str | None = None,
+    saved: SavedRound | None = None,
+) -> str:
+    """The scoreboard's HTML (``editable``: with the changes this phone is offered)."""
     board = scoreboard_of(game)
     playing = queries.playing_round(game)
     live = playing if playing is not None and playing.mode == RoundMode.LIVE else None
-    if etag is None:
-        etag = scoreboard_etag(game.code, view)
-    page = render_template(
+    return render_template(
         "games/scoreboard.html",
         board=board,
         editable=editable,
@@ -113,9 +131,3 @@ def render_scoreboard(
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,
     )
-    if status == 200 and etag and not conflict and saved is None:
-        keep_rendered(etag, page)
-        return scoreboard_response(page, etag, view)
-    response = make_response(page, status)
-    response.headers["Cache-Control"] = "no-store"
-    return response

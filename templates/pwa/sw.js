@@ -44,6 +44,13 @@
   var CORRECT_PAGE = /\/rounds\/[0-9]+$/; // a round page (ROUND_PAGE) correcting a round
   var LIVE_ROUND = /^[0-9]+\/live$/; // a round page of NEXT_PAGE or NEW_PAGE: its live page
   var FRAME_STYLES = {{ frame_styles|tojson }};
+  // The blank pages of a game of each shape (companion/web/games/frames.py): FRAMES/<players>/
+  // <variant>, for each number of players a family seats; the record page in its other entry
+  // mode too (FRAME_MODES).
+  var FRAMES = {{ frames_url|tojson }};
+  var FRAME_PLAYERS = {{ frame_players|tojson }};
+  var FRAME_MODES = {{ frame_modes|tojson }};
+  var FRAME_VARIANT = {{ frame_variant|tojson }}; // kept whatever games this phone kept
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
   var OUTBOX_URL = {{ outbox_url|tojson }};
@@ -88,6 +95,9 @@
           return keepPages();
         })
         .then(function () {
+          return keepFrames(); // for a phone that kept the kit: this version's
+        })
+        .then(function () {
           return self.skipWaiting();
         })
     );
@@ -125,6 +135,75 @@
     );
   });
 
+  // A page asks for the blank pages of the shapes of its games (the kit was just kept, or a
+  // game kept for offline play).
+  self.addEventListener("message", function (event) {
+    if (event.data && event.data.keep === "frames") {
+      event.waitUntil(keepFrames());
+    }
+  });
+
+  // The blank pages of a game of each shape a new game started with no network may take
+  // (static/offline_new_game.js): every number of players of the variants of the games this
+  // phone keeps, and of the classic game, on a phone that kept the offline kit. Kept with
+  // this version's files (its page styles and scripts), once; a page missing (a variant
+  // that marks no colours has no mark page) or failing is kept at the next ask.
+  var keepingFrames = null;
+  function keepFrames() {
+    if (keepingFrames) {
+      return keepingFrames;
+    }
+    var done = function () {
+      keepingFrames = null;
+    };
+    keepingFrames = Promise.all([keptGames(), self.StichelnOutbox ? self.StichelnOutbox.keptGames() : null])
+      .then(function (found) {
+        if (!found[0] || !found[1]) {
+          return undefined;
+        }
+        return caches.open(CACHE).then(function (cache) {
+          return frameAddresses(found[1]).reduce(function (chain, url) {
+            return chain.then(function () {
+              return cache.match(url).then(function (kept) {
+                return kept || fetch(url, { credentials: "same-origin" }).then(function (response) {
+                  return keepable(response) ? cache.put(url, response) : undefined;
+                });
+              });
+            });
+          }, Promise.resolve());
+        });
+      })
+      .then(done, done);
+    return keepingFrames;
+  }
+
+  // The addresses of the blank pages worth keeping, for the ``games`` this phone keeps.
+  function frameAddresses(games) {
+    var variants = [FRAME_VARIANT];
+    games.forEach(function (game) {
+      if (game.state && game.state.variant) {
+        variants.push(game.state.variant);
+      }
+    });
+    var urls = [];
+    variants.forEach(function (variant) {
+      var slug = self.StichelnOutbox.frameSlug(variant);
+      (FRAME_PLAYERS[variant.game] || []).forEach(function (players) {
+        var board = FRAMES + "/" + players + "/" + slug;
+        var pages = [board, board + "/rounds/record", board + "/rounds/mark", board + "/rounds/live"];
+        FRAME_MODES.forEach(function (mode) {
+          pages.push(board + "/rounds/record?mode=" + mode);
+        });
+        pages.forEach(function (url) {
+          if (urls.indexOf(url) === -1) {
+            urls.push(url);
+          }
+        });
+      });
+    });
+    return urls;
+  }
+
   // The kept copy of one of this worker's own URLs.
   function cached(url) {
     return caches.open(CACHE).then(function (cache) {
@@ -159,7 +238,7 @@
     var url = new URL(event.request.url);
     var path = url.pathname;
     if (NEW_PAGE.test(path)) {
-      return newPage(event, path);
+      return newPage(event, path, url.search);
     }
     var round = ROUND_PAGE.test(path);
     var store =
@@ -185,7 +264,7 @@
           return liveFrame(path);
         }
         if (NEXT_PAGE.test(path)) {
-          return nextFrame(path);
+          return nextFrame(path, url.search);
         }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
@@ -223,8 +302,18 @@
     return liveFrameOf(path.slice(0, path.indexOf(game)) + game);
   }
 
-  // The frame of a live page drawn on the kept pages of the game at ``pages`` (its path).
+  // The frame of a live page drawn on the kept pages of the game at ``pages`` (its path; or
+  // the blank pages of a shape: their record page).
   function liveFrameOf(pages) {
+    if (pages.indexOf(FRAMES + "/") === 0) {
+      return keptGames()
+        .then(function (cache) {
+          return cache && caches.match(pages + "/rounds/record", MATCH);
+        })
+        .then(function (response) {
+          return framed(response && { response: response, styled: true });
+        });
+    }
     return keptGames()
       .then(function (cache) {
         return !cache ? null : cache.keys().then(function (requests) {
@@ -245,19 +334,21 @@
 
   // The table's next game, started on this phone before the server has it: its scoreboard
   // drawn on the kept scoreboard of the game it follows, its round pages on that game's
-  // (the same players, variant and rounds: the same forms), by static/offline_play.js.
-  function nextFrame(path) {
+  // (the same players, variant and rounds: the same forms), by static/offline_play.js; a
+  // record page in the entry mode its ``search`` names.
+  function nextFrame(path, search) {
     var found = path.match(NEXT_PAGE);
     var game = path.slice(0, path.indexOf(found[1])) + found[1];
     if (LIVE_ROUND.test(found[2] || "")) {
       return liveFrameOf(game);
     }
-    var wanted = found[2] ? game + "/rounds/" + found[2] : game;
+    var wanted = found[2] ? game + "/rounds/" + found[2] + search : game;
     return keptGames()
       .then(function (cache) {
         return !cache ? null : cache.keys().then(function (requests) {
           var kept = requests.filter(function (request) {
-            return new URL(request.url).pathname === wanted;
+            var url = new URL(request.url);
+            return url.pathname + url.search === wanted;
           })[0];
           return kept ? cache.match(kept).then(function (response) {
             return response && { response: response, styled: true };
@@ -268,22 +359,25 @@
   }
 
   // A game started on this phone with no network (static/offline_new_game.js), kept in the
-  // outbox: its pages drawn on the kept pages of the game of the same shape it was given
-  // (the same variant and number of players: the same forms), by static/offline_play.js,
-  // until the server has it; then the same page of the game the server started. A game
-  // this phone does not keep: the network (the server leads the address to the game).
-  function newPage(event, path) {
+  // outbox: its pages drawn on the blank pages of its shape (the same variant and number of
+  // players: the same forms), or the kept pages of a game of that shape, by
+  // static/offline_play.js, until the server has it (a record page in the entry mode its
+  // ``search`` names); then the same page of the game the server started. A game this phone
+  // does not keep: the network (the server leads the address to the game).
+  function newPage(event, path, search) {
     var found = path.match(NEW_PAGE);
     var kept = self.StichelnOutbox ? self.StichelnOutbox.keptGames() : Promise.resolve([]);
     return kept.then(function (games) {
       var game = games.filter(function (one) {
         return one.code === self.StichelnOutbox.newOf(found[1]);
       })[0];
-      var board = game && path.slice(0, path.indexOf("/games/new/")) + "/g/" + encodeURIComponent(game.movedTo || game.frame);
-      var wanted = found[2] ? board + "/rounds/" + found[2] : board;
+      var root = path.slice(0, path.indexOf("/games/new/"));
       if (game && game.movedTo) {
-        return Response.redirect(wanted, 302);
+        var moved = root + "/g/" + encodeURIComponent(game.movedTo);
+        return Response.redirect(found[2] ? moved + "/rounds/" + found[2] + search : moved, 302);
       }
+      var board = game && game.frame && self.StichelnOutbox.framePages(root, game.frame);
+      var wanted = found[2] ? board + "/rounds/" + found[2] + search : board;
       if (!game || !game.frame) {
         return fetch(event.request).catch(function () {
           return cached(OFFLINE_URL);
@@ -294,7 +388,7 @@
       }
       return keptGames()
         .then(function (cache) {
-          return cache && cache.match(wanted, MATCH);
+          return cache && caches.match(wanted, MATCH); // (blank pages: in this version's cache)
         })
         .then(function (response) {
           return framed(response && { response: response, styled: true });

@@ -1,11 +1,13 @@
 """A new game started with no network (issue 26, point 4), in a real browser at a phone's
 size: on a phone that kept the offline kit and opened a game before, the new-game page starts
-a game with other players on the phone, checked as the server checks it (a table this phone
-has no pages for, or a name entered twice, is refused beside the players, and nothing is
-started). Its scoreboard and record page are drawn on the kept pages of the game of the same
-shape, with its own players in their seats; a round recorded there waits. Back online, the
-game and its round are sent, once each, the phone is on the game's own scoreboard with the
-right to go on, and the game whose pages it borrowed is untouched.
+a game with other players, and as many as it likes, on the phone, checked as the server
+checks it (a variant this phone has no pages for, or a name entered twice, is refused beside
+the players, and nothing is started). Its pages are drawn on the blank pages of its shape
+the service worker kept (companion/web/games/frames.py), with its own players in their
+seats: its colours are marked, the record page switched to every card and back, and a
+round recorded there waits. Back online, the game and its round are sent, once each, the
+phone is on the game's own scoreboard with the right to go on, and the game the phone opened
+before is untouched.
 """
 
 from __future__ import annotations
@@ -41,23 +43,37 @@ def fill_table(page: object, names: list[str]) -> None:
         page.fill(f"#player_{row}", names[row] if row < len(names) else "")  # type: ignore[attr-defined]
 
 
+#: The blank pages of a 3-player classic game, which the service worker keeps for a phone
+#: that kept the kit (whatever games it opened).
+FRAME = "/games/frame/3/classic-1-open"
+#: Whether the service worker kept the blank pages at the address given (in any cache).
+FRAME_KEPT = """async (address) => {
+  const pages = ["", "/rounds/record", "/rounds/mark", "/rounds/record?mode=full"];
+  const kept = await Promise.all(pages.map((page) => caches.match(address + page)));
+  return kept.every(Boolean);
+}"""
+
+
 def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, axe_source: str
 ) -> None:
     kit_manifest(live_server)
     words = WORDS["en"]
-    opened = live_table.new_game(NAMES, rounds=1)  # a game of the same shape, opened before
+    opened = live_table.new_game([*NAMES, "Dan"], rounds=1)  # 4 players: another shape
     phone = ready_phone(new_phone, live_table, opened, words)
     page = phone.page
     phone.goto("/games/new")  # kept for offline use, with the names the server knows
+    page.wait_for_function(FRAME_KEPT, arg=live_server.url + FRAME)
 
     phone.set_offline(True)
     phone.goto("/games/new")
     status = page.locator("#offline-play-status")
     errors = page.locator("#offline-new-game-errors")
-    fill_table(page, ["Dora", "Ann", "Emil", "Fritz"])  # no game of 4 players kept here
+    fill_table(page, TYPED)
+    page.locator('input[name="variant"][value="mild"]').check()  # no game of it kept here
     page.get_by_role("button", name="Start the game").click()
-    expect(errors).to_contain_text("none for 4 players", timeout=WORKER_START_MS)
+    expect(errors).to_contain_text("none for 3 players", timeout=WORKER_START_MS)
+    page.locator('input[name="variant"][value="classic"]').check()
     players = page.locator("#players")
     expect(players).to_have_attribute("aria-describedby", "offline-new-game-errors")
     fill_table(page, ["Dora", "Ann", "dora"])  # the server's own refusal, in its words
@@ -98,6 +114,13 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
     expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name="Emil"))
     expect(names).to_have_text(["Emil", "Dora", "Ann"])
+    page.get_by_role("button", name="Every card").click()  # the other entry mode, offline
+    expect(page).to_have_url(address + "/rounds/record?mode=full")
+    expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
+    expect(names).to_have_text(["Emil", "Dora", "Ann"])
+    page.get_by_role("button", name="Quick entry").click()
+    expect(page).to_have_url(address + "/rounds/record")
+    expect(heading).to_have_text(words["record"].format(number=1), timeout=WORKER_START_MS)
     for seat, entry in enumerate(FIVE_ROUNDS[0]):  # the indicators as marked, chosen already
         token = entry.indicator.replace(" ", "-")
         expect(page.locator(f'input[name="s{seat}-marked"][value="{token}"]')).to_be_checked()
@@ -127,7 +150,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     ]
     assert marked == [[entry.indicator] for entry in FIVE_ROUNDS[0]], "the colours marked first"
     expect(page.get_by_role("link", name=words["record"].format(number=2))).to_be_visible()
-    assert live_table.state(opened)["rounds"] == [], "the game whose pages it borrowed"
+    assert live_table.state(opened)["rounds"] == [], "the game opened before"
     assert page.evaluate(OUTBOX_SIZE) == 0
     page.goto(address)  # the address the phone gave it leads to the game
     expect(page).to_have_url(own)

@@ -160,8 +160,8 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     source = worker(client)
     assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve", "/games/new"]
     assert source.count("cache.addAll(") == 1
-    # When installing, at each visit of a page, and the words of offline play.
-    assert source.count("cache.put(") == 3
+    # When installing, at each visit of a page, the words of offline play, the blank pages.
+    assert source.count("cache.put(") == 4
     assert setting(source, "WORDS_URL") == "/offline/words.json"
     for path in listed(source, "KEPT_PAGES"):
         assert client.get(path).status_code == 200, path
@@ -182,6 +182,28 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     record = [f"/g/{code}/rounds/{page}" for page in ("record", "mark", "1", "12")]
     never = [*kept, f"/g/{code}/rounds/1/live", f"/g/{code}/rounds/1/scores", "/g/x/rounds/x"]
     assert [path for path in record + never if round_page.match(path)] == record
+
+
+def test_the_worker_keeps_the_blank_pages_of_every_shape_of_the_classic_game(
+    client: FlaskClient,
+) -> None:
+    """For a phone that kept the offline kit, the worker keeps the blank pages of a game of
+    every number of players of the classic game and of the variants of the games the phone
+    keeps (companion/web/games/frames.py): a game started offline is drawn on them."""
+    source = worker(client)
+    players = json.loads(re.search(r"var FRAME_PLAYERS = (\{.*?\});", source).group(1))  # type: ignore[union-attr]
+    assert players == {"classic": [3, 4, 5, 6, 7, 8], "hat-trick": [4, 5, 6, 7]}  # R2, R17
+    modes = listed(source, "FRAME_MODES")
+    assert modes == ["full"]  # the record page's other mode (quick entry is the first)
+    variant = json.loads(re.search(r"var FRAME_VARIANT = (\{.*?\});", source).group(1))  # type: ignore[union-attr]
+    assert variant == {"game": "classic", "scoring": "classic", "colours": 1, "reveal": "open"}
+    frames = setting(source, "FRAMES")
+    for count in players["classic"]:
+        board = f"{frames}/{count}/classic-1-open"
+        pages = ["", "/rounds/record", "/rounds/mark", "/rounds/live"]
+        pages += [f"/rounds/record?mode={mode}" for mode in modes]
+        for page in pages:
+            assert client.get(board + page).status_code == 200, board + page
 
 
 def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(
@@ -226,6 +248,7 @@ def test_under_url_prefix_every_path_of_the_worker_carries_the_prefix(tmp_path: 
     assert setting(source, "STATIC_PREFIX") == "/sticheln/static/"
     assert setting(source, "OFFLINE_URL") == "/sticheln/offline"
     assert setting(source, "KIT_PREFIX") == "/sticheln/offline-kit/"
+    assert setting(source, "FRAMES") == "/sticheln/games/frame"  # the blank pages of games
     assert listed(source, "KEPT_PAGES") == [
         "/sticheln/rules",
         "/sticheln/resolve",

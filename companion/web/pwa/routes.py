@@ -31,6 +31,16 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, get_locale, ngettext
 from flask_babel import gettext as _
 
+from companion.data.states import RoundMode
+from companion.rules import variant_named
+from companion.rules.variants import (
+    CLASSIC,
+    HAT_TRICK,
+    HAT_TRICK_MAX_PLAYERS,
+    HAT_TRICK_MIN_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 from companion.web.pwa import bp
 
 BACKGROUND_COLOUR = "#fbfaf7"
@@ -38,9 +48,20 @@ BACKGROUND_COLOUR = "#fbfaf7"
 
 WORKER_TEMPLATE = "pwa/sw.js"
 OFFLINE_TEMPLATE = "pwa/offline.html"
-VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE)
+FRAME_TEMPLATES = (
+    "games/scoreboard.html",
+    "games/round_record.html",
+    "games/round_mark.html",
+    "games/live_start.html",
+    "games/round_macros.html",
+    "games/game_macros.html",
+)
+"""The templates of the blank pages of each shape of game (companion/web/games/frames.py),
+which the worker keeps in its versioned cache for a phone that kept the offline kit."""
+VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE, *FRAME_TEMPLATES)
 """Templates whose source goes into the cache version besides the static files: the offline page
-is cached too, so a change to it (or to the worker) must also replace the cache."""
+and the blank pages of games are cached too, so a change to them (or to the worker) must also
+replace the cache."""
 
 CACHE_VERSION_LENGTH = 12
 
@@ -55,6 +76,13 @@ them, the worker reads them and leaves them when its own version changes)."""
 KEPT_PAGES = ("rulebook.rules", "tools.resolver", "games.new_game")
 """The pages the worker keeps for offline use: public, and the same for every game (the
 new-game page too: offline, a phone that kept the offline kit starts a game on it)."""
+
+#: How many players each family seats (R2, R17): the worker keeps a blank page of a game for
+#: each.
+FRAME_PLAYERS = {
+    CLASSIC: list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+    HAT_TRICK: list(range(HAT_TRICK_MIN_PLAYERS, HAT_TRICK_MAX_PLAYERS + 1)),
+}
 
 GAMES_CACHE = "sticheln-games"
 """The cache of the scoreboards this phone opened, each as it last saw it, shown when the
@@ -221,6 +249,11 @@ def service_worker() -> ResponseReturnValue:
         next_page=next_page_pattern(),
         new_page=new_page_pattern(),
         frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
+        frames_url=url_for("games.frame", players=3, slug="SLUG").rsplit("/3/SLUG", 1)[0],
+        frame_players=FRAME_PLAYERS,
+        # The record page's other entry mode: quick entry is the first wherever a game has both.
+        frame_modes=[RoundMode.FULL.value],
+        frame_variant=variant_named(CLASSIC).as_json(),
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
         outbox_url=url_for("static", filename="outbox.js"),
