@@ -161,6 +161,8 @@
   }
 
   // The notice at the top of the page: what offline play is doing now.
+  var said = null; // the notice, kept to be put back on a scoreboard swapped for a newer one
+
   function say(text, warning, alert) {
     var notice = document.getElementById("offline-play-status");
     if (!notice) {
@@ -168,6 +170,7 @@
       notice.id = "offline-play-status";
       main.insertBefore(notice, main.firstChild);
     }
+    said = notice;
     notice.setAttribute("role", alert ? "alert" : "status");
     notice.className = "notice " + (warning ? "notice--warning" : "notice--saved");
     notice.textContent = text || "";
@@ -218,6 +221,24 @@
         }
         if (waiting || (placeholder && !online)) {
           retryLater(); // (a next game waits for its play again, kept with the game before)
+        }
+      });
+    });
+  }
+
+  // The scoreboard follows the game: static/scoreboard.js puts the server's newer page in
+  // place of this one's (another phone's round, or this phone's sent by the service worker).
+  // What this page said of the phone's changes stays, and what is still kept here is drawn
+  // again on the new page.
+  function keepAcrossSwaps() {
+    main.addEventListener("scoreboard:swapped", function () {
+      var notice = document.getElementById("offline-play-status");
+      if (!notice && said) {
+        main.insertBefore(said, main.firstChild);
+      }
+      outbox.changes().then(function (changes) {
+        if (changes.length) {
+          drawChanges(null, true);
         }
       });
     });
@@ -317,7 +338,10 @@
   function drawNextBoard() {
     return outbox.keptGame().then(function (kept) {
       if (kept && kept.movedTo) {
-        location.replace(root + "/g/" + encodeURIComponent(kept.movedTo)); // on the server now
+        // On the server now: sent meanwhile (by the service worker, or another tab); its
+        // scoreboard says whether every change made it.
+        markJustSent(kept.movedTo);
+        location.replace(root + "/g/" + encodeURIComponent(kept.movedTo));
         return new Promise(function () {});
       }
       if (!kept || !kept.state) {
@@ -1401,6 +1425,7 @@
       }
       words = found;
       if (onScoreboard) {
+        keepAcrossSwaps();
         showScoreboard();
       } else if (scoreboardUrl !== null && !onLivePage) {
         if (placeholder) {

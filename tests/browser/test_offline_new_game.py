@@ -5,17 +5,19 @@ checks it (a variant this phone has no pages for, or a name entered twice, is re
 the players, and nothing is started). Its pages are drawn on the blank pages of its shape
 the service worker kept (companion/web/games/frames.py), with its own players in their
 seats: its colours are marked, the record page switched to every card and back, and a
-round recorded there waits. Back online, the game and its round are sent, once each, the
-phone is on the game's own scoreboard with the right to go on, and the game the phone opened
-before is untouched.
+round recorded there waits, and the next one is played live there. Back online, the game
+and its rounds are sent, once each, the phone is on the game's own scoreboard with the right
+to go on, and the game the phone opened before is untouched.
 """
 
 from __future__ import annotations
 
+import random
 import re
 
 from playwright.sync_api import expect
 
+from companion.rules import PRESETS, round_leader, table_setup
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
 from tests.browser.support import WORKER_START_MS, LiveServer, PhoneFactory, kit_manifest
 from tests.browser.test_journeys import tap_chip
@@ -28,6 +30,7 @@ from tests.browser.test_offline_play import (
     pending_table,
     ready_phone,
 )
+from tests.browser.test_offline_table import deal_led_by, live_round, quick_entries, scores_of
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
@@ -84,7 +87,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     assert problems == [], "\n".join(problems)
 
     fill_table(page, TYPED)
-    page.fill("#rounds", "2")
+    page.fill("#rounds", "3")
     page.select_option("#first_leader", str(FIRST_LEADER))
     page.get_by_role("button", name="Start the game").click()
     started = re.compile(rf"{re.escape(live_server.url)}/games/new/[0-9a-f-]{{36}}$")
@@ -133,23 +136,32 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     save_screenshot(phone, "offline-new-game-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game offline")
     assert problems == [], "\n".join(problems)
+    setup = table_setup(len(PLAYERS), PRESETS["classic"])  # round 2 live, on the blank pages
+    played = deal_led_by(round_leader(2, FIRST_LEADER, len(PLAYERS)), random.Random(26), setup)
+    live_round(phone, played, number=2)
+    expect(page).to_have_url(address + "/rounds/2/live")
+    page.get_by_role("link", name=words["scoreboard"]).last.click()
+    expect(page).to_have_url(address)
 
-    phone.set_offline(False)  # the start, then the round, then the game's own scoreboard
+    phone.set_offline(False)  # the start, then the rounds, then the game's own scoreboard
     own = re.compile(rf"{re.escape(live_server.url)}/g/(?!{opened['id']}$)[A-Za-z0-9]+$")
     expect(page).to_have_url(own, timeout=WORKER_START_MS)
     scored = page.locator(".score-table tbody tr.is-scored")
-    expect(scored).to_have_count(1, timeout=WORKER_START_MS)
+    expect(scored).to_have_count(2, timeout=WORKER_START_MS)
     expect(status).to_have_text(words["sent"])
     game = live_table.state({"id": page.url.rsplit("/", 1)[-1]})
     assert game["players"] == PLAYERS and game["first_leader"] == FIRST_LEADER
-    assert game["rounds_planned"] == 2
-    assert [round_["scores"] for round_ in game["rounds"]] == round_scores(FIVE_ROUNDS[:1])
+    assert game["rounds_planned"] == 3
+    assert [(round_["mode"], round_["scores"]) for round_ in game["rounds"]] == [
+        ("quick", round_scores(FIVE_ROUNDS[:1])[0]),
+        ("live", scores_of(setup, quick_entries(played))),
+    ]
     marked = [
         [card["colour"] + " " + str(card["value"]) for card in seat]
         for seat in game["rounds"][0]["marked"]
     ]
     assert marked == [[entry.indicator] for entry in FIVE_ROUNDS[0]], "the colours marked first"
-    expect(page.get_by_role("link", name=words["record"].format(number=2))).to_be_visible()
+    expect(page.get_by_role("link", name=words["record"].format(number=3))).to_be_visible()
     assert live_table.state(opened)["rounds"] == [], "the game opened before"
     assert page.evaluate(OUTBOX_SIZE) == 0
     page.goto(address)  # the address the phone gave it leads to the game
