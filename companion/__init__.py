@@ -11,7 +11,16 @@ from flask import Flask
 from companion import cli, resources
 from companion.config import configure
 from companion.data import database
-from companion.web import assets, compression, errors, game_codes, i18n, request_logs, security
+from companion.web import (
+    assets,
+    compression,
+    errors,
+    game_codes,
+    i18n,
+    rate_limits,
+    request_logs,
+    security,
+)
 from companion.web.security import csrf
 
 
@@ -42,6 +51,7 @@ def create_app(
     assets.init_app(app)
     compression.init_app(app)
     errors.init_app(app)
+    rate_limits.init_app(app)
     game_codes.init_app(app)
 
     from companion.web.api import bp as api_bp

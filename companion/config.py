@@ -70,7 +70,7 @@ def normalize_database_url(url: str) -> str:
 
 def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
     """Return the settings given by ``SECRET_KEY``, ``DATABASE_URL``, ``PROXY_COUNT``,
-    ``PROXY_TRUST_HOST`` and ``URL_PREFIX``."""
+    ``PROXY_TRUST_HOST``, ``URL_PREFIX`` and ``GAME_STARTS_LIMIT``."""
     config: dict[str, Any] = {}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
@@ -82,6 +82,8 @@ def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
         config["PROXY_TRUST_HOST"] = environ["PROXY_TRUST_HOST"].strip().lower() in TRUE_WORDS
     if environ.get("URL_PREFIX"):
         config["URL_PREFIX"] = environ["URL_PREFIX"]
+    if "GAME_STARTS_LIMIT" in environ:  # empty: no limit (companion/web/rate_limits.py)
+        config["GAME_STARTS_LIMIT"] = environ["GAME_STARTS_LIMIT"].strip()
     return config
 
 

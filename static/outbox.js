@@ -273,7 +273,9 @@
         signal: stop.signal,
       }).then(function (response) {
         clearTimeout(timer);
-        if (response.status >= 500) {
+        // A server error, or a new game over the server's limit of game starts (429,
+        // companion/web/rate_limits.py): nothing was done, so the change waits for the next try.
+        if (response.status >= 500 || response.status === 429) {
           throw new Error("the server answered " + response.status);
         }
         return response.json().then(function (answer) {

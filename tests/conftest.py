@@ -26,6 +26,9 @@ TEST_CONFIG = {
     "TESTING": True,
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": True,
+    # Tests start many games from one address: the limit is tested on its own
+    # (tests/security/test_rate_limits.py).
+    "GAME_STARTS_LIMIT": "",
 }
 
 

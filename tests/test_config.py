@@ -131,3 +131,11 @@ def test_an_empty_secret_key_file_is_refused(instance_path: Path) -> None:
     (instance_path / "secret_key").write_text("\n")
     with pytest.raises(RuntimeError, match="secret_key is empty"):
         create_app(instance_path=str(instance_path))
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [(" 5 per minute ", "5 per minute"), ("", "")],  # empty: no limit
+)
+def test_the_limit_of_game_starts_comes_from_the_environment(given: str, expected: str) -> None:
+    assert environment_config({"GAME_STARTS_LIMIT": given}) == {"GAME_STARTS_LIMIT": expected}

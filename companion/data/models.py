@@ -416,3 +416,17 @@ class IdempotentAnswer(db.Model):  # type: ignore[name-defined,misc]
     created_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, index=True
     )
+
+
+class RateLimitHits(db.Model):  # type: ignore[name-defined,misc]
+    """How many limited requests one client made in the current window of one limit
+    (migration 0012): the rate limits' storage, shared by every worker and server of the
+    database (companion/data/rate_limit_storage.py)."""
+
+    __tablename__ = "rate_limit_hits"
+
+    #: The limiter's key: the limit, its scope and the client's address.
+    key: so.Mapped[str] = so.mapped_column(sa.String(255), primary_key=True)
+    hits: so.Mapped[int]
+    #: When the window ends, in seconds since the epoch.
+    resets_at: so.Mapped[float] = so.mapped_column(sa.Float, index=True)

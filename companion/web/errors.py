@@ -41,7 +41,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
-from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
+from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound, TooManyRequests
 
 from companion import services
 from companion.data.models import Game, db
@@ -61,6 +61,10 @@ HTTP_MESSAGES = {
     405: "This endpoint does not accept the {method} method.",
     413: "The request body is too large.",
     415: "Send the request body as JSON.",
+    429: (
+        "Too many games were started from this address in a short time; nothing was "
+        "started. Try again after the number of seconds the Retry-After header gives."
+    ),
 }
 
 
@@ -229,6 +233,8 @@ def page_http_error(area: PageArea, error: HTTPException) -> ResponseReturnValue
         if shown is not None:
             return shown
         return error_page(400, gettext("Please try again"), message, area.ways_back(400))
+    if isinstance(error, TooManyRequests):
+        return too_many_starts_page(area)
     if isinstance(error, Forbidden) and area.about_games:
         message = error.description if error.description != Forbidden.description else None
         return error_page(
@@ -242,6 +248,20 @@ def page_http_error(area: PageArea, error: HTTPException) -> ResponseReturnValue
     if isinstance(error, BadRequest) and area.bad_request is not None:
         return error_page(400, gettext("Please try again"), area.bad_request(), area.ways_back(400))
     return http_error_page(error)
+
+
+def too_many_starts_page(area: PageArea) -> ResponseReturnValue:
+    """A game start refused by the rate limit (companion/web/rate_limits.py): the form again
+    with the reason where the area has one (the new-game page), else a page saying it."""
+    db.session.rollback()
+    message = gettext(
+        "Too many games were started from this network in a short time, so this one was not "
+        "started. Please wait a few minutes, then try again."
+    )
+    shown = area.form_again(message)
+    if shown is not None:
+        return (shown[0] if isinstance(shown, tuple) else shown), 429
+    return error_page(429, gettext("Please wait a little"), message, area.ways_back(429))
 
 
 # --------------------------------------------------------------------------------------------

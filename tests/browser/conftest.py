@@ -63,6 +63,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         {
             "TESTING": True,
             "SECRET_KEY": "browser-tests",
+            "GAME_STARTS_LIMIT": "",  # the tests start many games from one address
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'browser.sqlite3'}",
         },
         instance_path=str(instance),

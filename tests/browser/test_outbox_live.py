@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from urllib.parse import quote
 
 from tests.api.test_games_api import round_entries
-from tests.browser.support import Phone
+from tests.browser.support import LiveServer, Phone
 from tests.offline.test_offline_live import NAMES, played_round
 from tests.table import Table, auth
 
@@ -135,3 +136,42 @@ def test_a_next_game_started_offline_is_sent_after_the_play_again_that_starts_it
     assert answer == {"saved": 1, "left": []}
     rounds = live_table.state(following.json)["rounds"]
     assert [round_["number"] for round_ in rounds] == [1]
+
+
+def test_a_new_game_over_the_server_s_limit_of_starts_waits_for_the_next_try(
+    phone: Phone, live_table: Table, live_server: LiveServer
+) -> None:
+    """A game started offline whose start the server refuses for its limit of game starts
+    per address (429, companion/web/rate_limits.py) is not refused: it waits, and is
+    started at the next try once the limit lets it."""
+    phone.goto("/games/new")
+    outbox = phone.page.locator("script[data-outbox]").get_attribute("data-outbox")
+    phone.page.add_script_tag(url=outbox)
+    key = "c0ffee00-1234-4abc-8def-000000000429"
+    code = f"new/{key}"
+    api = f"{phone.base_url}/api/v1/games/{quote(code, safe='')}"
+    start = {
+        "code": code,
+        "action": "start",
+        "number": None,
+        "base": 0,
+        "body": {"players": NAMES, "variant": "classic", "rounds": 2, "first_leader": 0},
+        "key": key,
+        "state": "waiting",
+        "error": "",
+    }
+    config = live_server.app.config
+    config["GAME_STARTS_LIMIT"] = "1 per hour"
+    try:
+        live_table.client.post(  # the phone's address used its one start of the hour
+            "/api/v1/games", json=start["body"], environ_base={"REMOTE_ADDR": "127.0.0.1"}
+        )
+        kept = phone.page.evaluate(KEEP_AND_SEND, [code, api, [start]])
+        assert kept["saved"] == 0
+        assert [(left["action"], left["state"]) for left in kept["left"]] == [("start", "waiting")]
+    finally:
+        config["GAME_STARTS_LIMIT"] = ""
+    answer = phone.page.evaluate(SEND_GAME, [code, api])
+    assert answer == {"saved": 1, "left": []}
+    started = live_table.client.get("/games/new/" + key)
+    assert started.status_code == 302  # the server has the game the phone started

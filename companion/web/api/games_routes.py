@@ -37,6 +37,7 @@ from companion.web.api.idempotency import (
 )
 from companion.web.api.rules_routes import request_body
 from companion.web.edit_rights import remember_edit_key
+from companion.web.rate_limits import limit_game_starts
 
 
 def game_state(game: Game) -> dict[str, object]:
@@ -71,6 +72,7 @@ def editable_game_with_key(code: str) -> tuple[Game, rights.SentKey]:
 
 
 @bp.post("/games")
+@limit_game_starts
 @idempotent
 def create_game() -> ResponseReturnValue:
     """Start a game; the answer holds the edit key, shown this once (and to a replay of the
@@ -285,6 +287,7 @@ def deletion_version() -> int:
 
 
 @bp.post("/games/<code>/again")
+@limit_game_starts
 def play_again(code: str) -> ResponseReturnValue:
     """The table's next game, as the page's "Play again" starts it: the same players in the
     same seats, the same variant and rounds, the first lead one seat on (R3). A table plays

@@ -49,6 +49,7 @@ from companion.web.errors import (
 from companion.web.games.blueprint import bp
 from companion.web.games.game import sharing
 from companion.web.games.game.forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
+from companion.web.rate_limits import limit_game_starts
 from companion.web.round_saved import take_saved
 from companion.web.scoreboard_cache import (
     not_modified,
@@ -70,6 +71,7 @@ bp.context_processor(game_template_helpers)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limit_game_starts
 def new_game() -> ResponseReturnValue:
     """Seat the players, choose the variant and start the game (R2, R3, R11)."""
     form = NewGameForm()
@@ -174,6 +176,7 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
 
 
 @bp.post("/g/<code>/again")
+@limit_game_starts
 def play_again(code: str) -> ResponseReturnValue:
     """Start the table's next game (same players, seats, variant and rounds; the deal passed
     on, R3) and open it where the table goes on: marking the colours, or its scoreboard when
