@@ -233,7 +233,7 @@
     // The service worker keeps the blank pages of games too (templates/pwa/sw.js): a new
     // game can then be started with no network.
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ keep: "frames" });
+      navigator.serviceWorker.controller.postMessage({ keep: "frames", language: document.documentElement.lang });
     }
     showProgress(manifest.size, manifest.size);
     button.hidden = true;

@@ -660,7 +660,7 @@
   // this one's included (templates/pwa/sw.js): a new game can be started on them offline.
   function askForFrames() {
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ keep: "frames" });
+      navigator.serviceWorker.controller.postMessage({ keep: "frames", language: document.documentElement.lang });
     }
   }
 

@@ -136,45 +136,62 @@
   });
 
   // A page asks for the blank pages of the shapes of its games (the kit was just kept, or a
-  // game kept for offline play).
+  // game kept for offline play), in its language.
   self.addEventListener("message", function (event) {
     if (event.data && event.data.keep === "frames") {
-      event.waitUntil(keepFrames());
+      event.waitUntil(keepFrames(event.data.language));
     }
   });
 
   // The blank pages of a game of each shape a new game started with no network may take
   // (static/offline_new_game.js): every number of players of the variants of the games this
   // phone keeps, and of the classic game, on a phone that kept the offline kit. Kept with
-  // this version's files (its page styles and scripts), once; a page missing (a variant
-  // that marks no colours has no mark page) or failing is kept at the next ask.
-  var keepingFrames = null;
-  function keepFrames() {
-    if (keepingFrames) {
-      return keepingFrames;
-    }
-    var done = function () {
-      keepingFrames = null;
-    };
-    keepingFrames = Promise.all([keptGames(), self.StichelnOutbox ? self.StichelnOutbox.keptGames() : null])
+  // this version's files (its page styles and scripts), once, and again when a page asks in
+  // another ``language`` than theirs; a page missing (a variant that marks no colours has
+  // no mark page) or failing is kept at the next ask.
+  var keepingFrames = Promise.resolve();
+  function keepFrames(language) {
+    keepingFrames = keepingFrames.then(function () {
+      return keepFramesNow(language);
+    });
+    return keepingFrames;
+  }
+
+  // One round of keeping (the rounds run one after the other: a page's ask in another
+  // language waits for the round under way).
+  function keepFramesNow(language) {
+    return Promise.all([keptGames(), self.StichelnOutbox ? self.StichelnOutbox.keptGames() : null])
       .then(function (found) {
         if (!found[0] || !found[1]) {
           return undefined;
         }
+        var urls = frameAddresses(found[1]);
         return caches.open(CACHE).then(function (cache) {
-          return frameAddresses(found[1]).reduce(function (chain, url) {
-            return chain.then(function () {
-              return cache.match(url).then(function (kept) {
-                return kept || fetch(url, { credentials: "same-origin" }).then(function (response) {
-                  return keepable(response) ? cache.put(url, response) : undefined;
+          return languageOf(cache, urls[0]).then(function (kept) {
+            var again = Boolean(language && kept && kept !== language);
+            return urls.reduce(function (chain, url) {
+              return chain.then(function () {
+                return (again ? Promise.resolve(null) : cache.match(url)).then(function (page) {
+                  return page || fetch(url, { credentials: "same-origin" }).then(function (response) {
+                    return keepable(response) ? cache.put(url, response) : undefined;
+                  });
                 });
               });
-            });
-          }, Promise.resolve());
+            }, Promise.resolve());
+          });
         });
       })
-      .then(done, done);
-    return keepingFrames;
+      .then(null, function () {}); // a page that failed is kept at the next ask
+  }
+
+  // The language of the kept page at ``url`` (its <html lang>), or null.
+  function languageOf(cache, url) {
+    return cache.match(url).then(function (page) {
+      return page && page.text().then(function (text) {
+        var found = text.match(/<html[^>]*\slang="([^"]*)"/);
+        return found ? found[1] : null;
+      });
+    });
   }
 
   // The addresses of the blank pages worth keeping, for the ``games`` this phone keeps.

@@ -155,3 +155,26 @@ def record_rounds(table: Table, game: dict[str, Any], rounds: Any) -> None:
     """Record quick rounds, one after the other; ``game`` follows."""
     for played in rounds:
         table.record(game, played)
+
+
+def wait_for_async(
+    page: Any, predicate: str, arg: Any = None, timeout: float | None = None
+) -> None:
+    """Wait until the asynchronous JavaScript ``predicate`` (called with ``arg``) answers
+    something truthy. Playwright's ``wait_for_function`` takes the promise such a function
+    returns as truthy at once, so here each check runs in turn and the next poll reads its
+    answer."""
+    poll = f"""(arg) => {{
+      const box = window.__awaited || (window.__awaited = {{ running: false, value: false }});
+      if (!box.running) {{
+        box.running = true;
+        Promise.resolve(({predicate})(arg)).then(
+          (value) => {{ box.value = Boolean(value); box.running = false; }},
+          () => {{ box.running = false; }}
+        );
+      }}
+      return box.value;
+    }}"""
+    page.evaluate("() => { delete window.__awaited; }")
+    page.wait_for_function(poll, arg=arg, timeout=timeout)
+    page.evaluate("() => { delete window.__awaited; }")

@@ -19,7 +19,13 @@ from playwright.sync_api import expect
 
 from companion.rules import PRESETS, round_leader, table_setup
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
-from tests.browser.support import WORKER_START_MS, LiveServer, PhoneFactory, kit_manifest
+from tests.browser.support import (
+    WORKER_START_MS,
+    LiveServer,
+    PhoneFactory,
+    kit_manifest,
+    wait_for_async,
+)
 from tests.browser.test_journeys import tap_chip
 from tests.browser.test_offline_play import (
     NAMES,
@@ -66,7 +72,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     phone = ready_phone(new_phone, live_table, opened, words)
     page = phone.page
     phone.goto("/games/new")  # kept for offline use, with the names the server knows
-    page.wait_for_function(FRAME_KEPT, arg=live_server.url + FRAME)
+    wait_for_async(page, FRAME_KEPT, live_server.url + FRAME, WORKER_START_MS)
 
     phone.set_offline(True)
     phone.goto("/games/new")
@@ -166,3 +172,31 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     assert page.evaluate(OUTBOX_SIZE) == 0
     page.goto(address)  # the address the phone gave it leads to the game
     expect(page).to_have_url(own)
+
+
+#: The language of the kept page at the address given (its <html lang>), or null.
+FRAME_LANGUAGE = """async (address) => {
+  const page = await caches.match(address);
+  const found = page && (await page.text()).match(/<html[^>]*\\slang="([^"]*)"/);
+  return found ? found[1] : null;
+}"""
+
+
+def test_the_blank_pages_are_kept_again_in_the_phone_s_new_language(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """A new game started offline is drawn on blank pages in the phone's language: when the
+    table switches the language, the service worker keeps them again in the new one."""
+    kit_manifest(live_server)
+    opened = live_table.new_game(NAMES, rounds=1)
+    phone = ready_phone(new_phone, live_table, opened, WORDS["en"])
+    page = phone.page
+    wait_for_async(page, FRAME_KEPT, live_server.url + FRAME, WORKER_START_MS)
+    record = live_server.url + FRAME + "/rounds/record"
+    assert page.evaluate(FRAME_LANGUAGE, record) == "en"
+    page.get_by_role("link", name="Deutsch").click()  # back on the scoreboard, in German
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
+    german = f"async (address) => (await ({FRAME_LANGUAGE})(address)) === 'de'"
+    wait_for_async(page, german, record, WORKER_START_MS)
+    assert page.evaluate(FRAME_LANGUAGE, live_server.url + FRAME) == "de"
