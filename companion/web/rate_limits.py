@@ -7,14 +7,15 @@ share one budget, ``GAME_STARTS_LIMIT`` (default: 30 per hour and 10 per minute,
 address; behind a proxy the address comes from ``X-Forwarded-For``, see ``PROXY_COUNT``;
 empty: no limit).
 The counts are kept in the app's database (companion/data/rate_limit_storage.py), so every
-worker counts together. A start refused for it changes nothing: the API answers 429 with
+worker counts together. Only the starts that started a game count. A start refused for it
+changes nothing: the API answers 429 with
 ``Retry-After``, the new-game page shows the form again with the reason
 (companion/web/errors.py).
 """
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -45,7 +46,17 @@ def unlimited() -> bool:
     return not current_app.config["GAME_STARTS_LIMIT"]
 
 
+def started(response: Response) -> bool:
+    """Whether the request started a game (a new one: 201, or a page's redirect to it): only
+    those count, so that a refused start changes nothing, the count included."""
+    return response.status_code in (201, 302)
+
+
 #: The decorator of the views that start a game (their POST only).
 limit_game_starts = limiter.shared_limit(
-    game_starts_limit, scope=GAME_STARTS, methods=["POST"], exempt_when=unlimited
+    game_starts_limit,
+    scope=GAME_STARTS,
+    methods=["POST"],
+    exempt_when=unlimited,
+    deduct_when=started,
 )

@@ -150,3 +150,16 @@ def keys() -> list[str]:
     """The windows stored now (each read its own: what the storage committed)."""
     with db.engine.connect() as connection:
         return list(connection.scalars(sa.select(RateLimitHits.key).order_by(RateLimitHits.key)))
+
+
+def test_a_refused_start_is_not_counted(limited: Flask, client: FlaskClient) -> None:
+    for _ in range(5):  # refused by the rules: nothing started, nothing counted (R2)
+        assert client.post("/api/v1/games", json={**BODY, "players": ["Ann"]}).status_code == 422
+    with limited.app_context():
+        assert keys() == []
+    assert [client.post("/api/v1/games", json=BODY).status_code for _ in range(4)] == [
+        201,
+        201,
+        201,
+        429,
+    ]
