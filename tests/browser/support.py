@@ -155,3 +155,15 @@ def record_rounds(table: Table, game: dict[str, Any], rounds: Any) -> None:
     """Record quick rounds, one after the other; ``game`` follows."""
     for played in rounds:
         table.record(game, played)
+
+
+def chip_input(scope: Any, name: str, value: str) -> Any:
+    """The radio or checkbox that posts ``value`` for the field ``name``: a card (``"red-4"``)
+    or a count (``"3"``) of a round page's picker."""
+    return scope.locator(f'input[name="{name}"][value="{value}"]')
+
+
+def chip_face(scope: Any, name: str, value: str) -> Any:
+    """What a finger taps to pick it: the chip its label draws after it (round_macros.html;
+    the label itself is laid out as its chip, display: contents)."""
+    return scope.locator(f'label:has(> input[name="{name}"][value="{value}"]) > span')
