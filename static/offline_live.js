@@ -421,21 +421,20 @@
     }
     told.rows.forEach(function (row) {
       var classes = "live-colour live-colour--" + row.colour + (row.in_trick ? " live-colour--in-trick" : "") + (row.passes ? " live-colour--passes" : "");
-      var group = element("div", null, { class: classes, role: "group", "aria-label": row.group });
+      var group = element("div", null, { class: classes, "data-colour": row.colour, role: "group", "aria-label": row.group });
       group.append(element("span", row.symbol, { class: "live-colour__name", "data-colour": row.colour, "aria-hidden": "true" }));
       var chips = element("div", null, { class: "live-chips" });
       row.chips.forEach(function (card) {
         var chipClasses = "chip chip--tap live-chip" + (card.out ? " live-chip--" + card.out : "") + (card.refused ? " chip--refused" : "");
-        var button = element("button", null, {
+        var button = element("button", String(card.value), {
           class: chipClasses,
-          "data-colour": card.colour,
           type: "submit",
           name: "card",
           value: card.token,
           "aria-label": card.aria,
         });
         button.disabled = Boolean(card.out);
-        chips.append(chipParts(button, card, false));
+        chips.append(button); // its colour and shape come from the row, as on the server's page
       });
       group.append(chips);
       form.append(group);

@@ -19,8 +19,14 @@
   var kind = form.dataset.kind;
   var cardsPerTrick = parseInt(form.dataset.cardsPerTrick, 10) || 1;
 
+  /* A picker's chips: each label holds its input, then the chip drawn (round_macros.html). */
   function chipInputs(root) {
-    return Array.prototype.slice.call((root || form).querySelectorAll(".chip-input"));
+    return Array.prototype.slice.call((root || form).querySelectorAll(".card-chips input"));
+  }
+
+  /* A card chip's colour, from its value ("red-7"): the chips leave it to their group. */
+  function colourOf(input) {
+    return input.value.slice(0, input.value.lastIndexOf("-"));
   }
 
   function pickerField(picker) {
@@ -37,7 +43,7 @@
 
   /* The number a row of count chips holds, or null when none is tapped. */
   function countOf(field) {
-    var checked = field.querySelector(".count-chip__input:checked");
+    var checked = field.querySelector(".count-chips__row input:checked");
     if (!checked) {
       return null;
     }
@@ -47,7 +53,7 @@
 
   function mostOf(field) {
     var most = 0;
-    Array.prototype.forEach.call(field.querySelectorAll(".count-chip__input"), function (input) {
+    Array.prototype.forEach.call(field.querySelectorAll(".count-chips__row input"), function (input) {
       most = Math.max(most, parseInt(input.value, 10) || 0);
     });
     return most;
@@ -97,7 +103,7 @@
   }
 
   function choose(field, value) {
-    Array.prototype.forEach.call(field.querySelectorAll(".count-chip__input"), function (input) {
+    Array.prototype.forEach.call(field.querySelectorAll(".count-chips__row input"), function (input) {
       input.checked = value !== null && parseInt(input.value, 10) === value;
     });
   }
@@ -149,7 +155,7 @@
     Array.prototype.forEach.call(root.querySelectorAll(".card-picker"), function (picker) {
       var field = pickerField(picker);
       if (field === "captured" || field === "passed") {
-        count += picker.querySelectorAll(".chip-input:checked").length;
+        count += picker.querySelectorAll(".card-chips input:checked").length;
       }
     });
     return count;
@@ -237,7 +243,7 @@
         if (field === "marked") {
           chipInputs(picker).forEach(function (input) {
             if (input.checked) {
-              marked[input.dataset.colour] = true;
+              marked[colourOf(input)] = true;
               any = true;
             }
           });
@@ -249,13 +255,14 @@
         return;
       }
       Array.prototype.forEach.call(captures.querySelectorAll(".chip-group"), function (group) {
-        var holdsTapped = group.querySelector(".chip-input:checked") !== null;
+        var holdsTapped = group.querySelector(".card-chips input:checked") !== null;
         group.hidden = any && !marked[group.dataset.colour] && !holdsTapped;
       });
     });
   }
 
-  /* A folded indicator shows the chips picked inside it. */
+  /* A folded indicator shows the chips picked inside it, drawn as round_macros.html's
+     picked_chip draws them. */
   function refreshFolds() {
     Array.prototype.forEach.call(form.querySelectorAll("[data-picked-for]"), function (shown) {
       var picker = form.querySelector('.card-picker[data-field="' + shown.dataset.pickedFor + '"]');
@@ -267,11 +274,14 @@
         if (!input.checked) {
           return;
         }
-        var label = picker.querySelector('label[for="' + input.id + '"]');
         var chip = document.createElement("span");
-        chip.className = label.className + " chip--shown";
-        chip.dataset.colour = label.dataset.colour;
-        chip.innerHTML = label.innerHTML;
+        var name = input.getAttribute("aria-label");
+        chip.className = "chip chip--shown";
+        chip.dataset.colour = colourOf(input);
+        chip.setAttribute("role", "img");
+        chip.setAttribute("aria-label", name);
+        chip.title = name;
+        chip.textContent = input.nextElementSibling.textContent;
         shown.appendChild(chip);
       });
     });
@@ -316,11 +326,11 @@
       } else if (kind === "full") {
         var colours = {};
         tappedIn(seat, "marked").forEach(function (input) {
-          colours[input.dataset.colour] = true;
+          colours[colourOf(input)] = true;
         });
         var captured = tappedIn(seat, "captured");
         var others = captured.filter(function (input) {
-          return !colours[input.dataset.colour];
+          return !colours[colourOf(input)];
         }).length;
         if (others) {
           lost["to-quick"] = true;

@@ -178,3 +178,15 @@ def wait_for_async(
     page.evaluate("() => { delete window.__awaited; }")
     page.wait_for_function(poll, arg=arg, timeout=timeout)
     page.evaluate("() => { delete window.__awaited; }")
+
+
+def chip_input(scope: Any, name: str, value: str) -> Any:
+    """The radio or checkbox that posts ``value`` for the field ``name``: a card (``"red-4"``)
+    or a count (``"3"``) of a round page's picker."""
+    return scope.locator(f'input[name="{name}"][value="{value}"]')
+
+
+def chip_face(scope: Any, name: str, value: str) -> Any:
+    """What a finger taps to pick it: the chip its label draws after it (round_macros.html;
+    the label itself is laid out as its chip, display: contents)."""
+    return scope.locator(f'label:has(> input[name="{name}"][value="{value}"]) > span')

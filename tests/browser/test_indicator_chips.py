@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.rules import table_setup, variant_named
-from tests.browser.support import PHONE, Phone, PhoneFactory
+from tests.browser.support import PHONE, Phone, PhoneFactory, chip_face, chip_input
 from tests.browser.test_pages import (
     axe_violations,
     describe_violations,
@@ -26,10 +26,12 @@ TARGET_PX = 44
 WIDTHS = [PHONE["viewport"]["width"], 360]
 #: Three players (9 values a colour), five (15) and eight (six colours of 19).
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
-BOXES = """() => [...document.querySelectorAll("[data-field$='-marked'] label.chip")].map(
+BOXES = """() => [...document.querySelectorAll("[data-field$='-marked'] label > .chip")].map(
     (chip) => {
         const box = chip.getBoundingClientRect();
-        return {id: chip.htmlFor, width: box.width, height: box.height, right: box.right};
+        const input = chip.previousElementSibling;
+        return {id: `${input.name} ${input.value}`, width: box.width, height: box.height,
+                right: box.right};
     })"""
 
 
@@ -65,9 +67,9 @@ def test_every_indicator_chip_is_a_44_px_target_and_one_tap_picks_it(
     assert not small, f"{len(small)} of {count} chips are under {TARGET_PX} px: {small[:5]}"
     where = f"the {page_name} page of {players} players at {width} px"
     assert not overflow_problems(phone, where) + spilled_text_problems(phone, where)
-    last = f"s{players - 1}-marked-{deck.colours[-1].value}-{deck.max_value}"
-    phone.page.locator(f'label[for="{last}"]').tap()  # one tap, the last chip of the last seat
-    expect(phone.page.locator(f'[id="{last}"]')).to_be_checked()
+    last = (f"s{players - 1}-marked", f"{deck.colours[-1].value}-{deck.max_value}")
+    chip_face(phone.page, *last).tap()  # one tap, the last chip of the last seat
+    expect(chip_input(phone.page, *last)).to_be_checked()
 
 
 @pytest.mark.parametrize("language", ["en", "hu"])
@@ -77,7 +79,7 @@ def test_the_mark_page_with_big_chips_is_accessible(
     phone = new_phone(locale=language, extra_http_headers={"Accept-Language": language})
     code = open_game(live_table, phone, 4)
     phone.goto(f"/g/{code}/rounds/mark")
-    phone.page.locator('label[for="s1-marked-blue-7"]').tap()
+    chip_face(phone.page, "s1-marked", "blue-7").tap()
     save_screenshot(phone, f"mark-colours-{language}")
     problems = describe_violations(axe_violations(phone, axe_source), "the mark page")
     assert not problems, "\n".join(problems)

@@ -36,11 +36,16 @@ CATALOGS = Path(companion.__file__).parent / "translations"
 
 
 def tap(picker: Any, role: str, name: str) -> None:
-    """Tap the chip (the label) of a radio or checkbox as a finger would; it is then on."""
-    control_id = picker.get_by_role(role, name=name, exact=True).get_attribute("id")
-    picker.locator(f'label[for="{control_id}"]').tap()
-    # (Checked, a chip's name gains the "✓" its CSS draws, so the id finds it again.)
-    expect(picker.locator(f'[id="{control_id}"]')).to_be_checked()
+    """Tap the chip of a radio or checkbox as a finger would; it is then on. A chip is the
+    span after the input in its label, a colour's tab the label for its radio."""
+    control = picker.get_by_role(role, name=name, exact=True)
+    control_id = control.get_attribute("id")
+    if control_id:
+        picker.locator(f'label[for="{control_id}"]').tap()
+    else:
+        inner = picker.page.get_by_role(role, name=name, exact=True)
+        picker.locator("label", has=inner).locator("> span").tap()
+    expect(control).to_be_checked()
 
 
 def tap_chip(picker: Any, text: str, role: str) -> None:

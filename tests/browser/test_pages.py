@@ -58,7 +58,7 @@ PAGES = [
     Page("record-every-card", "/g/{main}/rounds/record?mode=full",
          "form.round-form[data-kind='full']"),
     Page("record-hat-trick", "/g/{hat}/rounds/record", "form.round-form[data-kind='hat-quick']"),
-    Page("correct-round", "/g/{main}/rounds/1", ".round-form .chip-input:checked"),
+    Page("correct-round", "/g/{main}/rounds/1", ".round-form .card-chips input:checked"),
     Page("round-scores", "/g/{main}/rounds/2/scores", ".round-reason__line[data-explanation]"),
     Page("live-start", "/g/{main}/rounds/live", "form.round-form[data-kind='mark']"),
     Page("live-round", "/g/{live}/rounds/1/live", "#live-trick .live-slot--played"),

@@ -15,7 +15,7 @@ from companion.rules import (
     tricks_of_cards,
     variant_named,
 )
-from tests.browser.support import Phone
+from tests.browser.support import Phone, chip_face
 from tests.browser.test_journeys import CATALOGS, NAMES, new_api_game, tap, tap_chip
 from tests.table import Table
 
@@ -59,7 +59,7 @@ def test_c3_the_last_trick_count_is_filled_in_and_refilled_until_someone_taps_it
     expect(note).to_be_hidden()
     # Before marking, a seat's tricks open once its indicator is chosen.
     for seat, indicator in enumerate(INDICATORS):
-        page.locator(f'label[for="s{seat}-marked-{indicator}"]').tap()
+        chip_face(page, f"s{seat}-marked", indicator).tap()
         expect(page.locator(f'fieldset[data-count-field="s{seat}-tricks"]')).to_be_visible()
 
     tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from companion.rules import table_setup, tricks_of_cards, variant_named
-from tests.browser.support import Phone, PhoneFactory
+from tests.browser.support import Phone, PhoneFactory, chip_face, chip_input
 from tests.browser.test_pages import (
     axe_violations,
     describe_violations,
@@ -38,10 +38,10 @@ def open_game(table: Table, phone: Phone, names: list[str]) -> str:
     return str(game["id"])
 
 
-def chip(page: Any, control_id: str) -> None:
-    """Tap a chip (its label); its input is then on."""
-    page.locator(f'label[for="{control_id}"]').tap()
-    expect(page.locator(f'[id="{control_id}"]')).to_be_checked()
+def chip(page: Any, name: str, value: str) -> None:
+    """Tap a chip (in its input's label); its input is then on."""
+    chip_face(page, name, value).tap()
+    expect(chip_input(page, name, value)).to_be_checked()
 
 
 def no_axe_violations(phone: Phone, axe_source: str, where: str) -> None:
@@ -84,11 +84,11 @@ def test_before_marking_five_seats_show_their_indicators_only_and_open_one_by_on
     assert height <= INDICATORS_STEP_BUDGET
     assert opened >= 2 * height
 
-    chip(page, "s0-marked-red-4")
+    chip(page, "s0-marked", "red-4")
     expect(page.locator('[data-count-field="s0-tricks"]')).to_be_visible()
     assert shown_colours(page, "s0-marked_captured") == ["red"]  # C4
     expect(page.locator("#seat-1 [data-seat-rest]")).to_be_hidden()
-    chip(page, "s0-marked-blue-1")  # another indicator: its colour's cards instead
+    chip(page, "s0-marked", "blue-1")  # another indicator: its colour's cards instead
     assert shown_colours(page, "s0-marked_captured") == ["blue"]
     no_axe_violations(phone, axe_source, "a seat opened")
     assert not phone.foreign_requests()
@@ -103,15 +103,15 @@ def test_without_javascript_continue_opens_the_seats_with_an_indicator(
     phone.goto(f"/g/{code}/rounds/record")
     expect(page.get_by_role("button", name="Save round")).to_be_hidden()
     expect(page.locator('[data-count-field="s0-tricks"]')).to_be_hidden()
-    chip(page, "s0-marked-red-4")
+    chip(page, "s0-marked", "red-4")
     page.get_by_role("button", name="Continue").click()
     expect(page.locator('[data-count-field="s0-tricks"]')).to_be_visible()
     assert shown_colours(page, "s0-marked_captured") == ["red"]
     expect(page.locator('[data-count-field="s1-tricks"]')).to_be_hidden()
-    expect(page.locator('[id="s0-marked-red-4"]')).to_be_checked()
+    expect(chip_input(page, "s0-marked", "red-4")).to_be_checked()
 
     # Enter on a chip presses the form's first button: Continue, not the switch of modes.
-    page.locator('[id="s1-marked-blue-1"]').focus()
+    chip_input(page, "s1-marked", "blue-1").focus()
     page.keyboard.press("Space")
     page.keyboard.press("Enter")
     expect(page.locator('[data-count-field="s1-tricks"]')).to_be_visible()
@@ -127,18 +127,18 @@ def test_switching_modes_keeps_the_entries_and_says_what_it_drops(
     code = open_game(live_table, phone, FOUR)
     phone.goto(f"/g/{code}/rounds/record")
     warning = page.locator('[data-warn="to-full"]')
-    chip(page, "s0-marked-red-4")
-    chip(page, "s0-marked_captured-red-2")
+    chip(page, "s0-marked", "red-4")
+    chip(page, "s0-marked_captured", "red-2")
     expect(warning).to_be_hidden()  # nothing typed would be lost yet
-    chip(page, "s0-tricks-3")
+    chip(page, "s0-tricks", "3")
     expect(warning).to_be_visible()
-    chip(page, "s1-marked-blue-1")
+    chip(page, "s1-marked", "blue-1")
 
     page.get_by_role("button", name="Every card").click()
     assert urlsplit(page.url).query == "mode=full"
     expect(page.locator("form.round-form")).to_have_attribute("data-kind", "full")
-    for kept in ("s0-marked-red-4", "s1-marked-blue-1", "s0-captured-red-2"):
-        expect(page.locator(f'[id="{kept}"]')).to_be_checked()
+    for name, kept in (("s0-marked", "red-4"), ("s1-marked", "blue-1"), ("s0-captured", "red-2")):
+        expect(chip_input(page, name, kept)).to_be_checked()
     notice = page.get_by_role("status").filter(has_text="Switched to every card")
     expect(notice).to_contain_text("the tricks won by Ann (3)")
     save_screenshot(phone, "record-switched-to-every-card")
@@ -147,15 +147,16 @@ def test_switching_modes_keeps_the_entries_and_says_what_it_drops(
     captured = page.locator('[data-field="s0-captured"]')
     captured.locator('label[for="s0-captured-tab-green"]').tap()
     for value in (0, 1, 2):
-        chip(page, f"s0-captured-green-{value}")
+        chip(page, "s0-captured", f"green-{value}")
     expect(page.locator('[data-warn="to-quick"]')).to_be_visible()
     expect(page.locator('[data-warn="no-whole-tricks"]')).to_be_hidden()  # 4 cards: 1 trick
 
     page.get_by_role("button", name="Quick entry").click()
     expect(page.locator("form.round-form")).to_have_attribute("data-kind", "quick")
     tricks = tricks_of_cards(4, table_setup(len(FOUR), variant_named("classic")).cards_per_trick)
-    for kept in ("s0-marked-red-4", f"s0-tricks-{tricks}", "s0-marked_captured-red-2"):
-        expect(page.locator(f'[id="{kept}"]')).to_be_checked()
+    kept = [("s0-marked", "red-4"), ("s0-tricks", str(tricks)), ("s0-marked_captured", "red-2")]
+    for name, value in kept:
+        expect(chip_input(page, name, value)).to_be_checked()
     expect(page.get_by_role("status").filter(has_text="Switched to quick entry")).to_contain_text(
         "the cards of other colours of Ann (3)"
     )

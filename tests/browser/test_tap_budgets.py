@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from companion.cli.demo.play import DemoRandom, DemoTable, PlayedRound, play_round
 from companion.rules import round_leader, seat_order, variant_named
 from tests.browser.scenario import signed
-from tests.browser.support import Phone
+from tests.browser.support import Phone, chip_face, chip_input
 from tests.table import Table
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -52,10 +52,10 @@ class TapCounter:
         locator.press(key)
         self.keys += 1
 
-    def label(self, control_id: str) -> None:
-        """Tap the chip (the label) of a radio or checkbox; it is then on."""
-        self.tap(self.page.locator(f'label[for="{control_id}"]'))
-        expect(self.page.locator(f'[id="{control_id}"]')).to_be_checked()
+    def label(self, name: str, value: str) -> None:
+        """Tap the chip (in the label) of a radio or checkbox; it is then on."""
+        self.tap(chip_face(self.page, name, value))
+        expect(chip_input(self.page, name, value)).to_be_checked()
 
     def end_round(self) -> None:
         """Note what the round cost and start counting the next."""
@@ -79,7 +79,7 @@ def mark_colours(counter: TapCounter, entries: list[dict[str, Any]]) -> None:
     expect(page.get_by_role("heading", level=1)).to_contain_text("Mark colours")
     for seat, entry in enumerate(entries):
         for token in tokens(entry["marked"]):
-            counter.label(f"s{seat}-marked-{token}")
+            counter.label(f"s{seat}-marked", token)
     counter.tap(page.get_by_role("button", name="Save colours"))
     on_scoreboard(counter)
 
@@ -92,7 +92,7 @@ def open_record_page(counter: TapCounter, number: int) -> None:
 
 def expect_implied(page: Any, name: str, value: int) -> None:
     """The count nobody tapped holds the value the others imply, marked as implied."""
-    expect(page.locator(f'[id="{name}-{value}"]')).to_be_checked()
+    expect(chip_input(page, name, str(value))).to_be_checked()
     expect(page.locator(f'fieldset[data-count-field="{name}"]')).to_have_attribute(
         "data-implied", "true"
     )
@@ -105,9 +105,9 @@ def record_classic(counter: TapCounter, entries: list[dict[str, Any]], order: li
     for seat in order:
         entry = entries[seat]
         if seat != last:
-            counter.label(f"s{seat}-tricks-{entry['tricks']}")
+            counter.label(f"s{seat}-tricks", str(entry["tricks"]))
         for token in tokens(entry["marked_captured"]):
-            counter.label(f"s{seat}-marked_captured-{token}")
+            counter.label(f"s{seat}-marked_captured", token)
     expect_implied(counter.page, f"s{last}-tricks", entries[last]["tricks"])
 
 
@@ -120,9 +120,9 @@ def record_hat_trick(counter: TapCounter, entries: list[dict[str, Any]], order: 
         for colour in ("red", "blue", "green"):
             if seat == last and colour == "green":
                 continue
-            counter.label(f"s{seat}-{colour}-{entry['counts'][colour]}")
+            counter.label(f"s{seat}-{colour}", str(entry["counts"][colour]))
         if entry["passed"]:
-            counter.label(f"s{seat}-passed-{entry['passed']}")
+            counter.label(f"s{seat}-passed", str(entry["passed"]))
     expect_implied(counter.page, f"s{last}-green", entries[last]["counts"]["green"])
 
 

@@ -3,10 +3,14 @@ an expired form, chips a colour-blind player can read, pages without inline scri
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.data.models import db
+from companion.rules.wording import COLOUR_SYMBOLS
 from companion.services.games import abandon_game, get_game
 from scripts.page_reader import read_page
 from tests.assets.helpers import static_url
@@ -44,7 +48,8 @@ def test_the_mark_page_lists_the_seats_from_the_rounds_leader(
     fieldsets = read_page(page).find_all("fieldset", class_="round-seat")
     seats = [int(str(seat.get("id")).removeprefix("seat-")) for seat in fieldsets]
     assert seats == [2, 3, 0, 1]
-    assert 'type="radio" id="s2-marked-red-4" name="s2-marked" value="red-4"' in page
+    chip = read_page(page).find("input", name="s2-marked", value="red-4")
+    assert chip.get("type") == "radio"
 
 
 def test_once_colours_are_marked_the_mark_page_leads_to_the_record_page(
@@ -64,9 +69,10 @@ def test_marked_cards_are_left_out_of_the_capture_chips(client: FlaskClient, tab
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     mark(client, code)
     page = page_of(client, f"/g/{code}/rounds/record")
-    assert 'id="s0-marked_captured-red-3"' in page
-    assert 'id="s0-marked_captured-red-4"' not in page  # Ann's own indicator
-    assert 'id="s1-marked_captured-blue-1"' not in page  # Ben's indicator
+    read = read_page(page)
+    assert read.find_all("input", name="s0-marked_captured", value="red-3")
+    assert not read.find_all("input", name="s0-marked_captured", value="red-4")  # Ann's own
+    assert not read.find_all("input", name="s1-marked_captured", value="blue-1")  # Ben's
     ann_captures = read_page(page).find(data_field="s0-marked_captured")
     blue = ann_captures.find("div", class_="chip-group", data_colour="blue")
     assert blue.get("hidden") is not None  # Ann marked red: blue chips start hidden
@@ -158,15 +164,21 @@ def test_a_correction_can_switch_to_quick_entry_keeping_tricks_and_cursed_cards(
 def test_chips_show_value_colour_symbol_and_name(client: FlaskClient, table: Table) -> None:
     code = table.new_game(NAMES, "classic", rounds=5, edit_here=True)["id"]
     page = page_of(client, f"/g/{code}/rounds/mark")
-    chip = read_page(page).find("label", **{"for": "s0-marked-red-7"})
-    assert chip.get("data-colour") == "red"
-    assert {"chip", "chip--tap"} <= set(chip.classes)
-    # the value and the symbol are seen, not heard; a screen reader says the card's name
-    assert [(part.attrs, part.text) for part in chip.children] == [
-        ({"class": "chip__value", "aria-hidden": "true"}, "7"),
-        ({"class": "chip__symbol", "aria-hidden": "true"}, "♥"),
-        ({"class": "visually-hidden"}, "red 7"),
-    ]
+    picker = read_page(page).find("fieldset", data_field="s0-marked")
+    red = picker.find("div", class_="chip-group", data_colour="red")  # its colour, and shape
+    (label,) = [it for it in red.find_all("label") if it.find("input").get("value") == "red-7"]
+    control, chip = label.children  # the chip is in the radio's label: one tap picks red 7
+    # a screen reader says the card's name; the value is seen, not heard
+    assert (control.get("type"), control.get("aria-label")) == ("radio", "red 7")
+    seen = ("span", ["chip"], "true", "7")
+    assert (chip.tag, chip.classes, chip.get("aria-hidden"), chip.text) == seen
+    assert static_url("chips.css") in page  # which draws the group's colour and its shape
+
+
+def test_the_stylesheet_draws_each_colours_shape_as_the_rules_name_it() -> None:
+    css = (Path(__file__).parents[2] / "static" / "chips.css").read_text(encoding="utf-8")
+    drawn = re.findall(r'\[data-colour="(\w+)"\] \{[^}]*--chip-symbol: "([^"]+)";', css)
+    assert dict(drawn) == {colour.value: symbol for colour, symbol in COLOUR_SYMBOLS.items()}
 
 
 def test_round_pages_load_their_script_from_this_app_only(

@@ -278,7 +278,8 @@ def a_tap(rng: random.Random, live: str, cards: list[str]) -> tuple[str, str | N
         return "undo_card", None
     if roll < 0.09 and undo_trick:
         return "undo_trick", None
-    out = [c.get("value") for c in root.find_all("button", class_="live-chip") if c.get("disabled")]
+    chips = root.find_all("button", class_="live-chip")
+    out = [c.get("value") for c in chips if c.get("disabled") is not None]  # a bare attribute
     if roll < 0.13 and out:
         return "card", str(rng.choice(out))
     if cards:
