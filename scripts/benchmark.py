@@ -96,11 +96,29 @@ RENDERED_AFTER_CHANGES = (
 AFTER_CHANGE_RATIO = 2.0
 #: Each page's median latency (ms) right after a change, with 10,000 games, before home was
 #: rendered once per change: measured by this benchmark (its first version with these rows,
-#: default options) on the app of main at f8eaf40 (2026-11-27), one run per database, on
-#: the shared 2-core machine of the project. Home was then rendered at every request.
+#: commit 1d23484, default options) on the app of main at f8eaf40 (2026-11-27), one run per
+#: database, on the project's shared 2-core machine (busy then: load average near 5, GET
+#: /api/v1/setup at 1,269 req/s on SQLite and 790 on PostgreSQL). Home was then rendered
+#: at every request.
 AFTER_CHANGE_BEFORE_MS: dict[str, dict[str, float]] = {
-    "sqlite": {},
-    "postgres": {},
+    "sqlite": {
+        "scoreboard, read-only": 14.7,
+        "scoreboard, editing": 10.9,
+        "home": 15.2,
+        "history page 1": 20.0,
+        "history page 200": 22.6,
+        "player page": 11.6,
+        "head to head": 15.4,
+    },
+    "postgres": {
+        "scoreboard, read-only": 19.3,
+        "scoreboard, editing": 19.9,
+        "home": 23.1,
+        "history page 1": 39.8,
+        "history page 200": 37.4,
+        "player page": 22.0,
+        "head to head": 27.1,
+    },
 }
 #: The games the table's phone holds in its session (home lists them).
 PHONE_GAMES = 20
