@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from flask import request
+from flask import current_app, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, get_timezone
 
-from companion.web.assets import linked_name
+from companion.web.assets import linked_names
+from companion.web.i18n import select_locale
 from companion.web.scoreboard_cache import (
     hash_of,
     keep_rendered,
@@ -61,10 +61,10 @@ def history_etag(
     keeps the score of)."""
     parts: list[object] = [
         templates_digest(template),
-        [linked_name(name) for name in static],
+        linked_names(static),
         request.url,  # scheme, host, URL prefix, path and query string
-        str(get_locale()),
-        str(get_timezone()),  # the dates and times shown
+        select_locale(),  # what get_locale() parses: the same, without parsing it
+        current_app.config.get("BABEL_DEFAULT_TIMEZONE"),  # the dates and times shown
         list(state),
         list(shown),
     ]
@@ -80,6 +80,5 @@ def kept_or_rendered(tag: str, render: Callable[[], str], private: bool) -> Resp
         return not_modified(tag, view=view)
     page = rendered_page(tag)
     if page is None:
-        page = render()
-        keep_rendered(tag, page)
+        page = keep_rendered(tag, render())
     return scoreboard_response(page, tag, view=view)

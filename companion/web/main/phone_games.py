@@ -94,7 +94,7 @@ def phone_games() -> PhoneGames:
     return PhoneGames(tuple(in_progress[:GAMES_ON_HOME]), tuple(finished[:FINISHED_ON_HOME]))
 
 
-def phone_game(seats: list[sa.Row[Any]]) -> tuple[str, PhoneGame]:
+def phone_game(seats: list[Any]) -> tuple[str, PhoneGame]:
     """A game's status and what the home page shows of it, from its rows (one a seat, in
     seat order): its players, variant, progress and, once it is finished, who won it (R11:
     equal highest totals share the win)."""

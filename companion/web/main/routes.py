@@ -11,12 +11,10 @@ rendered.
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from flask import render_template
 from flask.typing import ResponseReturnValue
 
-from companion.data.change_counter import counter_columns, counter_values
-from companion.data.database import read_once
+from companion.data.change_counter import COUNTER_READ, counter_values
 from companion.web.history_cache import BASE_STATIC, history_etag, kept_or_rendered
 from companion.web.main import bp
 from companion.web.main.phone_games import phone_codes, phone_games
@@ -24,13 +22,11 @@ from companion.web.main.phone_games import phone_codes, phone_games
 HOME_TEMPLATE = "home.html"
 #: Static files the home page links: base.html's and home.css.
 HOME_STATIC = (*BASE_STATIC, "home.css")
-#: What the home page depends on in the database: the change counter's one row.
-HOME_STATE = sa.select(*counter_columns())
 
 
 def home_etag(codes: list[str]) -> str:
     """The strong ETag (unquoted) of the home page of a phone keeping the games ``codes``."""
-    state = counter_values(read_once(HOME_STATE)[0]) if codes else []
+    state = counter_values(COUNTER_READ.rows()[0]) if codes else []
     return history_etag(HOME_TEMPLATE, state, sorted(codes), static=HOME_STATIC)
 
 
