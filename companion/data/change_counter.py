@@ -32,6 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from companion.data.models import Base, ChangeCounter
+from companion.data.prepared_reads import PreparedRead
 
 #: The tables the pages are made of: every write to one of them moves the counter on.
 COUNTED_TABLES = (
@@ -135,6 +136,10 @@ def counter_columns() -> list[sa.ColumnElement[Any]]:
         row.with_only_columns(ChangeCounter.changes).scalar_subquery().label("changes"),
         row.with_only_columns(ChangeCounter.epoch).scalar_subquery().label("epoch"),
     ]
+
+
+#: The counter alone, as the pages that depend on nothing else read it at every request.
+COUNTER_READ = PreparedRead(sa.select(*counter_columns()))
 
 
 def counter_values(row: Any) -> list[str]:

@@ -16,7 +16,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from companion.data.change_counter import counter_columns
+from companion.data.change_counter import COUNTER_READ, counter_columns
+from companion.data.database import read_once
 from companion.data.models import (
     Game,
     Player,
@@ -240,6 +241,14 @@ def history_state(filters: HistoryFilter) -> sa.Select[Any]:
         .select_from(Game)
         .where(*_conditions(filters))
     )
+
+
+def read_history_state(filters: HistoryFilter) -> Any:
+    """The row of :func:`history_state`, read in one statement; without a time bound, the
+    change counter's prepared read (``COUNTER_READ``), which every unfiltered page asks."""
+    if filters.since is None and filters.until is None:
+        return COUNTER_READ.rows()[0]
+    return read_once(history_state(filters))[0]
 
 
 def _counts(filters: HistoryFilter) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:

@@ -51,6 +51,7 @@ import os
 import posixpath
 import re
 import stat as stat_module
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -232,6 +233,16 @@ def linked_name(filename: str) -> str | None:
     if not folder:
         return None
     return fingerprints().link(folder, filename, recheck=current_app.debug)
+
+
+def linked_names(filenames: Sequence[str]) -> list[str | None]:
+    """:func:`linked_name` of each of ``filenames``, the app looked up once for them all: a
+    kept page's ETag names every file it links, at every poll."""
+    folder = current_app.static_folder
+    if not folder:
+        return [None for _ in filenames]
+    kept, recheck = fingerprints(), current_app.debug
+    return [kept.link(folder, filename, recheck) for filename in filenames]
 
 
 def resolve(filename: str) -> tuple[Asset, str | None]:

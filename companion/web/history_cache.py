@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from flask import request
+from flask import current_app, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 
-from companion.web.assets import linked_name
+from companion.web.assets import linked_names
+from companion.web.i18n import select_locale
 from companion.web.scoreboard_cache import (
     hash_of,
     keep_rendered,
@@ -31,29 +31,40 @@ from companion.web.scoreboard_cache import (
     templates_digest,
 )
 
-#: Static files the history pages link (base.html's and history.css): their URLs may change
-#: with their content.
-HISTORY_STATIC = (
+#: Static files base.html links (the scripts app.js loads too, by the names the page gives
+#: it): their URLs may change with their content.
+BASE_STATIC = (
     "style.css",
     "forms.css",
     "forms.js",
     "app.js",
+    "outbox.js",
     "offline_play.js",
-    "history.css",
+    "offline_live.js",
+    "offline_new_game.js",
     "icons/icon.svg",
     "icons/icon-192.png",
 )
+#: Static files the history pages link: base.html's and history.css.
+HISTORY_STATIC = (*BASE_STATIC, "history.css")
 
 
-def history_etag(template: str, state: Sequence[object], *shown: object) -> str:
-    """The strong ETag (unquoted) of a history page rendered from ``template`` with the
-    database in ``state``, showing ``shown`` besides (what the page reads from the cookie:
-    the games this phone keeps the score of)."""
+def history_etag(
+    template: str,
+    state: Sequence[object],
+    *shown: object,
+    static: Sequence[str] = HISTORY_STATIC,
+) -> str:
+    """The strong ETag (unquoted) of a page rendered from ``template`` (a history page
+    unless ``static`` names the files another links) with the database in ``state``,
+    showing ``shown`` besides (what the page reads from the cookie: the games this phone
+    keeps the score of)."""
     parts: list[object] = [
         templates_digest(template),
-        [linked_name(name) for name in HISTORY_STATIC],
+        linked_names(static),
         request.url,  # scheme, host, URL prefix, path and query string
-        str(get_locale()),
+        select_locale(),  # what get_locale() parses: the same, without parsing it
+        current_app.config.get("BABEL_DEFAULT_TIMEZONE"),  # the dates and times shown
         list(state),
         list(shown),
     ]
@@ -69,6 +80,5 @@ def kept_or_rendered(tag: str, render: Callable[[], str], private: bool) -> Resp
         return not_modified(tag, view=view)
     page = rendered_page(tag)
     if page is None:
-        page = render()
-        keep_rendered(tag, page)
+        page = keep_rendered(tag, render())
     return scoreboard_response(page, tag, view=view)

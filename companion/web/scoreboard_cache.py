@@ -17,16 +17,16 @@ from collections import OrderedDict
 import sqlalchemy as sa
 from flask import current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from jinja2 import meta
 
-from companion.data.database import read_once
 from companion.data.models import Game, Player, Round, Seat
+from companion.data.prepared_reads import PreparedRead
 from companion.data.states import RoundMode, RoundStatus
 from companion.services.keys import hash_edit_key
-from companion.web.assets import linked_name
+from companion.web.assets import linked_names
 from companion.web.edit_rights import held_key
+from companion.web.i18n import select_locale
 
 #: The scoreboard's template. It and every template it extends or imports shape the page: a
 #: deployment with other templates gets other ETags, so no phone keeps a page of the old ones.
@@ -65,6 +65,7 @@ SCOREBOARD_STATE = (
     .where(Game.code == sa.bindparam("code"))
     .order_by(Seat.position)
 )
+SCOREBOARD_READ = PreparedRead(SCOREBOARD_STATE)
 
 
 #: The live page's template, and the static files it links: it follows the other phones at
@@ -113,30 +114,41 @@ def page_etag(
 ) -> str | None:
     """The ETag of a page of the game ``code`` that shows the game's state (see
     :func:`scoreboard_etag`), rendered from ``template`` linking ``static``."""
-    rows = read_once(SCOREBOARD_STATE, code=code)
+    rows = SCOREBOARD_READ.rows(code=code)
     if not rows:
         return None
     held = None if view else held_key(code)
     opens = held is not None and hmac.compare_digest(rows[0].edit_key_hash, hash_edit_key(held))
     parts: list[object] = [
         templates_digest(template),
-        [linked_name(name) for name in static],
+        linked_names(static),
         kind,
         request.host_url,  # every link starts with the script root (URL_PREFIX)
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
-        rows[0].live.isoformat() if rows[0].live is not None else None,
+        str(rows[0].live) if rows[0].live is not None else None,  # as the driver gives it
         [row.name for row in rows],
-        str(get_locale()),
+        select_locale(),  # what get_locale() parses: the same, without parsing it
         request.query_string.decode("latin-1"),  # the language switcher links back to it
         opens,
         held is not None and not opens,
     ]
     if opens:
-        generate_csrf()  # as the page would: the session's token is then the page's
-        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-        parts += [csrf_period(), hash_of(str(session.get(field, "")))]
+        parts += [csrf_period(), hash_of(csrf_secret())]
     return hash_of(json.dumps(parts))[:32]
+
+
+def csrf_secret() -> str:
+    """The session's CSRF secret, which the page's token is signed from: made as the page
+    would make it when the session has none yet. A session holding one keeps it, and the
+    signed token is left for the page to make when it is rendered (Flask-WTF signs it
+    anew at each request, which a poll answered from the kept page does not need)."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    secret = session.get(field)
+    if not isinstance(secret, str):
+        generate_csrf()
+        secret = session.get(field)
+    return str(secret)
 
 
 def hash_of(text: str) -> str:
@@ -184,15 +196,15 @@ def cache_control(view: bool) -> str:
     return "no-cache" if view else "private, no-cache"
 
 
-def rendered_pages() -> OrderedDict[str, str]:
+def rendered_pages() -> OrderedDict[str, bytes]:
     """This process's rendered scoreboards, most recently used last."""
-    pages: OrderedDict[str, str] = current_app.extensions.setdefault(
+    pages: OrderedDict[str, bytes] = current_app.extensions.setdefault(
         "scoreboard_pages", OrderedDict()
     )
     return pages
 
 
-def rendered_page(tag: str) -> str | None:
+def rendered_page(tag: str) -> bytes | None:
     """The page already rendered for ``tag``, if this process still has it.
 
     The ETag covers everything a scoreboard shows (see :func:`scoreboard_etag`), so a page
@@ -206,17 +218,21 @@ def rendered_page(tag: str) -> str | None:
         return page
 
 
-def keep_rendered(tag: str, page: str) -> None:
-    """Remember a rendered scoreboard, forgetting the least recently used beyond the limit."""
+def keep_rendered(tag: str, page: str) -> bytes:
+    """Remember a rendered scoreboard, forgetting the least recently used beyond the limit.
+    It is kept encoded, as it is sent: the same bytes object every time, whose hash (the
+    key of its kept gzip, ``compression.compressed``) Python computes once."""
+    kept = page.encode()
     with RENDERED_LOCK:
         pages = rendered_pages()
-        pages[tag] = page
+        pages[tag] = kept
         pages.move_to_end(tag)
         while len(pages) > RENDERED_SCOREBOARDS:
             pages.popitem(last=False)
+    return kept
 
 
-def scoreboard_response(page: str, tag: str, view: bool) -> ResponseReturnValue:
+def scoreboard_response(page: str | bytes, tag: str, view: bool) -> ResponseReturnValue:
     """A scoreboard page with its ETag and cache rules."""
     response = make_response(page, 200)
     response.set_etag(tag)

@@ -98,8 +98,7 @@ def render_scoreboard(
         etag = scoreboard_etag(game.code, view)
     page = scoreboard_html(game, editable, conflict, view, etag, saved)
     if status == 200 and etag and not conflict and saved is None:
-        keep_rendered(etag, page)
-        return scoreboard_response(page, etag, view)
+        return scoreboard_response(keep_rendered(etag, page), etag, view)
     response = make_response(page, status)
     response.headers["Cache-Control"] = "no-store"
     return response

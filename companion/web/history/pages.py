@@ -36,7 +36,12 @@ from companion import services
 from companion.data import stats
 from companion.data.change_counter import counter_values
 from companion.data.database import read_once
-from companion.data.history import history_counts, history_page, history_state, page_count
+from companion.data.history import (
+    history_counts,
+    history_page,
+    page_count,
+    read_history_state,
+)
 from companion.data.models import db, name_key, utcnow
 from companion.read_models.charts import score_history_chart
 from companion.read_models.chips import Chip
@@ -186,7 +191,7 @@ def games() -> ResponseReturnValue:
     editable_codes = device_codes()
     if read.problems:  # a form to fix: shown as it is, kept nowhere
         return render(), 400
-    state = read_once(history_state(read.filters))[0]
+    state = read_history_state(read.filters)
     counts = [state.total, state.in_progress] if "total" in state._fields else []
     tag = history_etag(
         "history/games.html", [*counter_values(state), *counts], sorted(editable_codes)

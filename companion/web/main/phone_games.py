@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from typing import Any
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from flask import session
 
-from companion.data import queries
-from companion.data.models import Game, Round, db
-from companion.data.states import GameStatus, RoundStatus
+from companion.data.history import seat_results
+from companion.data.models import Game, Player, db, variant_of_columns
+from companion.data.states import GameStatus
 from companion.read_models.messages import variant_label
 from companion.web.edit_rights import MAX_KEYS_PER_DEVICE, SESSION_KEYS
 
@@ -56,44 +57,55 @@ class PhoneGames:
 
 def phone_games() -> PhoneGames:
     """This phone's games in progress and its finished ones (an abandoned game is in
-    neither). One query answers both lists: a phone holds at most ``MAX_KEYS_PER_DEVICE``
-    keys, so the home page costs the same few statements whatever the phone holds."""
+    neither). One statement answers both lists, with each game's seats, names, scored
+    rounds and winners (``data.history.seat_results``: R11 in SQL, held to the rules by
+    tests/history/test_winners_in_sql.py); a phone holds at most ``MAX_KEYS_PER_DEVICE``
+    keys, so the home page costs the same whatever the phone or the history holds."""
     codes = phone_codes()
     if not codes:
         return PhoneGames((), ())
-    query = (
-        sa.select(Game)
-        .options(
-            so.selectinload(Game.seats),
-            so.selectinload(Game.rounds).selectinload(Round.results),
-        )
-        .where(
-            Game.code.in_(codes),
-            Game.status.in_([GameStatus.IN_PROGRESS, GameStatus.FINISHED]),
-        )
-        .order_by(Game.updated_at.desc(), Game.id.desc())
-        .limit(MAX_KEYS_PER_DEVICE)
+    listed = sa.select(Game.id).where(
+        Game.code.in_(codes[-MAX_KEYS_PER_DEVICE:]),
+        Game.status.in_([GameStatus.IN_PROGRESS, GameStatus.FINISHED]),
     )
-    games = list(db.session.scalars(query))
-    in_progress = [game for game in games if game.status == GameStatus.IN_PROGRESS]
-    finished = [game for game in games if game.status == GameStatus.FINISHED]
-    return PhoneGames(
-        tuple(phone_game(game) for game in in_progress[:GAMES_ON_HOME]),
-        tuple(phone_game(game) for game in finished[:FINISHED_ON_HOME]),
-    )
+    results = seat_results(listed)
+    rows = db.session.execute(
+        sa.select(
+            Game.id,
+            Game.code,
+            Game.status,
+            Game.family,
+            Game.scoring,
+            Game.colours_marked,
+            Game.reveal,
+            Game.rounds_planned,
+            Game.updated_at,
+            Player.name,
+            results.c.rounds,
+            results.c.won,
+        )
+        .join(results, results.c.game_id == Game.id)
+        .join(Player, Player.id == results.c.player_id)
+        .order_by(Game.updated_at.desc(), Game.id.desc(), results.c.seat)
+    ).all()
+    games = [phone_game(list(seats)) for _, seats in groupby(rows, key=lambda row: row.id)]
+    in_progress = [game for status, game in games if status == GameStatus.IN_PROGRESS]
+    finished = [game for status, game in games if status == GameStatus.FINISHED]
+    return PhoneGames(tuple(in_progress[:GAMES_ON_HOME]), tuple(finished[:FINISHED_ON_HOME]))
 
 
-def phone_game(game: Game) -> PhoneGame:
-    """What the home page shows of ``game``: its players, variant, progress and, once it is
-    finished, who won it (R11: equal highest totals share the win)."""
-    names = tuple(seat.player.name for seat in game.seats)
-    winners = queries.totals_of(game).winners
-    return PhoneGame(
-        code=game.code,
-        names=names,
-        variant=variant_label(game.variant),
-        scored_rounds=sum(1 for round_ in game.rounds if round_.status == RoundStatus.SCORED),
-        rounds_planned=game.rounds_planned,
-        winners=tuple(names[seat] for seat in winners),
-        finished_at=game.updated_at,
+def phone_game(seats: list[Any]) -> tuple[str, PhoneGame]:
+    """A game's status and what the home page shows of it, from its rows (one a seat, in
+    seat order): its players, variant, progress and, once it is finished, who won it (R11:
+    equal highest totals share the win)."""
+    first = seats[0]
+    variant = variant_of_columns(first.family, first.scoring, first.colours_marked, first.reveal)
+    return first.status, PhoneGame(
+        code=first.code,
+        names=tuple(seat.name for seat in seats),
+        variant=variant_label(variant),
+        scored_rounds=max(int(seat.rounds) for seat in seats),
+        rounds_planned=first.rounds_planned,
+        winners=tuple(seat.name for seat in seats if seat.won),
+        finished_at=first.updated_at,
     )

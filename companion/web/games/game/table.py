@@ -46,8 +46,7 @@ def table_display(code: str) -> ResponseReturnValue:
     )
     if tag is None:  # the game was deleted meanwhile: this page once, kept nowhere
         return page
-    keep_rendered(tag, page)
-    return scoreboard_response(page, tag, view=True)
+    return scoreboard_response(keep_rendered(tag, page), tag, view=True)
 
 
 def current_marks(board: Scoreboard) -> tuple[SeatCell, ...] | None:
