@@ -49,9 +49,10 @@ COUNTED_TABLES = (
     "player_opponents",
     "player_games",
 )
-#: The tables left out: the counter itself, and the answers kept for replays (no page shows
-#: them, and every change they answer wrote a counted table too).
-UNCOUNTED_TABLES = ("change_counter", "idempotent_answers")
+#: The tables left out: the counter itself, the answers kept for replays (no page shows
+#: them, and every change they answer wrote a counted table too) and the rate limits' counts
+#: (no page shows them).
+UNCOUNTED_TABLES = ("change_counter", "idempotent_answers", "rate_limit_hits")
 
 #: The PostgreSQL function every trigger calls.
 FUNCTION = "count_change"
