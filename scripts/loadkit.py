@@ -216,6 +216,9 @@ class Server:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": SECRET_KEY,
+            # Its simulated tables all start their games from 127.0.0.1: no limit of game
+            # starts (companion/web/rate_limits.py), unless ``environment`` sets one.
+            "GAME_STARTS_LIMIT": "",
             **self.environment,
         }
         env.pop("TEST_DATABASE_URL", None)
