@@ -48,9 +48,10 @@ COUNTED_TABLES = (
     "player_opponents",
     "player_games",
 )
-#: The tables left out: the counter itself, and the answers kept for replays (no page shows
-#: them, and every change they answer wrote a counted table too).
-UNCOUNTED_TABLES = ("change_counter", "idempotent_answers")
+#: The tables left out: the counter itself, the answers kept for replays (no page shows
+#: them, and every change they answer wrote a counted table too), the rate limits' counts,
+#: and the circles (no page shows one yet: a circle's name or invite changes no page).
+UNCOUNTED_TABLES = ("change_counter", "idempotent_answers", "rate_limit_hits", "circles")
 
 #: The PostgreSQL function every trigger calls.
 FUNCTION = "count_change"
