@@ -9,17 +9,23 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask
 
+from companion.data.circles import server_circle_id
 from companion.data.models import Player, db
 from tests.fresh_tables import make_fresh
 from tests.schema import drop_everything
 
-ADD_PLAYER = sa.text("INSERT INTO players (name, key, created_at) VALUES (:name, :key, :at)")
+ADD_PLAYER = sa.text(
+    "INSERT INTO players (circle_id, name, key, created_at) VALUES (:circle, :name, :key, :at)"
+)
 
 
 def add_player(name: str) -> int:
-    """A player row, written straight to the table; answers its id."""
+    """A player row of the server's circle, written straight to the table; answers its id."""
     with db.engine.begin() as connection:
-        connection.execute(ADD_PLAYER, {"name": name, "key": name.lower(), "at": "2026-01-01"})
+        circle = server_circle_id(connection)
+        connection.execute(
+            ADD_PLAYER, {"circle": circle, "name": name, "key": name.lower(), "at": "2026-01-01"}
+        )
         found = connection.scalar(sa.select(Player.id).where(Player.name == name))
     assert found is not None
     return int(found)

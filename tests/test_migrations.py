@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -206,4 +207,85 @@ def test_the_next_game_column_starts_empty_and_empties_when_that_game_goes(app: 
         with db.engine.connect() as connection:
             assert _rows(connection, games) == stored[:1]
         assert "next_game_id" not in {c["name"] for c in sa.inspect(db.engine).get_columns("games")}
+        drop_everything()
+
+
+def test_games_and_players_from_before_circles_are_all_in_the_one_circle(app: Flask) -> None:
+    """0013: one circle, "Club", whose invite secret nobody knows (only a hash is stored),
+    holds every game and player; a name is then unique within a circle, no longer across
+    the server; going back drops the circles and keeps every row."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0012")
+        with db.engine.begin() as connection:
+            for statement in (
+                "INSERT INTO players (id, name, key, created_at) VALUES "
+                "(1, 'Ann', 'ann', '2026-01-01'), (2, 'Ben', 'ben', '2026-01-01'), "
+                "(3, 'Cleo', 'cleo', '2026-01-01'), (4, 'Dan', 'dan', '2026-01-01')",
+                "INSERT INTO games (id, code, edit_key_hash, family, scoring, colours_marked, "
+                "reveal, rounds_planned, first_leader, status, created_at, updated_at, version) "
+                "VALUES (1, 'one', 'h', 'classic', 'classic', 1, 'open', 5, 0, 'finished', "
+                "'2026-01-01', '2026-01-01', 7), (2, 'two', 'h', 'hat-trick', NULL, NULL, "
+                "NULL, 3, 1, 'in_progress', '2026-01-02', '2026-01-02', 1)",
+                "INSERT INTO seats (game_id, position, player_id) VALUES "
+                "(1, 0, 1), (1, 1, 2), (1, 2, 3), (2, 0, 2), (2, 1, 3), (2, 2, 4)",
+            ):
+                connection.execute(sa.text(statement))
+
+        upgrade(revision="0013")
+        with db.engine.begin() as connection:
+            circles = _rows(connection, "SELECT id, name, secret_hash FROM circles")
+            assert len(circles) == 1
+            club, name, secret_hash = circles[0]
+            assert name == "Club"
+            assert len(str(secret_hash)) == 64
+            assert _rows(connection, "SELECT id, circle_id FROM players ORDER BY id") == [
+                (player, club) for player in (1, 2, 3, 4)
+            ]
+            assert _rows(connection, "SELECT code, circle_id, version FROM games ORDER BY id") == [
+                ("one", club, 7),
+                ("two", club, 1),
+            ]
+            assert _rows(connection, "SELECT count(*) FROM seats") == [(6,)]
+            # Another circle may have its own "Ann"; the same circle may not.
+            connection.execute(
+                sa.text(
+                    "INSERT INTO circles (id, name, secret_hash, created_at) "
+                    "VALUES (:id, 'Other', 'h', '2026-01-03')"
+                ),
+                {"id": club + 1},
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, circle_id, name, key, created_at) "
+                    "VALUES (5, :circle, 'Ann', 'ann', '2026-01-03')"
+                ),
+                {"circle": club + 1},
+            )
+        with pytest.raises(sa.exc.IntegrityError), db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, circle_id, name, key, created_at) "
+                    "VALUES (6, :circle, 'ANN', 'ann', '2026-01-03')"
+                ),
+                {"circle": club},
+            )
+        with pytest.raises(sa.exc.IntegrityError), db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (id, name, key, created_at) "
+                    "VALUES (7, 'Eve', 'eve', '2026-01-03')"
+                )
+            )
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM players WHERE id = 5"))
+
+        downgrade(revision="0012")
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT code, version FROM games ORDER BY id") == [
+                ("one", 7),
+                ("two", 1),
+            ]
+            assert _rows(connection, "SELECT count(*) FROM players") == [(4,)]
+        assert "circles" not in sa.inspect(db.engine).get_table_names()
         drop_everything()

@@ -7,6 +7,7 @@
     flask --app companion rebuild-statistics   (after changing the tables by hand)
 
     flask --app companion players rename|merge|undo|journal   (companion.cli.player_commands)
+    flask --app companion circles list|invite|rename   (companion.cli.circle_commands)
 
 The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
 the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
@@ -24,6 +25,7 @@ from flask.cli import with_appcontext
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
+from companion.cli.circle_commands import circles_group
 from companion.cli.player_commands import players_group
 from companion.data import ledger
 from companion.data.database import create_schema_if_empty, refresh_planner_statistics
@@ -169,3 +171,4 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(demo_data_command)
     app.cli.add_command(rebuild_statistics_command)
     app.cli.add_command(players_group)
+    app.cli.add_command(circles_group)

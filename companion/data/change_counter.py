@@ -50,9 +50,9 @@ COUNTED_TABLES = (
     "player_games",
 )
 #: The tables left out: the counter itself, the answers kept for replays (no page shows
-#: them, and every change they answer wrote a counted table too) and the rate limits' counts
-#: (no page shows them).
-UNCOUNTED_TABLES = ("change_counter", "idempotent_answers", "rate_limit_hits")
+#: them, and every change they answer wrote a counted table too), the rate limits' counts,
+#: and the circles (no page shows one yet: a circle's name or invite changes no page).
+UNCOUNTED_TABLES = ("change_counter", "idempotent_answers", "rate_limit_hits", "circles")
 
 #: The PostgreSQL function every trigger calls.
 FUNCTION = "count_change"

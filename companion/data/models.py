@@ -44,14 +44,33 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
-    """Someone who plays at the table; the same person across games."""
+class Circle(db.Model):  # type: ignore[name-defined,misc]
+    """The phones, games and players of one table or club (migration 0013): a name is
+    matched within its circle only. Its invite secret is stored only as a hash, as a game's
+    edit key is; the operator's ``circles invite`` makes a new one."""
 
-    __tablename__ = "players"
+    __tablename__ = "circles"
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
-    key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH), unique=True)
+    secret_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """Someone who plays at the table; the same person across the games of their circle."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        # One player per name in a circle; its index (circle first) finds a circle's players.
+        sa.UniqueConstraint("circle_id", "key"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    circle_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("circles.id"))
+    name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    #: Indexed on its own too: the pages still find a player by name alone (one circle).
+    key: so.Mapped[str] = so.mapped_column(sa.String(4 * MAX_NAME_LENGTH), index=True)
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     seats: so.WriteOnlyMapped[Seat] = so.relationship(back_populates="player")
@@ -64,6 +83,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "games"
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    circle_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("circles.id"), index=True)
     code: so.Mapped[str] = so.mapped_column(sa.String(16), unique=True)
     edit_key_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
     #: The variant family, "classic" or "hat-trick"; a classic-family game also has the

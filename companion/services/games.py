@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
 
+from companion.data.circles import server_circle_id
 from companion.data.database import hold_write_lock
 from companion.data.models import Game, Seat, db, utcnow
 from companion.data.seating import check_new_game
@@ -33,7 +34,9 @@ def create_game(
     hold_write_lock()  # its new players are looked up, then added
     cleaned = check_new_game(names, variant, rounds, first_leader)
     key = key or new_edit_key()
+    circle_id = server_circle_id()  # the server's one circle, until a phone chooses (issue 28)
     game = Game(
+        circle_id=circle_id,
         code=new_code(),
         edit_key_hash=hash_edit_key(key),
         variant=variant,
@@ -43,7 +46,7 @@ def create_game(
     )
     game.seats = [
         Seat(position=seat, player=player)
-        for seat, player in enumerate(find_or_add_players(cleaned))
+        for seat, player in enumerate(find_or_add_players(cleaned, circle_id))
     ]
     db.session.add(game)
     db.session.flush()
@@ -129,9 +132,10 @@ def delete_game(game: Game, version: int) -> None:
 
 def play_again(game: Game, key_of: Callable[[str], str] | None = None) -> tuple[Game, str | None]:
     """The next game of the table that played ``game`` (finished or abandoned; the caller
-    holds its row lock): the same players in the same seats, the same variant and number
-    of rounds, and the first leader one seat on: the seat after ``game``'s first leader
-    leads the new game's first trick, as R3 passes the first lead from round to round.
+    holds its row lock), in its circle: the same players in the same seats, the same
+    variant and number of rounds, and the first leader one seat on: the seat after
+    ``game``'s first leader leads the new game's first trick, as R3 passes the first lead
+    from round to round.
 
     A table plays one next game: the first call starts it and answers it with its edit
     key (``key_of`` the new game's code, else a new random one: the web pages derive it
@@ -147,6 +151,7 @@ def play_again(game: Game, key_of: Callable[[str], str] | None = None) -> tuple[
     key = key_of(code) if key_of is not None else new_edit_key()
     players = len(game.seats)
     following = Game(
+        circle_id=game.circle_id,
         code=code,
         edit_key_hash=hash_edit_key(key),
         variant=game.variant,

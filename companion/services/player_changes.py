@@ -92,17 +92,29 @@ def check_new_name(name: str, player: PlayerRef) -> str:
             most=MAX_NAME_LENGTH,
         )
     other = db.session.scalar(
-        sa.select(Player.name).where(Player.key == name_key(cleaned), Player.id != player.id)
+        sa.select(Player.name).where(
+            Player.circle_id == circle_of(player),
+            Player.key == name_key(cleaned),
+            Player.id != player.id,
+        )
     )
     if other is not None:
         raise NameTaken(other)
     return cleaned
 
 
-def find_target(name: str) -> PlayerRef:
-    """The player to merge into, who must exist."""
+def circle_of(player: PlayerRef) -> sa.ScalarSelect[int]:
+    """The player's circle, read inside the statement that needs it: names are matched
+    within one circle only."""
+    return sa.select(Player.circle_id).where(Player.id == player.id).scalar_subquery()
+
+
+def find_target(name: str, source: PlayerRef) -> PlayerRef:
+    """The player of ``source``'s circle to merge into, who must exist."""
     row = db.session.execute(
-        sa.select(Player.id, Player.name).where(Player.key == name_key(name))
+        sa.select(Player.id, Player.name).where(
+            Player.circle_id == circle_of(source), Player.key == name_key(name)
+        )
     ).first()
     if row is None:
         raise ServiceError(
@@ -117,10 +129,17 @@ def find_target(name: str) -> PlayerRef:
 
 def find_player(name_or_id: str) -> PlayerRef:
     """The player called ``name_or_id`` (case aside), or else the one with that id (the
-    operator's commands accept both)."""
-    row = db.session.execute(
-        sa.select(Player.id, Player.name).where(Player.key == name_key(name_or_id))
-    ).first()
+    operator's commands accept both). A name that players of several circles have names
+    none of them: the operator gives the id instead."""
+    rows = db.session.execute(
+        sa.select(Player.id, Player.name).where(Player.key == name_key(name_or_id)).limit(2)
+    ).all()
+    if len(rows) > 1:
+        raise ServiceError(
+            N_("Players of several circles are called %(name)s: give the player's id."),
+            name=rows[0].name,
+        )
+    row = rows[0] if rows else None
     if row is None and name_or_id.strip().isdecimal():
         row = db.session.execute(
             sa.select(Player.id, Player.name).where(Player.id == int(name_or_id))
@@ -135,6 +154,17 @@ def check_merge(source: PlayerRef, target: PlayerRef) -> None:
     (a game cannot seat the same person twice)."""
     if source.id == target.id:
         raise ServiceError(N_("%(name)s cannot be merged into themselves."), name=source.name)
+    circles = db.session.scalar(
+        sa.select(sa.func.count(sa.distinct(Player.circle_id))).where(
+            Player.id.in_([source.id, target.id])
+        )
+    )
+    if circles != 1:
+        raise ServiceError(
+            N_("%(name)s and %(target)s are players of different circles, who cannot be merged."),
+            name=source.name,
+            target=target.name,
+        )
     mine = so.aliased(Seat)
     theirs = so.aliased(Seat)
     shared = db.session.scalar(

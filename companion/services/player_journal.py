@@ -62,9 +62,14 @@ def undo_change(change_id: int) -> PlayerChange:
     return change
 
 
-def _check_name_free(change: PlayerChange, player_id: int | None) -> None:
+def _check_name_free(change: PlayerChange, circle_id: int, player_id: int | None) -> None:
+    """The old name must be free again in the player's circle."""
     taken = db.session.scalar(
-        sa.select(Player.name).where(Player.key == change.player_key, Player.id != player_id)
+        sa.select(Player.name).where(
+            Player.circle_id == circle_id,
+            Player.key == change.player_key,
+            Player.id != player_id,
+        )
     )
     if taken is not None:
         raise ServiceError(
@@ -85,7 +90,7 @@ def _undo_rename(change: PlayerChange) -> None:
     )
     if player is None or player.name != change.new_name:
         raise CannotUndo(change, change.new_name)
-    _check_name_free(change, player.id)
+    _check_name_free(change, player.circle_id, player.id)
     player.name = change.player_name
     player.key = change.player_key
     move_versions_on(games)
@@ -124,7 +129,7 @@ def _undo_merge(change: PlayerChange) -> None:
         raise CannotUndo(change, change.new_name)
     if db.session.get(Player, change.player_id) is not None:
         raise CannotUndo(change, change.player_name)
-    _check_name_free(change, None)
+    _check_name_free(change, target.circle_id, None)  # a merge stays within one circle
     still_there = _count(Seat, moved.seats, change.target_id) + _count(
         RoundResult, moved.results, change.target_id
     )
@@ -134,6 +139,7 @@ def _undo_merge(change: PlayerChange) -> None:
     db.session.add(
         Player(
             id=change.player_id,
+            circle_id=target.circle_id,
             name=change.player_name,
             key=change.player_key,
             created_at=change.player_created_at,

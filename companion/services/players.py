@@ -21,24 +21,30 @@ def check_name_characters(name: str) -> None:
         raise ServiceError(problem)
 
 
-def find_or_add_players(names: Sequence[str]) -> list[Player]:
-    """The players called ``names`` (matched case-insensitively), new ones added. Another
-    phone may add the same new name at the same moment: its row is then kept and used."""
+def find_or_add_players(names: Sequence[str], circle_id: int) -> list[Player]:
+    """The players of the circle called ``names`` (matched case-insensitively), new ones
+    added to it. Another phone may add the same new name at the same moment: its row is
+    then kept and used."""
     keys = [name_key(name) for name in names]
-    known = {
-        player.key: player
-        for player in db.session.scalars(sa.select(Player).where(Player.key.in_(keys)))
-    }
+    known = {player.key: player for player in db.session.scalars(_named(circle_id, keys))}
     missing = [(name, key) for name, key in zip(names, keys, strict=True) if key not in known]
     if missing:
         insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
-        rows = [{"name": name, "key": key, "created_at": utcnow()} for name, key in missing]
+        rows = [
+            {"circle_id": circle_id, "name": name, "key": key, "created_at": utcnow()}
+            for name, key in missing
+        ]
         db.session.execute(
-            insert(Player).values(rows).on_conflict_do_nothing(index_elements=["key"])
+            insert(Player).values(rows).on_conflict_do_nothing(index_elements=["circle_id", "key"])
         )
-        added = sa.select(Player).where(Player.key.in_([key for _name, key in missing]))
+        added = _named(circle_id, [key for _name, key in missing])
         known.update((player.key, player) for player in db.session.scalars(added))
     return [known[key] for key in keys]
+
+
+def _named(circle_id: int, keys: Sequence[str]) -> sa.Select[tuple[Player]]:
+    """The circle's players whose names have these keys."""
+    return sa.select(Player).where(Player.circle_id == circle_id, Player.key.in_(keys))
 
 
 def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:

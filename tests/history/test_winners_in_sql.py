@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
+from companion.data.circles import server_circle_id
 from companion.data.history import seat_results
 from companion.data.models import Game, Player, PlayerGame, Round, RoundResult, Seat, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
@@ -44,13 +45,15 @@ def random_cases(count: int, seed: int) -> list[tuple[list[list[int]], bool]]:
 def store_games(app: Flask, cases: list[tuple[list[list[int]], bool]]) -> list[int]:
     """The games as rows, each seat a player of its own; answers their ids in order."""
     with app.app_context():
-        players = [Player(name=f"P{n}", key=f"p{n}") for n in range(8)]
+        circle = server_circle_id()
+        players = [Player(circle_id=circle, name=f"P{n}", key=f"p{n}") for n in range(8)]
         db.session.add_all(players)
         db.session.flush()
         games = []
         for index, (rounds, finished) in enumerate(cases):
             seats = len(rounds[0]) if rounds else 3
             game = Game(
+                circle_id=circle,
                 code=f"G{index:05d}",
                 edit_key_hash="-",
                 variant=variant_named("classic"),

@@ -28,6 +28,7 @@ from datetime import UTC, date, datetime
 from companion.cli.demo.games import GameTask, PlayedGame, play_game
 from companion.cli.demo.plan import GamePlan, make_circles, make_group, plan_games
 from companion.cli.demo.store import existing_codes, insert_games, player_ids
+from companion.data.circles import server_circle_id
 from companion.data.database import refresh_planner_statistics
 from companion.data.models import db
 
@@ -119,8 +120,9 @@ def add_demo_games(
             first_seen.setdefault(index, plan.created_at)
     seated = sorted(first_seen, key=first_seen.__getitem__)  # ids grow with time, as in use
     with db.engine.begin() as connection:
+        circle_id = server_circle_id(connection)  # the server's one circle (issue 28)
         known, new_players = player_ids(
-            connection, [group[i].name for i in seated], [first_seen[i] for i in seated]
+            connection, circle_id, [group[i].name for i in seated], [first_seen[i] for i in seated]
         )
     player_id = [0] * len(group)
     for index, id_ in zip(seated, known, strict=True):
@@ -129,7 +131,7 @@ def add_demo_games(
     processes = workers if workers is not None else default_workers(count)
     for batch in _played_batches(plans, processes):
         with db.engine.begin() as connection:
-            rounds += insert_games(connection, batch, player_id)
+            rounds += insert_games(connection, batch, player_id, circle_id)
         done += len(batch)
         if progress is not None:
             progress(done)

@@ -55,19 +55,25 @@ def existing_codes(connection: sa.Connection) -> set[str]:
 
 
 def player_ids(
-    connection: sa.Connection, names: Sequence[str], first_seen: Sequence[datetime]
+    connection: sa.Connection,
+    circle_id: int,
+    names: Sequence[str],
+    first_seen: Sequence[datetime],
 ) -> tuple[list[int], int]:
-    """The ids of the players called ``names``: those already here (matched by name, case
-    insensitively, as ``services.players.find_or_add_players`` matches) are reused, the others
-    added, created when they first played. Answers the ids and how many were added."""
+    """The ids of the circle's players called ``names``: those already here (matched by
+    name, case insensitively, as ``services.players.find_or_add_players`` matches) are
+    reused, the others added, created when they first played. Answers the ids and how many
+    were added."""
     keys = [name_key(name) for name in names]
     known: dict[str, int] = {}
     for start in range(0, len(keys), 500):
         chunk = keys[start : start + 500]
-        query = sa.select(PLAYERS.c.key, PLAYERS.c.id).where(PLAYERS.c.key.in_(chunk))
+        query = sa.select(PLAYERS.c.key, PLAYERS.c.id).where(
+            PLAYERS.c.circle_id == circle_id, PLAYERS.c.key.in_(chunk)
+        )
         known.update({str(key): int(id_) for key, id_ in connection.execute(query)})
     new: list[dict[str, Any]] = [
-        {"name": name, "key": key, "created_at": seen}
+        {"circle_id": circle_id, "name": name, "key": key, "created_at": seen}
         for name, key, seen in zip(names, keys, first_seen, strict=True)
         if key not in known
     ]
@@ -78,8 +84,9 @@ def player_ids(
     return [known[key] for key in keys], len(new)
 
 
-def _game_row(plan: GamePlan, played: PlayedGame) -> dict[str, Any]:
+def _game_row(plan: GamePlan, played: PlayedGame, circle_id: int) -> dict[str, Any]:
     return {
+        "circle_id": circle_id,
         "code": plan.code,
         "edit_key_hash": hash_edit_key(plan.edit_key),
         **variant_columns(plan.variant),
@@ -97,8 +104,9 @@ def insert_games(
     connection: sa.Connection,
     games: Iterable[tuple[GamePlan, PlayedGame]],
     player_id: Sequence[int],
+    circle_id: int,
 ) -> int:
-    """Insert a batch of played games; answers how many rounds were added.
+    """Insert a batch of played games into the circle; answers how many rounds were added.
 
     ``player_id`` maps an index of the demo group to the player's id.
     """
@@ -108,7 +116,8 @@ def insert_games(
     dialect = connection.dialect.name
     # Plain multi-row inserts, then the new ids read back by the unique keys (a game's code,
     # a round's game and number): RETURNING in parameter order would go row by row.
-    connection.execute(sa.insert(GAMES), [_game_row(plan, played) for plan, played in batch])
+    rows = [_game_row(plan, played, circle_id) for plan, played in batch]
+    connection.execute(sa.insert(GAMES), rows)
     codes = [plan.code for plan, _played in batch]
     query = sa.select(GAMES.c.code, GAMES.c.id).where(GAMES.c.code.in_(codes))
     game_id: dict[str, int] = {code: id_ for code, id_ in connection.execute(query)}

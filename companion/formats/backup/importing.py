@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask_babel import gettext
 
+from companion.data.circles import server_circle_id
 from companion.data.database import hold_write_lock
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, name_key
 from companion.formats.backup.export import game_document, with_everything
@@ -64,7 +65,8 @@ def import_document(data: object) -> ImportReport:
             report.unchanged.append(plan.code)
         else:
             report.conflicting.append(plan.code)
-    players = find_or_add_players([name for plan in new for name in plan.names])
+    circle_id = server_circle_id()  # a backup's games join the server's one circle
+    players = find_or_add_players([name for plan in new for name in plan.names], circle_id)
     db.session.flush()
     offset = 0
     added: dict[str, Game] = {}
@@ -72,7 +74,7 @@ def import_document(data: object) -> ImportReport:
         seated = players[offset : offset + len(plan.names)]
         offset += len(plan.names)
         key = new_edit_key()
-        added[plan.code] = _game_of(plan, seated, hash_edit_key(key))
+        added[plan.code] = _game_of(plan, seated, hash_edit_key(key), circle_id)
         db.session.add(added[plan.code])
         report.imported.append((plan.code, key))
     _link_next_games(new, added)
@@ -97,10 +99,12 @@ def _link_next_games(new: Sequence[GamePlan], added: dict[str, Game]) -> None:
             added[plan.code].next_game = targets[plan.next_game]
 
 
-def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str) -> Game:
+def _game_of(plan: GamePlan, players: Sequence[Player], key_hash: str, circle_id: int) -> Game:
     """The rows of a checked game, added in one go (no update bumps its version or times)."""
     game = Game(
-        edit_key_hash=key_hash, **_columns(plan, leave_out=("names", "rounds", "next_game"))
+        circle_id=circle_id,
+        edit_key_hash=key_hash,
+        **_columns(plan, leave_out=("names", "rounds", "next_game")),
     )
     game.seats = [Seat(position=seat, player=player) for seat, player in enumerate(players)]
     game.rounds = [

@@ -435,7 +435,7 @@ def merge(name: str) -> ResponseReturnValue:
     if not form.validate():
         return render_fix(found, merge=form, status=400)
     try:
-        target = find_target(form.into.data)
+        target = find_target(form.into.data, found)
         require_player_rights(found, target)
         check_merge(found, target)
         if not form.is_confirmed():

@@ -1,0 +1,77 @@
+"""The operator's circles (issue 28): listed with their games and players, renamed, and
+given a new invite secret, of which only the hash is stored, as of a game's edit key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from companion.data.database import hold_write_lock
+from companion.data.models import MAX_NAME_LENGTH, Circle, Game, Player, db
+from companion.data.names import clean_name
+from companion.rules.text import N_
+from companion.services.errors import NotFound, ServiceError
+from companion.services.keys import hash_edit_key, new_edit_key
+from companion.services.players import check_name_characters
+
+
+@dataclass(frozen=True)
+class CircleCount:
+    """A circle as the operator lists it."""
+
+    id: int
+    name: str
+    games: int
+    players: int
+
+
+def circle_counts() -> list[CircleCount]:
+    """Every circle with how many games and players it holds, oldest first."""
+    games = sa.select(sa.func.count()).where(Game.circle_id == Circle.id).scalar_subquery()
+    players = sa.select(sa.func.count()).where(Player.circle_id == Circle.id).scalar_subquery()
+    rows = db.session.execute(
+        sa.select(Circle.id, Circle.name, games, players).order_by(Circle.id)
+    ).all()
+    return [CircleCount(*row) for row in rows]
+
+
+def lock_circle(circle_id: int) -> Circle:
+    """The circle's row, locked until commit."""
+    hold_write_lock()
+    circle: Circle | None = db.session.scalar(
+        sa.select(Circle).where(Circle.id == circle_id).with_for_update()
+    )
+    if circle is None:
+        raise NotFound(N_("There is no circle %(id)s."), id=circle_id)
+    return circle
+
+
+def new_invite(circle_id: int) -> tuple[Circle, str]:
+    """A new invite secret for the circle, answered the only time it is known in clear; the
+    old one no longer opens the circle."""
+    circle = lock_circle(circle_id)
+    secret = new_edit_key()
+    circle.secret_hash = hash_edit_key(secret)
+    db.session.flush()
+    return circle, secret
+
+
+def rename_circle(circle_id: int, name: str) -> tuple[Circle, str]:
+    """Give the circle another name, written as a player's name is (trimmed, at most 40
+    characters, nothing invisible); answers the circle and its old name."""
+    circle = lock_circle(circle_id)
+    cleaned = clean_name(name)
+    if not cleaned:
+        raise ServiceError(N_("Every circle needs a name."))
+    check_name_characters(name)
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise ServiceError(
+            N_("A name has at most %(most)s characters: %(name)s is longer."),
+            name=f"{cleaned[:MAX_NAME_LENGTH]}…",
+            most=MAX_NAME_LENGTH,
+        )
+    old = circle.name
+    circle.name = cleaned
+    db.session.flush()
+    return circle, old
