@@ -61,6 +61,18 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["TEST_DATABASE_URL"] = url
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL (``TEST_DATABASE_URL``), leave out the tests about SQLite's own driver
+    (``sqlite_only``): they are deselected, as the test command leaves out the files that
+    touch no database, never skipped."""
+    if not os.environ.get("TEST_DATABASE_URL"):
+        return
+    left_out = [item for item in items if item.get_closest_marker("sqlite_only")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("sqlite_only")]
+
+
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the developer's SECRET_KEY and DATABASE_URL out of every test."""

@@ -54,13 +54,11 @@ def polls(table: Table) -> dict[str, tuple[FlaskClient, str]]:
     }
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("page", ["scoreboard", "read-only scoreboard", "history", "home"])
 def test_a_poll_sends_sqlite_one_statement_and_no_transaction_control(
     app: Flask, table: Table, page: str
 ) -> None:
-    with app.app_context():
-        if db.engine.dialect.name != "sqlite":
-            pytest.skip("the SQLite driver's trace")
     phone, url = polls(table)[page]
     tag = phone.get(url).headers["ETag"]
     with sent_to_sqlite(app) as sent:
