@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from companion.data.database import hold_write_lock
-from companion.data.models import MAX_NAME_LENGTH, Circle, Game, Player, db
+from companion.data.models import Circle, Game, Player, db
 from companion.data.names import clean_name
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
 from companion.services.keys import hash_edit_key, new_edit_key
-from companion.services.players import check_name_characters
+from companion.services.players import check_name_characters, check_name_length
 
 
 @dataclass(frozen=True)
@@ -65,12 +65,7 @@ def rename_circle(circle_id: int, name: str) -> tuple[Circle, str]:
     if not cleaned:
         raise ServiceError(N_("Every circle needs a name."))
     check_name_characters(name)
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise ServiceError(
-            N_("A name has at most %(most)s characters: %(name)s is longer."),
-            name=f"{cleaned[:MAX_NAME_LENGTH]}…",
-            most=MAX_NAME_LENGTH,
-        )
+    check_name_length(cleaned)
     old = circle.name
     circle.name = cleaned
     db.session.flush()

@@ -22,7 +22,6 @@ import sqlalchemy.orm as so
 from companion.data import ledger
 from companion.data.database import hold_write_lock
 from companion.data.models import (
-    MAX_NAME_LENGTH,
     Game,
     Player,
     PlayerChange,
@@ -36,7 +35,7 @@ from companion.data.names import clean_name
 from companion.data.stats import PlayerRef
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
-from companion.services.players import check_name_characters
+from companion.services.players import check_name_characters, check_name_length
 
 RENAME = "rename"
 MERGE = "merge"
@@ -85,12 +84,7 @@ def check_new_name(name: str, player: PlayerRef) -> str:
     if not cleaned:
         raise ServiceError(N_("Every player needs a name."))
     check_name_characters(name)
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise ServiceError(
-            N_("A name has at most %(most)s characters: %(name)s is longer."),
-            name=f"{cleaned[:MAX_NAME_LENGTH]}…",
-            most=MAX_NAME_LENGTH,
-        )
+    check_name_length(cleaned)
     other = db.session.scalar(
         sa.select(Player.name).where(
             Player.circle_id == circle_of(player),

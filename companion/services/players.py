@@ -8,8 +8,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from companion.data.models import Player, db, utcnow
+from companion.data.models import MAX_NAME_LENGTH, Player, db, utcnow
 from companion.data.names import name_character_problem, name_key
+from companion.rules.text import N_
 from companion.services.errors import ServiceError
 
 
@@ -19,6 +20,16 @@ def check_name_characters(name: str) -> None:
     problem = name_character_problem(name)
     if problem is not None:
         raise ServiceError(problem)
+
+
+def check_name_length(cleaned: str) -> None:
+    """Refuse a name (as it would be shown) longer than a stored name may be."""
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise ServiceError(
+            N_("A name has at most %(most)s characters: %(name)s is longer."),
+            name=f"{cleaned[:MAX_NAME_LENGTH]}…",
+            most=MAX_NAME_LENGTH,
+        )
 
 
 def find_or_add_players(names: Sequence[str], circle_id: int) -> list[Player]:
