@@ -50,6 +50,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "PROXY_COUNT": 0,
         "PROXY_TRUST_HOST": False,
         "URL_PREFIX": "",
+        # Each table's games, players and history are its circle's, shown only to its
+        # phones (issue 28); a club server is one circle open to every phone.
+        "CLUB_SERVER": False,
         "LANGUAGES": list(LANGUAGES),
         "BABEL_DEFAULT_LOCALE": "en",
         "BABEL_TRANSLATION_DIRECTORIES": "translations",
@@ -70,7 +73,7 @@ def normalize_database_url(url: str) -> str:
 
 def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
     """Return the settings given by ``SECRET_KEY``, ``DATABASE_URL``, ``PROXY_COUNT``,
-    ``PROXY_TRUST_HOST``, ``URL_PREFIX`` and ``GAME_STARTS_LIMIT``."""
+    ``PROXY_TRUST_HOST``, ``URL_PREFIX``, ``GAME_STARTS_LIMIT`` and ``CLUB_SERVER``."""
     config: dict[str, Any] = {}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
@@ -80,6 +83,8 @@ def environment_config(environ: Mapping[str, str]) -> dict[str, Any]:
         config["PROXY_COUNT"] = int(environ["PROXY_COUNT"])
     if "PROXY_TRUST_HOST" in environ:
         config["PROXY_TRUST_HOST"] = environ["PROXY_TRUST_HOST"].strip().lower() in TRUE_WORDS
+    if "CLUB_SERVER" in environ:
+        config["CLUB_SERVER"] = environ["CLUB_SERVER"].strip().lower() in TRUE_WORDS
     if environ.get("URL_PREFIX"):
         config["URL_PREFIX"] = environ["URL_PREFIX"]
     if "GAME_STARTS_LIMIT" in environ:  # empty: no limit (companion/web/rate_limits.py)

@@ -29,6 +29,10 @@ TEST_CONFIG = {
     # Tests start many games from one address: the limit is tested on its own
     # (tests/security/test_rate_limits.py).
     "GAME_STARTS_LIMIT": "",
+    # The suite's pages look at games it made behind their back (services, other clients):
+    # on a club server every phone sees them all, as before circles. Circles are tested
+    # with this off (tests/circles).
+    "CLUB_SERVER": True,
 }
 
 

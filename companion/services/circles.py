@@ -1,14 +1,17 @@
-"""The operator's circles (issue 28): listed with their games and players, renamed, and
-given a new invite secret, of which only the hash is stored, as of a game's edit key."""
+"""Circles (issue 28): a new one for a table's first game, one opened by its invite secret,
+and the operator's: listed with their games and players, renamed, and given a new invite
+secret. Only the secret's hash is stored, as of a game's edit key."""
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
 from companion.data.database import hold_write_lock
-from companion.data.models import Circle, Game, Player, db
+from companion.data.models import MAX_NAME_LENGTH, Circle, Game, Player, db
 from companion.data.names import clean_name
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
@@ -70,3 +73,39 @@ def rename_circle(circle_id: int, name: str) -> tuple[Circle, str]:
     circle.name = cleaned
     db.session.flush()
     return circle, old
+
+
+#: A new circle's name when nothing names it better.
+NEW_CIRCLE_NAME = "Table"
+
+
+def circle_name_for(names: Sequence[str]) -> str:
+    """A new circle's name from the players of its first game ("Ann, Ben, Cleo"), cut to
+    what a name may hold; the table may rename it."""
+    name = ""
+    for player in names:
+        longer = f"{name}, {player}" if name else player
+        if len(longer) > MAX_NAME_LENGTH:
+            break
+        name = longer
+    return name or NEW_CIRCLE_NAME
+
+
+def new_circle(name: str) -> tuple[Circle, str]:
+    """A new circle and its invite secret, answered the only time it is known in clear: the
+    first game a phone starts makes its circle."""
+    hold_write_lock()
+    secret = new_edit_key()
+    circle = Circle(name=clean_name(name) or NEW_CIRCLE_NAME, secret_hash=hash_edit_key(secret))
+    db.session.add(circle)
+    db.session.flush()
+    return circle, secret
+
+
+def circle_of_invite(circle_id: int, secret: str) -> Circle | None:
+    """The circle ``circle_id`` if ``secret`` is its invite secret (compared in constant
+    time), else ``None``: a wrong or old invite opens nothing."""
+    circle: Circle | None = db.session.get(Circle, circle_id)
+    if circle is None or not hmac.compare_digest(circle.secret_hash, hash_edit_key(secret)):
+        return None
+    return circle

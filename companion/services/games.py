@@ -26,15 +26,18 @@ def create_game(
     rounds: int,
     first_leader: int,
     *,
+    circle_id: int | None = None,
     key: str | None = None,
 ) -> tuple[Game, str]:
-    """A new game and its edit key (the only time the key is known in clear): ``key`` if
-    given (an API answer kept for a replay makes it again from its own salt), else a new
-    random one."""
+    """A new game in the circle ``circle_id`` (by default the server's first, as on a club
+    server) and its edit key (the only time the key is known in clear): ``key`` if given
+    (an API answer kept for a replay makes it again from its own salt), else a new random
+    one."""
     hold_write_lock()  # its new players are looked up, then added
     cleaned = check_new_game(names, variant, rounds, first_leader)
     key = key or new_edit_key()
-    circle_id = server_circle_id()  # the server's one circle, until a phone chooses (issue 28)
+    if circle_id is None:
+        circle_id = server_circle_id()
     game = Game(
         circle_id=circle_id,
         code=new_code(),

@@ -58,15 +58,21 @@ def _named(circle_id: int, keys: Sequence[str]) -> sa.Select[tuple[Player]]:
     return sa.select(Player).where(Player.circle_id == circle_id, Player.key.in_(keys))
 
 
-def suggest_players(prefix: str = "", limit: int = 50) -> list[str]:
-    """Known names for the new-game form, those starting with ``prefix`` first."""
-    return list(db.session.scalars(suggestions(prefix, limit)))
+def suggest_players(circle_id: int, prefix: str = "", limit: int = 50) -> list[str]:
+    """Names known in the circle for the new-game form, those starting with ``prefix``
+    first."""
+    return list(db.session.scalars(suggestions(circle_id, prefix, limit)))
 
 
-def suggestions(prefix: str = "", limit: int = 50) -> sa.Select[Any]:
+def suggestions(circle_id: int, prefix: str = "", limit: int = 50) -> sa.Select[Any]:
     """The statement of :func:`suggest_players`, for a page that reads the names beside
     something else in one statement (the history, with its counts)."""
-    query = sa.select(Player.name).order_by(Player.name).limit(limit)
+    query = (
+        sa.select(Player.name)
+        .where(Player.circle_id == circle_id)
+        .order_by(Player.name)
+        .limit(limit)
+    )
     if prefix:
         query = query.where(Player.key.startswith(name_key(prefix), autoescape=True))
     return query

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from companion.data.models import Game
 from companion.services.games import get_game, lock_game
-from companion.services.keys import key_opens, next_game_key
+from companion.services.keys import hash_edit_key, key_opens, next_game_key
 
 SESSION_KEYS = "edit_keys"
 #: A phone keeps the keys of at most this many games (the cookie must stay small).
@@ -45,6 +45,18 @@ def held_key(code: str) -> str | None:
     keys = session.get(SESSION_KEYS)
     key = keys.get(code) if isinstance(keys, dict) else None
     return key if isinstance(key, str) else None
+
+
+def held_games() -> list[tuple[str, str]]:
+    """Each game this phone holds a key for, as its code and the hash of that key."""
+    keys = session.get(SESSION_KEYS, {})
+    if not isinstance(keys, dict):
+        return []
+    return [
+        (code, hash_edit_key(key))
+        for code, key in keys.items()
+        if isinstance(code, str) and isinstance(key, str)
+    ]
 
 
 def device_edit_key(game: Game) -> str | None:

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from companion import services
 from companion.data import queries
-from companion.data.models import db
+from companion.data.models import Game, db
 from companion.formats.entries import read_entries
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
 from companion.rules.entries import DelayedEntry, FullEntry
@@ -413,7 +413,8 @@ def test_players_are_matched_by_name_case_insensitively(
     create(table)
     create(table, players=["ann", "BEN", "Cleo", "Eve"])
     with app.app_context():
-        assert services.suggest_players() == ["Ann", "Ben", "Cleo", "Dan", "Eve"]
+        circle = db.session.scalar(sa.select(Game.circle_id))
+        assert services.suggest_players(circle) == ["Ann", "Ben", "Cleo", "Dan", "Eve"]
 
 
 def test_unknown_game_and_round_answer_404(client: FlaskClient, table: Table) -> None:

@@ -453,7 +453,7 @@ def test_a_refusal_by_the_services_is_shown_next_to_its_field(
     field: str,
     message: str,
 ) -> None:
-    def refuse(*_args: object) -> None:
+    def refuse(*_args: object, **_settings: object) -> None:
         raise refusal
 
     monkeypatch.setattr(services, "create_game", refuse)

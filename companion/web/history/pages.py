@@ -63,6 +63,7 @@ from companion.services.player_changes import (
     merge_players,
     rename_player,
 )
+from companion.web.circle_rights import shown_circle
 from companion.web.edit_rights import SESSION_KEYS, game_to_change
 from companion.web.errors import Link, PageArea, back_to_game, home, register_page_errors
 from companion.web.history import bp
@@ -171,7 +172,9 @@ def games() -> ResponseReturnValue:
         abort(404)
 
     def render() -> str:
-        counts, known_names = history_counts(read.filters, beside=services.suggestions())
+        circle = shown_circle()
+        beside = services.suggestions(0 if circle is None else circle.id)
+        counts, known_names = history_counts(read.filters, beside=beside)
         if not 1 <= page <= page_count(counts[0]):
             abort(404)  # nothing kept: the next asking finds out again
         listing = history_page(read.filters, page, in_progress_first=True, counts=counts)
@@ -369,6 +372,8 @@ def render_fix(
     status: int = 200,
 ) -> ResponseReturnValue:
     """The page with the two ways to fix a name."""
+    circle = shown_circle()
+    circle_id = 0 if circle is None else circle.id
     return render_template(
         "history/fix_name.html",
         player=player,
@@ -376,7 +381,7 @@ def render_fix(
         merge=merge or MergeForm(formdata=None),
         known_names=[
             known
-            for known in services.suggest_players(limit=100)
+            for known in services.suggest_players(circle_id, limit=100)
             if name_key(known) != name_key(player.name)
         ],
     ), status

@@ -14,25 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from flask import session
 
 from companion.data.change_counter import counter_columns
 from companion.data.models import Game, Player, Seat, db, name_key
 from companion.data.stats import PlayerRef
-from companion.services.keys import hash_edit_key
-from companion.web.edit_rights import SESSION_KEYS, can_edit
-
-
-def held_games() -> list[tuple[str, str]]:
-    """Each game this phone holds a key for, as its code and the hash of that key."""
-    keys = session.get(SESSION_KEYS, {})
-    if not isinstance(keys, dict):
-        return []
-    return [
-        (code, hash_edit_key(key))
-        for code, key in keys.items()
-        if isinstance(code, str) and isinstance(key, str)
-    ]
+from companion.web.edit_rights import can_edit, held_games
 
 
 def keeps_every_game(

@@ -7,6 +7,7 @@ when the game is created, and anything it still refuses is shown next to the fie
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import request
@@ -25,6 +26,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, NumberRange
 
+from companion.data.circles import CircleRef
 from companion.data.models import MAX_NAME_LENGTH
 from companion.data.names import clean_name, name_character_problem, name_key
 from companion.read_models.messages import PRESET_NAMES
@@ -35,6 +37,8 @@ from companion.web.variant_choices import COLOUR_COUNT_CHOICES, REVEAL_CHOICES, 
 #: Name fields on the page: the most players any variant seats (R2).
 SEATS = MAX_PLAYERS
 CUSTOM = "custom"
+#: The circle choice that starts a new circle (issue 28).
+NEW_CIRCLE = "new"
 
 #: One line per preset telling the table what changes (RULES.md sections 5 and 6).
 PRESET_EXPLANATIONS = {
@@ -76,6 +80,13 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
             NumberRange(min=MIN_ROUNDS, max=MAX_ROUNDS, message=_l("A game has 1 to 10 rounds.")),
         ],
     )
+    circle = SelectField(
+        _l("Circle"),
+        description=_l("The game joins this circle's history, players and statistics."),
+        choices=[SelectChoice(NEW_CIRCLE, _l("A new circle"))],  # the phone's added in the view
+        default="",
+        validate_choice=False,  # a circle the phone left is refused in words (the view)
+    )
     first_leader = SelectField(
         _l("Who leads the first round"),
         description=_l("The rulebook says: the youngest player."),
@@ -92,6 +103,21 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
             SelectChoice(str(seat), gettext("Seat %(number)s", number=seat + 1))
             for seat in range(SEATS)
         ]
+
+    def offer_circles(self, circles: Sequence[CircleRef], shown: CircleRef | None) -> None:
+        """Offer the circles this phone is in, ``shown`` chosen unless the phone chose."""
+        self.circle.choices = [
+            *(SelectChoice(str(circle.id), circle.name) for circle in circles),
+            SelectChoice(NEW_CIRCLE, gettext("A new circle")),
+        ]
+        if not self.is_submitted() and shown is not None:
+            self.circle.data = str(shown.id)
+
+    def chosen_circle(self, shown: CircleRef | None) -> int | None:
+        """The id of the circle chosen, ``None`` for a new one; a form without the choice (a
+        page kept from before circles, a program) means ``shown``, the phone's last."""
+        choice = self.circle.data or (str(shown.id) if shown is not None else NEW_CIRCLE)
+        return int(choice) if choice.isdigit() else None
 
     def seat_fields(self) -> list[Field]:
         """The name fields in seating order (one per possible seat, most left empty)."""

@@ -28,7 +28,16 @@ from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
 from companion.services import answers
+from companion.services.circles import circle_name_for, new_circle
 from companion.services.keys import new_edit_key
+from companion.web.circle_rights import (
+    circles_of_phone,
+    club_server,
+    in_circle,
+    remember_invite,
+    shown_circle,
+    use_circle,
+)
 from companion.web.edit_rights import (
     can_edit,
     game_to_change,
@@ -74,7 +83,7 @@ bp.context_processor(game_template_helpers)
 @limit_game_starts
 def new_game() -> ResponseReturnValue:
     """Seat the players, choose the variant and start the game (R2, R3, R11)."""
-    form = NewGameForm()
+    form = new_game_form()
     if form.validate_on_submit():
         game = create_game_from(form)
         if game is not None:
@@ -83,13 +92,25 @@ def new_game() -> ResponseReturnValue:
     return render_new_game(form), status
 
 
+def new_game_form() -> NewGameForm:
+    """The new-game form, offering the circles this phone is in (none on a club server,
+    where every game joins the server's one circle)."""
+    form = NewGameForm()
+    if not club_server():
+        form.offer_circles(circles_of_phone(), shown_circle())
+    return form
+
+
 def render_new_game(form: NewGameForm) -> str:
-    """The new-game page, with the names already known offered as suggestions."""
+    """The new-game page, with the names known in the circle it offers first as
+    suggestions (names are matched within a circle, issue 28)."""
+    circle = shown_circle()
     return render_template(
         "games/new.html",
         form=form,
-        known_names=services.suggest_players(),
+        known_names=[] if circle is None else services.suggest_players(circle.id),
         explanations=PRESET_EXPLANATIONS,
+        club=club_server(),
     )
 
 
@@ -98,9 +119,23 @@ def create_game_from(form: NewGameForm) -> Game | None:
     put the reason next to the field it concerns (the players by default), save nothing
     and answer ``None``."""
     names = form.seat_names()
+    circle_id = None if club_server() else form.chosen_circle(shown_circle())
+    if circle_id is not None and not in_circle(circle_id):
+        form.circle.errors = [
+            gettext("This phone is no longer in that circle: choose another, or a new one.")
+        ]
+        return None
+    invite = None
     with refusals() as refused:
+        if circle_id is None and not club_server():  # a new circle, named after its players
+            invite = new_circle(circle_name_for(names))
+            circle_id = invite[0].id
         game, key = services.create_game(
-            names, form.chosen_variant(), form.rounds.data, form.first_leader_seat()
+            names,
+            form.chosen_variant(),
+            form.rounds.data,
+            form.first_leader_seat(),
+            circle_id=circle_id,
         )
     if refused.refusal is not None:
         message = render_message(refused.refusal.message, names)
@@ -108,6 +143,9 @@ def create_game_from(form: NewGameForm) -> Game | None:
         return None
     db.session.commit()
     remember_edit_key(game, key)
+    if invite is not None:
+        remember_invite(*invite)
+    use_circle(game.circle_id)
     return game
 
 
@@ -325,7 +363,7 @@ def form_again(message: str) -> ResponseReturnValue | None:
     show the form again with the reason, so the player can simply send it again; ``None``
     on a page without such a form."""
     if request.endpoint == "games.new_game":
-        form = NewGameForm()
+        form = new_game_form()
         form.csrf_token.errors = [message]
         return render_new_game(form), 400
     if request.endpoint == "games.share":

@@ -1,0 +1,120 @@
+"""Which circles a phone is in (issue 28): the history, players and statistics of a circle
+are shown only to its phones.
+
+A phone is in a circle while it holds either
+- the circle's invite secret (it started the circle's first game, or opened its invite
+  link), kept in its signed session cookie as edit keys are; or
+- the edit key of one of the circle's games (it started one, opened an edit link, or was
+  given the next game's key by Play again).
+
+Both are asked of the database in one statement (``data.circles.phone_circles``), of the
+hashes of what the phone holds, so a new invite or a new edit link ends the membership it
+gave, as a new edit link ends the rights it gave. Only the secrets' hashes are stored.
+
+On a club server (``CLUB_SERVER``) the whole server is one circle, open to every phone, as
+it was before circles: every game goes into the server's first circle.
+"""
+
+from __future__ import annotations
+
+from flask import after_this_request, current_app, g, session
+
+from companion.data.circles import CircleRef, phone_circles, server_circle
+from companion.data.models import Circle
+from companion.services.keys import hash_edit_key
+from companion.web.edit_rights import held_games, keep_out_of_caches
+
+#: The invite secrets this phone holds, by circle id (as text: the cookie is JSON).
+SESSION_INVITES = "circle_invites"
+#: The circle this phone used last: the new-game page offers it first.
+SESSION_LAST = "circle"
+#: A phone keeps the invites of at most this many circles (the cookie must stay small).
+MAX_INVITES_PER_DEVICE = 12
+
+
+def club_server() -> bool:
+    """Whether the whole server is one circle, open to every phone."""
+    return bool(current_app.config.get("CLUB_SERVER"))
+
+
+def held_invites() -> dict[int, str]:
+    """The invite secrets this phone keeps, by circle id."""
+    invites = session.get(SESSION_INVITES)
+    if not isinstance(invites, dict):
+        return {}
+    return {
+        int(key): secret
+        for key, secret in invites.items()
+        if isinstance(key, str) and key.isdigit() and isinstance(secret, str)
+    }
+
+
+def circles_of_phone() -> list[CircleRef]:
+    """The circles this phone is in, oldest first; asked once per request."""
+    if "phone_circles" not in g:
+        if club_server():
+            club = server_circle()
+            g.phone_circles = [] if club is None else [club]
+        else:
+            hashes = [hash_edit_key(secret) for secret in held_invites().values()]
+            g.phone_circles = phone_circles(hashes, held_games())
+    circles: list[CircleRef] = g.phone_circles
+    return circles
+
+
+def forget_circles_of_phone() -> None:
+    """Ask again at the next need: this request changed what the phone holds."""
+    g.pop("phone_circles", None)
+
+
+def in_circle(circle_id: int) -> bool:
+    """Whether this phone is in the circle ``circle_id``."""
+    return any(circle.id == circle_id for circle in circles_of_phone())
+
+
+def last_circle_id() -> int | None:
+    """The circle this phone used last, as its session says (not checked)."""
+    last = session.get(SESSION_LAST)
+    return last if isinstance(last, int) else None
+
+
+def shown_circle(asked: str | None = None) -> CircleRef | None:
+    """The circle a page shows: the one ``asked`` for (a ``circle`` argument) if this phone
+    is in it, else the one it used last, else its oldest; ``None`` for a phone in no
+    circle. A circle the phone is not in is never shown: the page shows another of its own,
+    or says it is in none."""
+    circles = circles_of_phone()
+    wanted = [int(asked)] if asked and asked.isdigit() else []
+    wanted.append(last_circle_id() or 0)
+    for circle_id in wanted:
+        for circle in circles:
+            if circle.id == circle_id:
+                return circle
+    return circles[0] if circles else None
+
+
+def use_circle(circle_id: int) -> None:
+    """Remember ``circle_id`` as the circle this phone used last."""
+    if session.get(SESSION_LAST) != circle_id:
+        session[SESSION_LAST] = circle_id
+        session.permanent = True
+
+
+def remember_invite(circle: Circle, secret: str) -> None:
+    """Put this phone into ``circle`` (it holds its invite secret from now on) and make it
+    the circle used last."""
+    invites = {str(key): value for key, value in held_invites().items()}
+    invites.pop(str(circle.id), None)
+    invites[str(circle.id)] = secret
+    while len(invites) > MAX_INVITES_PER_DEVICE:
+        invites.pop(next(iter(invites)))
+    session[SESSION_INVITES] = invites
+    use_circle(circle.id)
+    forget_circles_of_phone()
+    after_this_request(keep_out_of_caches)
+
+
+def held_invite(circle_id: int) -> str | None:
+    """The invite secret this phone keeps for ``circle_id``, if any (whether or not it
+    still opens the circle)."""
+    return held_invites().get(circle_id)
