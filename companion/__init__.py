@@ -55,6 +55,7 @@ def create_app(
     game_codes.init_app(app)
 
     from companion.web.api import bp as api_bp
+    from companion.web.circles import bp as circles_bp
     from companion.web.games import bp as games_bp
     from companion.web.history import bp as history_bp
     from companion.web.main import bp as main_bp
@@ -68,6 +69,7 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(history_bp)
+    app.register_blueprint(circles_bp)
     app.register_blueprint(tools_bp)
     app.register_blueprint(pwa_bp)
     app.register_blueprint(rulebook_bp)

@@ -106,6 +106,37 @@ def circle_of_invite(circle_id: int, secret: str) -> Circle | None:
     """The circle ``circle_id`` if ``secret`` is its invite secret (compared in constant
     time), else ``None``: a wrong or old invite opens nothing."""
     circle: Circle | None = db.session.get(Circle, circle_id)
-    if circle is None or not hmac.compare_digest(circle.secret_hash, hash_edit_key(secret)):
+    if circle is None or not invite_opens(circle.secret_hash, secret):
         return None
     return circle
+
+
+@dataclass(frozen=True)
+class PhoneCircle:
+    """A circle as the circles page shows it to one of its phones."""
+
+    id: int
+    name: str
+    secret_hash: str
+    games: int
+    players: int
+
+
+def circles_counted(circle_ids: Sequence[int]) -> list[PhoneCircle]:
+    """The circles ``circle_ids`` with how many games and players each holds, oldest
+    first; no statement for none."""
+    if not circle_ids:
+        return []
+    games = sa.select(sa.func.count()).where(Game.circle_id == Circle.id).scalar_subquery()
+    players = sa.select(sa.func.count()).where(Player.circle_id == Circle.id).scalar_subquery()
+    rows = db.session.execute(
+        sa.select(Circle.id, Circle.name, Circle.secret_hash, games, players)
+        .where(Circle.id.in_(list(circle_ids)))
+        .order_by(Circle.id)
+    ).all()
+    return [PhoneCircle(*row) for row in rows]
+
+
+def invite_opens(secret_hash: str, secret: str) -> bool:
+    """Whether ``secret`` is the invite secret whose hash is ``secret_hash``."""
+    return hmac.compare_digest(secret_hash, hash_edit_key(secret))

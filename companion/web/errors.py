@@ -235,8 +235,9 @@ def page_http_error(area: PageArea, error: HTTPException) -> ResponseReturnValue
         return error_page(400, gettext("Please try again"), message, area.ways_back(400))
     if isinstance(error, TooManyRequests):
         return too_many_starts_page(area)
-    if isinstance(error, Forbidden) and area.about_games:
-        message = error.description if error.description != Forbidden.description else None
+    told = error.description != type(error).description  # a view's own words: say them
+    if isinstance(error, Forbidden) and (area.about_games or told):
+        message = error.description if told else None
         return error_page(
             403,
             gettext("Not allowed from this phone"),

@@ -53,7 +53,12 @@ def deployment(request: pytest.FixtureRequest, instance_path: Path) -> Iterator[
     """A phone on an HTTPS deployment, directly or behind a proxy."""
     settings, base_url, headers = DEPLOYMENTS[request.param]
     instance_path.mkdir(parents=True, exist_ok=True)
-    config = {**TEST_CONFIG, **settings, "SQLALCHEMY_DATABASE_URI": database_url(instance_path)}
+    config = {
+        **TEST_CONFIG,
+        **settings,
+        "CLUB_SERVER": False,  # the product's default: the phone's games make its circle
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
+    }
     app = create_app(config, instance_path=str(instance_path))
     with app.app_context():
         db.drop_all()
@@ -231,6 +236,15 @@ def test_every_form_works_over_https_without_a_referer(deployment: Browser) -> N
     phone.follow(phone.confirm(asked, merge, merge))
     assert phone.state(other)["players"] == ["Ann", "Eve", "Fay"]
 
+    # Circles: give the table's circle a name, and a new invite link.
+    invite = urlsplit(phone.form("/circles").action).path  # the first: the circle's invite
+    circle = invite.removesuffix("/invite")
+    old_invites = invite_links(phone.open("/circles"))
+    phone.follow(phone.send("/circles", action=f"{circle}/rename", fill={"name": "Thursdays"}))
+    assert read_page(phone.open("/circles")).find("h2", id=True).text == "Thursdays"
+    phone.follow(phone.send("/circles", action=invite))
+    assert invite_links(phone.open("/circles")) not in ([], old_invites)
+
     # Share: make a new edit link; the old one opens the game no more.
     old_link = edit_link(phone.open(f"/g/{code}/share"), code)
     new_link = edit_link(phone.follow(phone.send(f"/g/{code}/share")), code)
@@ -249,6 +263,12 @@ def test_every_form_works_over_https_without_a_referer(deployment: Browser) -> N
     assert phone.get(f"/api/v1/games/{other}").status_code == 404
 
     assert phone.reached == post_endpoints(phone.app), "a form this journey does not send"
+
+
+def invite_links(page: str) -> list[str]:
+    """The circle invite links a circles page shows."""
+    links = read_page(page).find_all("a", rel="noreferrer")
+    return [link.get("href") or "" for link in links if "/join/" in (link.get("href") or "")]
 
 
 #: Requests another site's page makes a browser send, each with the victim's cookie.
