@@ -431,6 +431,18 @@ def test_a_merge_of_two_anns_undone_since_stops_the_undo(
     )
 
 
+def test_a_merge_whose_circle_id_was_taken_since_is_not_undone(
+    app: Flask, runner: FlaskCliRunner, circles: Circles
+) -> None:
+    """SQLite gives the next row the id of the last one deleted: another circle may have the
+    merged circle's id by the time of the undo."""
+    run(runner, "merge", str(circles.tuesday), str(circles.club))
+    with app.app_context():
+        db.session.add(Circle(id=circles.tuesday, name="Friday", secret_hash="f" * 64))
+        db.session.commit()
+    assert_refused(runner, app, ("undo", "1"), f"circle {circles.tuesday} is another circle now")
+
+
 # --------------------------------------------------------------------------------------------
 # Renames, refusals, the journal
 
