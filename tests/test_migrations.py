@@ -289,3 +289,41 @@ def test_games_and_players_from_before_circles_are_all_in_the_one_circle(app: Fl
             assert _rows(connection, "SELECT count(*) FROM players") == [(4,)]
         assert "circles" not in sa.inspect(db.engine).get_table_names()
         drop_everything()
+
+
+def test_the_circles_journal_starts_empty_and_goes_without_touching_the_circles(
+    app: Flask,
+) -> None:
+    """0014: the journal of circle renames and merges, a table of its own, empty at first;
+    it keeps a merged circle's row as it was (secret's hash, creation time) and the lists of
+    what moved; going back drops it and keeps every circle, game and player."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0013")
+        with db.engine.connect() as connection:
+            club = _rows(connection, "SELECT id, name FROM circles")
+        upgrade(revision="0014")
+        assert "circle_changes" in sa.inspect(db.engine).get_table_names()
+        with db.engine.begin() as connection:
+            assert _rows(connection, "SELECT count(*) FROM circle_changes") == [(0,)]
+            connection.execute(
+                sa.text(
+                    "INSERT INTO circle_changes (made_at, kind, origin, circle_id, circle_name, "
+                    "circle_secret_hash, circle_created_at, target_id, new_name, moved) VALUES "
+                    "('2026-11-27', 'merge', 'command', 7, 'Tuesday', :hash, '2026-01-03', "
+                    ":club, 'Club', :moved)"
+                ),
+                {
+                    "hash": "a" * 64,
+                    "club": club[0][0],
+                    "moved": '{"games": [[3, "abc"]], "players": [[9, "Eve"]], "merges": [2]}',
+                },
+            )
+            assert _rows(
+                connection, "SELECT kind, circle_id, circle_secret_hash FROM circle_changes"
+            ) == [("merge", 7, "a" * 64)]
+        downgrade(revision="0013")
+        assert "circle_changes" not in sa.inspect(db.engine).get_table_names()
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT id, name FROM circles") == club
+        drop_everything()

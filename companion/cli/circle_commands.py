@@ -4,9 +4,13 @@
     flask --app companion circles list
     flask --app companion circles invite ID
     flask --app companion circles rename ID NAME
+    flask --app companion circles merge SOURCE TARGET
+    flask --app companion circles journal
+    flask --app companion circles undo ID
 
 ``invite`` prints a new invite secret once: only its hash is stored, and it replaces the
-circle's previous secret.
+circle's previous secret. Every rename and merge is written to the circles' journal, and
+any of them can be undone.
 """
 
 from __future__ import annotations
@@ -14,16 +18,21 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
 
-from companion.cli.player_commands import refused
-from companion.data.models import db
+from companion.cli.player_commands import listed, refused
+from companion.data.models import CircleChange, db
 from companion.services import ServiceError
+from companion.services.circle_changes import merge_circles
+from companion.services.circle_journal import CircleMoved, journal, undo_circle_change
 from companion.services.circles import circle_counts, new_invite, rename_circle
+from companion.services.player_changes import COMMAND, MERGE
 
 
 @click.group("circles")
 def circles_group() -> None:
-    """List the circles, rename one, or give one a new invite secret."""
+    """List the circles, rename or merge them, give one a new invite secret, list the journal
+    of renames and merges, undo one of them."""
 
 
 @circles_group.command("list")
@@ -68,15 +77,87 @@ def invite_command(circle_id: int) -> None:
 def rename_command(circle_id: int, name: str) -> None:
     """Give circle ID the name NAME."""
     try:
-        circle, old = rename_circle(circle_id, name)
+        circle, old = rename_circle(circle_id, name, COMMAND)
         db.session.commit()
     except ServiceError as error:
         raise refused(error) from None
-    click.echo(
-        gettext(
-            "Circle %(id)s renamed from %(old)s to %(new)s.",
-            id=circle.id,
-            old=old,
-            new=circle.name,
-        )
+    click.echo(renamed(circle.id, old, circle.name))
+
+
+@circles_group.command("merge")
+@click.argument("source", metavar="SOURCE", type=int)
+@click.argument("target", metavar="TARGET", type=int)
+@with_appcontext
+def merge_command(source: int, target: int) -> None:
+    """Move every game and player of circle SOURCE to circle TARGET (ids), merging the
+    players of one name in both, then remove SOURCE and its invite secret."""
+    try:
+        change = merge_circles(source, target, COMMAND)
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    click.echo(describe(change))
+
+
+@circles_group.command("undo")
+@click.argument("entry", metavar="ID", type=int)
+@with_appcontext
+def undo_command(entry: int) -> None:
+    """Put back the state from before entry ID of the circles' journal, exactly."""
+    try:
+        change = undo_circle_change(entry)
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    except IntegrityError:  # a circle or player took a restored id or name meanwhile
+        db.session.rollback()
+        raise click.ClickException(
+            gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry)
+        ) from None
+    click.echo(gettext("Undone: %(change)s", change=describe(change)))
+
+
+@circles_group.command("journal")
+@with_appcontext
+def journal_command() -> None:
+    """List every rename and merge of a circle: its id, when, what, from where, and whether
+    undone."""
+    entries = journal()
+    if not entries:
+        click.echo(gettext("No circle was renamed or merged yet."))
+    for change in entries:
+        click.echo(journal_line(change))
+    db.session.rollback()
+
+
+def renamed(circle_id: int, old: str, new: str) -> str:
+    """What a rename did, in one sentence."""
+    return str(
+        gettext("Circle %(id)s renamed from %(old)s to %(new)s.", id=circle_id, old=old, new=new)
     )
+
+
+def describe(change: CircleChange) -> str:
+    """What an entry did, in one line, after its id."""
+    if change.kind == MERGE:
+        moved = CircleMoved.of(change)
+        said = gettext(
+            "Circle %(id)s (%(name)s) merged into circle %(into)s (%(target)s). Games moved: "
+            "%(games)s; players moved: %(players)s; players merged with the player of the "
+            "same name: %(merged)s.",
+            id=change.circle_id,
+            name=change.circle_name,
+            into=change.target_id,
+            target=change.new_name,
+            games=len(moved.games),
+            players=len(moved.players),
+            merged=len(moved.merges),
+        )
+    else:
+        said = renamed(change.circle_id, change.circle_name, change.new_name)
+    return f"#{change.id}: {said}"
+
+
+def journal_line(change: CircleChange) -> str:
+    """An entry of the journal's listing."""
+    return listed(describe(change), change.origin, change.made_at, change.undone_at)

@@ -141,8 +141,14 @@ def describe(change: PlayerChange) -> str:
 
 def journal_line(change: PlayerChange) -> str:
     """An entry of the journal's listing."""
-    origin = gettext("from a page") if change.origin == PAGE else gettext("from the command line")
-    line = f"{when(change.made_at)}  {describe(change)}  {origin}"
-    if change.undone_at is not None:
-        line += "  " + gettext("(undone %(when)s)", when=when(change.undone_at))
+    return listed(describe(change), change.origin, change.made_at, change.undone_at)
+
+
+def listed(described: str, origin: str, made_at: datetime, undone_at: datetime | None) -> str:
+    """A journal's entry as its listing shows it (the players' and the circles'): when, what,
+    from where, and when it was undone."""
+    where = gettext("from a page") if origin == PAGE else gettext("from the command line")
+    line = f"{when(made_at)}  {described}  {where}"
+    if undone_at is not None:
+        line += "  " + gettext("(undone %(when)s)", when=when(undone_at))
     return line

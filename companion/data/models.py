@@ -384,6 +384,40 @@ class PlayerChange(db.Model):  # type: ignore[name-defined,misc]
     undone_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
 
 
+class CircleChange(db.Model):  # type: ignore[name-defined,misc]
+    """One rename or merge of a circle (migration 0014), journalled as a player's is.
+
+    A merge keeps the merged circle's row as it was (the merge deletes it, and with it the
+    hash of its invite secret) and what it gave the circle merged into: its games, its
+    players, and the players' journal entries of those merged with the player of the same
+    name there, so ``flask --app companion circles undo`` can put everything back.
+    """
+
+    __tablename__ = "circle_changes"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    made_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    #: "rename" or "merge".
+    kind: so.Mapped[str] = so.mapped_column(sa.String(8))
+    #: "page" or "command".
+    origin: so.Mapped[str] = so.mapped_column(sa.String(8))
+    # The renamed or merged circle as it was (no foreign key: a merge deletes the row).
+    circle_id: so.Mapped[int]
+    circle_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    #: The merged circle's invite secret (its hash) and creation time: a merge only.
+    circle_secret_hash: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    circle_created_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+    #: The circle merged into (a merge only).
+    target_id: so.Mapped[int | None]
+    #: The new name (a rename), or the name of the circle merged into (a merge).
+    new_name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
+    #: A merge's ``{"games": [[id, code], ...], "players": [[id, name], ...],
+    #: "merges": [player_changes id, ...]}``: the games and players it moved to the target
+    #: as they were, and the merges of players of one name; a rename's lists are empty.
+    moved: so.Mapped[Any] = so.mapped_column(sa.JSON)
+    undone_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+
+
 # --------------------------------------------------------------------------------------------
 # The change counter: moved on by a trigger at every write to a table the pages show
 

@@ -1,6 +1,7 @@
 """Circles (issue 28): a new one for a table's first game, one opened by its invite secret,
-and the operator's: listed with their games and players, renamed, and given a new invite
-secret. Only the secret's hash is stored, as of a game's edit key."""
+and the operator's: listed with their games and players, renamed (each rename journalled,
+as a merge is: ``circle_changes``), and given a new invite secret. Only the secret's hash
+is stored, as of a game's edit key."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from companion.data.database import hold_write_lock
-from companion.data.models import MAX_NAME_LENGTH, Circle, Game, Player, db
+from companion.data.models import MAX_NAME_LENGTH, Circle, CircleChange, Game, Player, db
 from companion.data.names import clean_name
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
 from companion.services.keys import hash_edit_key, new_edit_key
+from companion.services.player_changes import COMMAND, RENAME
 from companion.services.players import check_name_characters, check_name_length
 
 
@@ -60,16 +62,30 @@ def new_invite(circle_id: int) -> tuple[Circle, str]:
     return circle, secret
 
 
-def rename_circle(circle_id: int, name: str) -> tuple[Circle, str]:
+def rename_circle(circle_id: int, name: str, origin: str = COMMAND) -> tuple[Circle, str]:
     """Give the circle another name, written as a player's name is (trimmed, at most 40
-    characters, nothing invisible); answers the circle and its old name."""
+    characters, nothing invisible), and journal it; answers the circle and its old name."""
     circle = lock_circle(circle_id)
     cleaned = clean_name(name)
     if not cleaned:
         raise ServiceError(N_("Every circle needs a name."))
     check_name_characters(name)
     check_name_length(cleaned)
+    if cleaned == circle.name:
+        raise ServiceError(
+            N_("Circle %(id)s is already called %(name)s."), id=circle.id, name=circle.name
+        )
     old = circle.name
+    db.session.add(
+        CircleChange(
+            kind=RENAME,
+            origin=origin,
+            circle_id=circle.id,
+            circle_name=old,
+            new_name=cleaned,
+            moved={"games": [], "players": [], "merges": []},
+        )
+    )
     circle.name = cleaned
     db.session.flush()
     return circle, old

@@ -143,9 +143,10 @@ def find_player(name_or_id: str) -> PlayerRef:
     return PlayerRef(row.id, row.name)
 
 
-def check_merge(source: PlayerRef, target: PlayerRef) -> None:
-    """Refuse merging a player into themselves, or two players who sat in the same game
-    (a game cannot seat the same person twice)."""
+def check_merge(source: PlayerRef, target: PlayerRef, across_circles: bool = False) -> None:
+    """Refuse merging a player into themselves, two players of different circles (unless
+    the two circles are being merged), or two players who sat in the same game (a game
+    cannot seat the same person twice)."""
     if source.id == target.id:
         raise ServiceError(N_("%(name)s cannot be merged into themselves."), name=source.name)
     circles = db.session.scalar(
@@ -153,7 +154,7 @@ def check_merge(source: PlayerRef, target: PlayerRef) -> None:
             Player.id.in_([source.id, target.id])
         )
     )
-    if circles != 1:
+    if circles != 1 and not across_circles:
         raise ServiceError(
             N_("%(name)s and %(target)s are players of different circles, who cannot be merged."),
             name=source.name,
@@ -257,17 +258,23 @@ def rename_player(
 
 
 def merge_players(
-    source: PlayerRef, target: PlayerRef, origin: str, may_touch: MayTouch = anyone
+    source: PlayerRef,
+    target: PlayerRef,
+    origin: str,
+    may_touch: MayTouch = anyone,
+    *,
+    across_circles: bool = False,
 ) -> PlayerChange:
     """Move every seat and round result of ``source`` to ``target``, then delete
     ``source``: one player with the whole history of both. The journal keeps the rows moved
-    and the source as it was."""
+    and the source as it was. Only a merge of two circles (``circle_changes``) merges
+    players of two circles (``across_circles``): the players of one name in both."""
     players, games = lock_players_and_games([source.id, target.id])
     if not may_touch(games):
         raise NotAllowed()
     source_row = next(player for player in players if player.id == source.id)
     target_row = next(player for player in players if player.id == target.id)
-    check_merge(source, target)
+    check_merge(source, target, across_circles)
     sources_games = game_ids_of([source.id])
     moved_games = [game for game in games if game.id in sources_games]
     seats = db.session.execute(

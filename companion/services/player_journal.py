@@ -52,14 +52,21 @@ def undo_change(change_id: int) -> PlayerChange:
         raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
     if change.undone_at is not None:
         raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
+    undo_locked(change)
+    db.session.expire_all()
+    return change
+
+
+def undo_locked(change: PlayerChange, circle_id: int | None = None) -> None:
+    """Undo ``change``, whose row the caller locked and found not undone yet. A merge puts
+    the merged player back in the target's circle, or in ``circle_id``: undoing the merge
+    of two circles puts back the players it merged, of one name in both, in their own."""
     if change.kind == RENAME:
         _undo_rename(change)
     else:
-        _undo_merge(change)
+        _undo_merge(change, circle_id)
     change.undone_at = utcnow()
     db.session.flush()
-    db.session.expire_all()
-    return change
 
 
 def _check_name_free(change: PlayerChange, circle_id: int, player_id: int | None) -> None:
@@ -115,10 +122,10 @@ class Moved:
         )
 
 
-def _undo_merge(change: PlayerChange) -> None:
-    """The source player comes back with its id, name and creation time; the seats it had
-    point at it again, and so do the results of those seats (the moved ones, and any round
-    recorded at those seats since)."""
+def _undo_merge(change: PlayerChange, circle_id: int | None = None) -> None:
+    """The source player comes back with its id, name and creation time, in the target's
+    circle or in ``circle_id``; the seats it had point at it again, and so do the results of
+    those seats (the moved ones, and any round recorded at those seats since)."""
     assert change.target_id is not None
     moved = Moved.of(change)
     games = lock_games(set(moved.games))
@@ -129,7 +136,8 @@ def _undo_merge(change: PlayerChange) -> None:
         raise CannotUndo(change, change.new_name)
     if db.session.get(Player, change.player_id) is not None:
         raise CannotUndo(change, change.player_name)
-    _check_name_free(change, target.circle_id, None)  # a merge stays within one circle
+    circle_id = target.circle_id if circle_id is None else circle_id
+    _check_name_free(change, circle_id, None)
     still_there = _count(Seat, moved.seats, change.target_id) + _count(
         RoundResult, moved.results, change.target_id
     )
@@ -139,7 +147,7 @@ def _undo_merge(change: PlayerChange) -> None:
     db.session.add(
         Player(
             id=change.player_id,
-            circle_id=target.circle_id,
+            circle_id=circle_id,
             name=change.player_name,
             key=change.player_key,
             created_at=change.player_created_at,

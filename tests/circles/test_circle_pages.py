@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.data.models import Circle, Game, Player, db
+from companion.data.models import Circle, CircleChange, Game, Player, db
 from scripts.page_reader import csrf_token, read_page
 from tests.games.test_game_pages import create_through_form, edit_key_of, post_new_game, row_counts
 
@@ -168,6 +168,13 @@ def test_a_member_renames_the_circle_and_a_bad_name_is_shown_beside_its_field(
     client.post(f"/circles/{circle_id}/rename", data={"csrf_token": token, "name": " Thursdays "})
     assert circle_rows(circles) == [(circle_id, "Thursdays")]
     assert circle_choices(client)[str(circle_id)] == "Thursdays"
+    same = client.post(
+        f"/circles/{circle_id}/rename", data={"csrf_token": token, "name": "Thursdays"}
+    )
+    assert same.status_code == 302  # nothing to change, nothing refused
+    with circles.app_context():
+        journal = db.session.scalars(sa.select(CircleChange.origin)).all()
+    assert journal == ["page"]
 
 
 def test_a_phone_in_two_circles_chooses_and_its_last_choice_comes_first(

@@ -27,6 +27,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from companion.data.models import db
+from companion.data.names import clean_name
 from companion.read_models.messages import render_message
 from companion.services.circles import (
     PhoneCircle,
@@ -36,6 +37,7 @@ from companion.services.circles import (
     new_invite,
     rename_circle,
 )
+from companion.services.player_changes import PAGE
 from companion.web.circle_rights import (
     circles_of_phone,
     club_server,
@@ -173,8 +175,11 @@ def rename(circle_id: int) -> ResponseReturnValue:
     form = RenameCircleForm()
     if not form.validate_on_submit():
         return render_circles(form, circle_id, status=400)
+    name = form.name.data or ""
+    if clean_name(name) == next(c.name for c in circles_of_phone() if c.id == circle_id):
+        return redirect(url_for("circles.circles_page", _anchor=f"circle-{circle_id}"))
     with refusals() as refused:
-        rename_circle(circle_id, form.name.data or "")
+        rename_circle(circle_id, name, origin=PAGE)
     if refused.refusal is not None:
         form.name.errors = [render_message(refused.refusal.message)]
         return render_circles(form, circle_id, status=400)
