@@ -49,10 +49,17 @@ def list_command() -> None:
 
 @circles_group.command("invite")
 @click.argument("circle_id", metavar="ID", type=int)
+@click.option(
+    "--server",
+    metavar="URL",
+    help="The server's address as phones open it (https://example.org/sticheln): the whole "
+    "invite link is printed instead of the secret alone.",
+)
 @with_appcontext
-def invite_command(circle_id: int) -> None:
+def invite_command(circle_id: int, server: str | None) -> None:
     """Make a new invite secret for circle ID and print it, this once: only its hash is
-    stored, and the circle's previous secret no longer works."""
+    stored, and the circle's previous secret no longer works. A phone opening
+    ``<server>/circles/ID/join/<secret>`` is in the circle."""
     try:
         circle, secret = new_invite(circle_id)
         db.session.commit()
@@ -66,6 +73,13 @@ def invite_command(circle_id: int) -> None:
             name=circle.name,
         ),
         err=True,
+    )
+    path = f"/circles/{circle.id}/join/{secret}"
+    if server:
+        click.echo(server.rstrip("/") + path)
+        return
+    click.echo(
+        gettext("Its invite link: this server's address followed by %(path)s", path=path), err=True
     )
     click.echo(secret)
 

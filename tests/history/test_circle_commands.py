@@ -77,6 +77,23 @@ def test_an_invite_is_printed_once_and_only_its_hash_kept(
     assert circle_row(app, other)[1] != circle_row(app, club)[1]
 
 
+def test_an_invite_link_printed_for_the_server_lets_a_phone_in(
+    app: Flask, runner: FlaskCliRunner, circles: tuple[int, int]
+) -> None:
+    club, _other = circles
+    app.config["CLUB_SERVER"] = False
+    answer = run(runner, "invite", str(club), "--server", "https://cards.example/sticheln/")
+    assert answer.exit_code == 0, answer.output
+    link = answer.stdout.strip()
+    prefix = f"https://cards.example/sticheln/circles/{club}/join/"
+    assert link.startswith(prefix)
+    assert circle_row(app, club)[1] == hashlib.sha256(link[len(prefix) :].encode()).hexdigest()
+    phone = app.test_client()
+    phone.get(link.removeprefix("https://cards.example/sticheln"))
+    page = phone.get("/circles").get_data(as_text=True)
+    assert f'id="circle-{club}"' in page and "Club" in page
+
+
 def test_a_circle_is_renamed_as_a_name_is_written(
     app: Flask, runner: FlaskCliRunner, circles: tuple[int, int]
 ) -> None:
