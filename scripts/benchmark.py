@@ -269,7 +269,14 @@ def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]
         "companion:create_app()",
     ]
     # The benchmark's tables start their games from one address: no limit of game starts.
-    environment = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret, "GAME_STARTS_LIMIT": ""}
+    # It measures a club's server: one circle, whose history every phone reads (issue 28).
+    environment = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SECRET_KEY": secret,
+        "GAME_STARTS_LIMIT": "",
+        "CLUB_SERVER": "1",
+    }
     process = subprocess.Popen(command, cwd=ROOT, env=environment, start_new_session=True)
     try:
         try:
