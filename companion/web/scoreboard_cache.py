@@ -74,7 +74,7 @@ LIVE_TEMPLATE = "games/live.html"
 LIVE_STATIC = ("style.css", "chips.css", "play.css", "app.js", "live.js", "wake_lock.js")
 
 
-def live_etag(code: str, number: int) -> str | None:
+def live_etag(code: str, number: int, editing_only: bool = False) -> str | None:
     """The strong ETag (unquoted) of the live page of round ``number`` as this request would
     render it, or ``None`` when there is no such game; one query, no rendering.
 
@@ -82,7 +82,9 @@ def live_etag(code: str, number: int) -> str | None:
     the game's version, the live round's unfinished trick, the names, this device's edit
     rights and CSRF token), in its own templates: :func:`scoreboard_etag`'s parts, with the
     live page's templates and round number in place of the scoreboard's."""
-    return page_etag(code, LIVE_TEMPLATE, LIVE_STATIC, f"live {number}", view=False)
+    return page_etag(
+        code, LIVE_TEMPLATE, LIVE_STATIC, f"live {number}", view=False, editing_only=editing_only
+    )
 
 
 def table_etag(code: str) -> str | None:
@@ -110,15 +112,23 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
 
 
 def page_etag(
-    code: str, template: str, static: tuple[str, ...], kind: str, view: bool
+    code: str,
+    template: str,
+    static: tuple[str, ...],
+    kind: str,
+    view: bool,
+    editing_only: bool = False,
 ) -> str | None:
     """The ETag of a page of the game ``code`` that shows the game's state (see
-    :func:`scoreboard_etag`), rendered from ``template`` linking ``static``."""
+    :func:`scoreboard_etag`), rendered from ``template`` linking ``static``; ``None`` when
+    there is no such game, or (``editing_only``) this phone may not change it."""
     rows = SCOREBOARD_READ.rows(code=code)
     if not rows:
         return None
     held = None if view else held_key(code)
     opens = held is not None and hmac.compare_digest(rows[0].edit_key_hash, hash_edit_key(held))
+    if editing_only and not opens:
+        return None
     parts: list[object] = [
         templates_digest(template),
         linked_names(static),

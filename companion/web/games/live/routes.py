@@ -52,6 +52,7 @@ from companion.web.games.entry.page import game_now, render_round_page
 from companion.web.games.entry.sending import change_form
 from companion.web.games.live.page import FLASH_CATEGORY, live_url, render_live
 from companion.web.games.live.unfinished_trick import check_next_play, missed_cards, trick_so_far
+from companion.web.round_page_cache import keep_page, kept_page
 from companion.web.scoreboard_cache import live_etag
 from companion.web.security import csrf
 
@@ -270,15 +271,21 @@ def live_round(code: str, number: int) -> ResponseReturnValue:
     """The live round: whose turn it is, the trick so far, and the cards left to play.
     Asked again every few seconds by live.js with the page's ETag: ``304`` while nothing
     changed, else the page as it is now, a card entered on another phone in it."""
-    game = editable_game(code)
-    round_ = services.round_of(game, number)
-    tag = live_etag(game.code, number)
+    tag = live_etag(code, number, editing_only=True)  # None: no game, or no rights here
     if tag is not None and request.if_none_match.contains_weak(tag):
         response = current_app.response_class(status=304)
         response.set_etag(tag)
         response.headers["Cache-Control"] = "no-store"
         return response
-    return live_or_notice(game, round_) or render_live(game, round_, etag=tag)
+    kept = kept_page(tag) if tag is not None else None
+    if kept is not None:
+        kept.set_etag(tag or "")
+        kept.headers["Cache-Control"] = "no-store"
+        return kept
+    game = editable_game(code)
+    round_ = services.round_of(game, number)
+    answer = live_or_notice(game, round_) or render_live(game, round_, etag=tag)
+    return keep_page(tag, answer) if tag is not None else answer
 
 
 @bp.post("/g/<code>/rounds/<int:number>/live/card", endpoint="play_live_card")

@@ -36,6 +36,7 @@ from companion.web.games.entry.forms import Kind, RoundForm, kind_for
 from companion.web.games.entry.page import CONTINUE, mode_links, render_round_page
 from companion.web.games.entry.sending import change_form, submit_form, to_scoreboard
 from companion.web.games.entry.switch import form_to_show, is_switch
+from companion.web.round_page_cache import kept_round_page
 from companion.web.round_saved import Settled, remember
 from companion.web.security import csrf
 
@@ -44,6 +45,7 @@ from companion.web.security import csrf
 
 
 @bp.route("/g/<code>/rounds/mark", methods=["GET", "POST"], endpoint="mark_colours")
+@kept_round_page("mark")
 def mark_colours(code: str) -> ResponseReturnValue:
     """Each seat's indicator card(s) at the start of a round (R4, R14; hidden if hazy, R15)."""
     game = editable_game(code)
@@ -102,6 +104,7 @@ def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnVal
 
 
 @bp.route("/g/<code>/rounds/record", methods=["GET", "POST"], endpoint="record_round")
+@kept_round_page("record")
 def record_round(code: str) -> ResponseReturnValue:
     """Record and score the round being played (or the next one) (R10, R12-R16, R22)."""
     game = editable_game(code)
@@ -174,6 +177,7 @@ def render_hazy_gate(game: Game, number: int, mode: str | None) -> ResponseRetur
 
 
 @bp.route("/g/<code>/rounds/<int:number>", methods=["GET", "POST"], endpoint="correct_round")
+@kept_round_page("correct")
 def correct_round(code: str, number: int) -> ResponseReturnValue:
     """Correct a scored round; its scores and every total after it are computed again."""
     game = editable_game(code)
