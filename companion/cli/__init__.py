@@ -1,7 +1,7 @@
 """Command-line commands: the whole history out to a file, and back in.
 
-    flask --app companion export FILE    (FILE "-" writes to standard output)
-    flask --app companion import FILE    (FILE "-" reads standard input)
+    flask --app companion export [--circle ID] FILE    (FILE "-" writes to standard output)
+    flask --app companion import [--circle ID] FILE    (FILE "-" reads standard input)
 
     flask --app companion demo-data --games N [--seed S]   (N realistic finished games)
     flask --app companion rebuild-statistics   (after changing the tables by hand)
@@ -10,7 +10,9 @@
     flask --app companion circles list|invite|rename   (companion.cli.circle_commands)
 
 The import prints, for every game it adds, a fresh edit key (only its hash is stored), so
-the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again.
+the person restoring a backup can open ``/g/<code>/edit/<key>`` and change the game again,
+and names each circle it makes for the backup's circles: nobody knows its invite secret
+until the operator makes one with ``circles invite ID``.
 """
 
 from __future__ import annotations
@@ -26,14 +28,15 @@ from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from companion.cli.circle_commands import circles_group
-from companion.cli.player_commands import players_group
+from companion.cli.player_commands import players_group, refused
 from companion.data import ledger
 from companion.data.database import create_schema_if_empty, refresh_planner_statistics
 from companion.data.models import Game, PlayerTotals, db
 from companion.formats.backup.export import write_history
-from companion.formats.backup.importing import import_document, refusal
+from companion.formats.backup.importing import ImportReport, import_document, refusal
 from companion.formats.backup.plans import BackupError
 from companion.formats.backup.reading import load
+from companion.services import ServiceError
 
 
 def schema_made() -> None:
@@ -43,29 +46,46 @@ def schema_made() -> None:
 
 
 @click.command("export")
-@click.argument("file", type=click.File("w", encoding="utf-8", atomic=True))
+@click.option(
+    "--circle", "circle_id", metavar="ID", type=int, default=None, help="Only this circle's games."
+)
+@click.argument("file", type=click.File("w", encoding="utf-8", atomic=True, lazy=True))
 @with_appcontext
-def export_command(file: IO[str]) -> None:
-    """Write every game to FILE as JSON ("-" for standard output)."""
-    count = write_history(file)
+def export_command(circle_id: int | None, file: IO[str]) -> None:
+    """Write every game (of every circle, or of circle ID) to FILE as JSON ("-" for
+    standard output). An unknown circle writes nothing."""
+    try:
+        count = write_history(file, circle_id)
+    except ServiceError as error:
+        raise refused(error) from None
     file.flush()
     db.session.rollback()
     click.echo(gettext("Games exported: %(count)s.", count=count), err=True)
 
 
 @click.command("import")
+@click.option(
+    "--circle",
+    "circle_id",
+    metavar="ID",
+    type=int,
+    default=None,
+    help="Put every game into this circle, instead of the file's circles (new ones).",
+)
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
-def import_command(file: IO[bytes]) -> None:
+def import_command(circle_id: int | None, file: IO[bytes]) -> None:
     """Add the games of an export FILE ("-" for standard input) that are not here yet.
 
-    The file is checked as a whole first: if anything in it is malformed or a round does not
-    score as stored, nothing is imported.
+    The file's circles are made anew, each game going into the new copy of its circle,
+    unless --circle puts every game into circle ID; a file without circles goes into circle ID or else into the
+    server's first circle. The file is checked as a whole first: if anything in it is
+    malformed or a round does not score as stored, nothing is imported.
     """
     document = file.read()
     schema_made()
     try:
-        report = import_document(load(document))
+        report = import_document(load(document), circle_id)
         db.session.commit()
         if report.imported:
             refresh_planner_statistics()  # a restore is a bulk load
@@ -93,6 +113,7 @@ def import_command(file: IO[bytes]) -> None:
                 code=code,
             )
         )
+    say_circles(report)
     click.echo(
         gettext(
             "Games imported: %(imported)s. Skipped: %(skipped)s.",
@@ -101,6 +122,27 @@ def import_command(file: IO[bytes]) -> None:
         ),
         err=True,
     )
+
+
+def say_circles(report: ImportReport) -> None:
+    """Name the circles the new games went into; a new circle has no invite yet."""
+    for circle in report.made_circles:
+        click.echo(
+            gettext(
+                "New circle %(id)s (%(name)s): nobody knows its invite secret yet; make one "
+                "with: flask --app companion circles invite %(id)s",
+                id=circle.id,
+                name=circle.name,
+            )
+        )
+    if report.joined_circle is not None:
+        click.echo(
+            gettext(
+                "The games were added to circle %(id)s (%(name)s).",
+                id=report.joined_circle.id,
+                name=report.joined_circle.name,
+            )
+        )
 
 
 @click.command("demo-data")

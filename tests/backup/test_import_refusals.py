@@ -54,15 +54,20 @@ def exported(exported_once: Document) -> Document:
 
 
 def refused(
-    app: Flask, tmp_path: Path, content: bytes, nothing_imported: str = "Nothing was imported"
+    app: Flask,
+    tmp_path: Path,
+    content: bytes,
+    nothing_imported: str = "Nothing was imported",
+    options: tuple[str, ...] = (),
 ) -> str:
-    """Import ``content`` into ``app``: it must fail with the command's own error (not an
-    exception the runner caught) and leave the database as it was; answers the message."""
+    """Import ``content`` into ``app`` (with the command's ``options``): it must fail with
+    the command's own error (not an exception the runner caught) and leave the database as
+    it was; answers the message."""
     path = tmp_path / "import.json"
     path.write_bytes(content)
     with app.app_context():
         before = snapshot()
-    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    result = app.test_cli_runner().invoke(args=["import", *options, str(path)])
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
@@ -94,7 +99,12 @@ def changed(data: Document, change: Callable[[Document], object]) -> bytes:
         (b"[]", "The file must hold a JSON object"),
         (b'{"format": NaN}', "not valid JSON"),
         (b'{"format": "other", "version": 1, "games": []}', "not a Sticheln companion export"),
-        (b'{"format": "sticheln-companion", "version": 2, "games": []}', "format version 2"),
+        (b'{"format": "sticheln-companion", "version": 3, "games": []}', "format version 3"),
+        (b'{"format": "sticheln-companion", "version": true, "games": []}', "format version true;"),
+        (
+            b'{"format": "sticheln-companion", "version": 1.0, "games": []}',
+            "reads versions 1 and 2",
+        ),
         (b'{"format": "sticheln-companion", "version": 1}', '"games"'),
         (b'{"format": "sticheln-companion", "version": 1, "games": {}}', "must be a list"),
         (b'{"format": "sticheln-companion", "version": 1, "games": [7]}', "Game 1"),

@@ -47,9 +47,9 @@ def export(app: Flask, path: Path) -> Document:
     return data
 
 
-def import_document(app: Flask, path: Path, data: Document) -> str:
+def import_document(app: Flask, path: Path, data: Document, *options: str) -> str:
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    result = app.test_cli_runner().invoke(args=["import", *options, str(path)])
     assert result.exit_code == 0, result.output
     return str(result.output)
 
@@ -97,8 +97,24 @@ def test_a_next_game_already_in_the_database_is_linked(
 ) -> None:
     data = export(app, tmp_path / "backup.json")
     import_document(second_app, tmp_path / "later.json", only(data, chain[1:]))
-    import_document(second_app, tmp_path / "earlier.json", only(data, chain[:1]))
+    with second_app.app_context():
+        circle = str(db.session.scalar(sa.select(Game.circle_id).filter_by(code=chain[1])))
+    import_document(
+        second_app, tmp_path / "earlier.json", only(data, chain[:1]), "--circle", circle
+    )
     assert links(second_app) == links(app)
+
+
+def test_a_next_game_in_another_circle_is_not_linked(
+    app: Flask, second_app: Flask, chain: list[str], tmp_path: Path
+) -> None:
+    """Each import of a document with circles makes its circles anew: the earlier game,
+    imported on its own, lands in another circle than the later ones (a table plays again
+    in its circle)."""
+    data = export(app, tmp_path / "backup.json")
+    import_document(second_app, tmp_path / "later.json", only(data, chain[1:]))
+    import_document(second_app, tmp_path / "earlier.json", only(data, chain[:1]))
+    assert links(second_app) == {chain[0]: None, chain[1]: chain[2], chain[2]: None}
 
 
 def test_a_next_game_that_is_nowhere_is_left_out_and_the_file_imports_again_unchanged(

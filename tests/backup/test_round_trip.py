@@ -30,8 +30,8 @@ def export(app: Flask, path: Path) -> dict[str, Any]:
     return data
 
 
-def import_file(app: Flask, path: Path) -> Any:
-    return app.test_cli_runner().invoke(args=["import", str(path)])
+def import_file(app: Flask, path: Path, *options: str) -> Any:
+    return app.test_cli_runner().invoke(args=["import", *options, str(path)])
 
 
 def without_time_of_export(data: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def test_export_import_into_an_empty_database_and_export_again_gives_the_same_da
 ) -> None:
     games = build_history(table)
     first = export(app, tmp_path / "first.json")
-    assert first["format"] == "sticheln-companion" and first["version"] == 1
+    assert first["format"] == "sticheln-companion" and first["version"] == 2
     assert sorted(game["code"] for game in first["games"]) == sorted(
         game["id"] for game in games.values()
     )
@@ -155,12 +155,14 @@ def test_import_into_an_existing_database_matches_players_by_name_whatever_the_c
         "/api/v1/games", json={"players": ["ANN", "BEN", "Xavier"], "variant": "classic"}
     )
     assert answer.status_code == 201
-    assert import_file(second_app, tmp_path / "backup.json").exit_code == 0
+    with second_app.app_context():
+        here = db.session.scalar(sa.select(Game.circle_id))
+    assert import_file(second_app, tmp_path / "backup.json", "--circle", str(here)).exit_code == 0
     with second_app.app_context():
         names = sorted(db.session.scalars(sa.select(Player.name)))
     with app.app_context():
         original = sorted(db.session.scalars(sa.select(Player.name)))
-    # Ann and Ben are the players already here (as "ANN" and "BEN"), not new ones
+    # Ann and Ben are the players already here in the circle (as "ANN" and "BEN"), not new ones
     expected = [*(name for name in original if name not in ("Ann", "Ben")), "ANN", "BEN", "Xavier"]
     assert names == sorted(expected)
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskCliRunner
 from companion.data import stats
 from companion.data.circles import server_circle_id, unknown_secret_hash
 from companion.data.models import Circle, Player, db, name_key
-from companion.formats.backup.export import write_history
+from companion.formats.backup.export import game_for_export, game_json
 from companion.formats.backup.importing import import_document
 from companion.formats.backup.reading import load
 from companion.services import ServiceError
@@ -92,11 +92,11 @@ def test_the_next_game_stays_in_its_circle(app: Flask, table: Table) -> None:
 
 
 def test_an_imported_game_seats_the_server_circles_players(app: Flask, table: Table) -> None:
+    """A game's own download names no circle: it joins the server's (the first)."""
     game = table.new_game(["Ann", "Ben", "Cleo"], rounds=1)
     table.record(game, ROUND)
     with app.app_context():
-        backup = io.StringIO()
-        write_history(backup)
+        backup = io.StringIO(game_json(game_for_export(game["id"])))
         gone = get_game(game["id"], for_update=True)
         delete_game(gone, gone.version)
         db.session.commit()

@@ -1,15 +1,29 @@
 """Export and backup: games as a versioned JSON document, and back (CSV: ``game_csv``).
 
-The document::
+The document (format version 2)::
 
-    {"format": "sticheln-companion", "version": 1, "exported_at": "...Z",
-     "games": [{"code", "players", "variant", "rounds_planned", "first_leader", "status",
-                "excluded", "created_at", "updated_at",
+    {"format": "sticheln-companion", "version": 2, "exported_at": "...Z",
+     "circles": [{"key", "name", "created_at"}, ...],
+     "games": [{"code", "circle", "players", "variant", "rounds_planned", "first_leader",
+                "status", "excluded", "next_game", "created_at", "updated_at",
                 "rounds": [{"number", "leader", "mode", "status", "entries", "tricks",
-                            "scores", "created_at", "updated_at"}, ...]}, ...]}
+                            "scores", "explanations", "created_at", "updated_at"}, ...]},
+               ...]}
 
 Times are ISO 8601 in UTC. Edit keys are secrets and never exported (not even their hash):
-an imported game gets a fresh edit key, which the import hands back once.
+an imported game gets a fresh edit key, which the import hands back once. So are a circle's
+invite secret and its hash: a circle's ``key`` is a number of the document's own, which each
+game's ``circle`` names, and the import makes each circle anew (only those that get a game)
+with a secret nobody knows, until the operator makes one (``circles invite``). Told a
+circle of this server (``--circle``), the import puts every game there instead; names are
+matched within the circle a game goes into.
+
+One game's download (its page's and the API's export) is of version 2 as well, without
+``circles`` and without the game's ``circle``: anyone with the game's read-only link may
+fetch it, while a circle's name, like its history, is for its own phones (issue 28); and
+whoever imports the game chooses the circle it joins. Version 1, written before circles,
+is the same document without them; a document without circles is imported into the
+circle the import is told, or else into the server's first.
 
 An import trusts nothing it reads: every round is checked and scored again by
 ``companion.rules`` (a live round is replayed from its tricks), and the stored scores must be

@@ -1,4 +1,5 @@
-"""The backup document written: every game (or one, for its download) with its rounds."""
+"""The backup document written: every game (or one circle's, or one game for its download)
+with its rounds, and the circles of the whole history."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any, TextIO
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from companion.data.models import Game, Round, db
+from companion.data.models import Circle, Game, Round, db
 from companion.data.queries import laid_out_entries
 from companion.data.states import RoundMode, RoundStatus
 from companion.formats.game_json import game_settings, round_terms
@@ -22,7 +23,8 @@ from companion.services.errors import NotFound
 FORMAT = "sticheln-companion"
 
 
-FORMAT_VERSION = 1
+#: Version 2 (issue 28) added the circles; ``reading.READ_VERSIONS`` reads version 1 too.
+FORMAT_VERSION = 2
 
 
 #: Games loaded per query when the whole history is exported.
@@ -101,9 +103,13 @@ def with_everything(query: sa.Select[tuple[Game]]) -> sa.Select[tuple[Game]]:
     )
 
 
-def all_games() -> Iterator[Game]:
-    """Every game, oldest first (ties by code), loaded ``BATCH_SIZE`` at a time."""
-    ids = list(db.session.scalars(sa.select(Game.id).order_by(Game.created_at, Game.code)))
+def all_games(circle_id: int | None = None) -> Iterator[Game]:
+    """Every game (or every game of circle ``circle_id``), oldest first (ties by code),
+    loaded ``BATCH_SIZE`` at a time."""
+    query = sa.select(Game.id).order_by(Game.created_at, Game.code)
+    if circle_id is not None:
+        query = query.where(Game.circle_id == circle_id)
+    ids = list(db.session.scalars(query))
     for start in range(0, len(ids), BATCH_SIZE):
         batch = ids[start : start + BATCH_SIZE]
         loaded = {
@@ -134,17 +140,53 @@ def _one_line_card(match: re.Match[str]) -> str:
     return f'{{"colour": {match[1]}, "value": {match[2]}{flag}}}'
 
 
-def write_history(file: TextIO) -> int:
-    """Write the whole history as one document to ``file``, a game at a time; answers how
-    many games were written."""
+def exported_circles(circle_id: int | None = None) -> list[Circle]:
+    """The circles a whole-history export lists: those holding a game (of them, only circle
+    ``circle_id`` if given), in the order they were made. A circle without games is left
+    out: the import makes a circle only for games it adds."""
+    query = sa.select(Circle).where(sa.exists().where(Game.circle_id == Circle.id))
+    if circle_id is not None:
+        if db.session.get(Circle, circle_id) is None:
+            raise NotFound(N_("There is no circle %(id)s."), id=circle_id)
+        query = query.where(Circle.id == circle_id)
+    return list(db.session.scalars(query.order_by(Circle.id)))
+
+
+def _read_in_one_snapshot() -> None:
+    """Read the circles and then the games as of one moment, so that every game's circle
+    is among those listed first, even if a game is started in a new circle meanwhile. On
+    PostgreSQL that is a ``REPEATABLE READ`` transaction, begun here unless the caller's
+    is already open; SQLite's one ``BEGIN`` reads one snapshot already."""
+    if db.engine.dialect.name != "postgresql" or db.session().in_transaction():
+        return
+    db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+def circle_document(circle: Circle, key: int) -> dict[str, Any]:
+    """A circle as a backup lists it: its key in the document, its name and when it was
+    made. Never its invite secret, nor the secret's hash (as edit keys are never exported)."""
+    return {"key": key, "name": circle.name, "created_at": iso_time(circle.created_at)}
+
+
+def write_history(file: TextIO, circle_id: int | None = None) -> int:
+    """Write the whole history (or circle ``circle_id``'s games) as one document to
+    ``file``, a game at a time, each naming its circle by the document's key; answers how
+    many games were written. An unknown ``circle_id`` is ``NotFound`` before anything is
+    written."""
+    _read_in_one_snapshot()
+    circles = exported_circles(circle_id)
+    keys = {circle.id: key for key, circle in enumerate(circles, start=1)}
+    listed = dumps([circle_document(circle, keys[circle.id]) for circle in circles])
     head = document([])
     file.write("{\n")
     for key in ("format", "version", "exported_at"):
         file.write(f"  {json.dumps(key)}: {json.dumps(head[key])},\n")
+    file.write(f'  "circles": {textwrap.indent(listed, "  ").lstrip()},\n')
     file.write('  "games": [')
     count = 0
-    for game in all_games():
-        text = dumps(game_document(game))
+    for game in all_games(circle_id):
+        exported = game_document(game)
+        text = dumps({"code": exported["code"], "circle": keys[game.circle_id], **exported})
         file.write(("," if count else "") + "\n" + textwrap.indent(text, "    "))
         count += 1
     file.write("\n  ]\n}\n" if count else "]\n}\n")
@@ -152,7 +194,8 @@ def write_history(file: TextIO) -> int:
 
 
 def game_json(game: Game) -> str:
-    """One game as a document, as the game's page and the API offer it for download."""
+    """One game as a document, as the game's page and the API offer it for download: of
+    the format's version, without circles (the package's docstring says why)."""
     return dumps(document([game_document(game, public=True)]))
 
 

@@ -61,6 +61,16 @@ class RoundPlan:
         }
 
 
+@dataclass(frozen=True)
+class CirclePlan:
+    """A checked circle of a version 2 document: its key there, its name and when it was
+    made. The import makes it anew, with an invite secret nobody knows."""
+
+    key: int
+    name: str
+    created_at: datetime
+
+
 @dataclass
 class GamePlan:
     """A checked game, ready to be stored."""
@@ -77,6 +87,10 @@ class GamePlan:
     rounds: list[RoundPlan] = field(default_factory=list)
     #: The code of the game this table played next ("play again"), if any.
     next_game: str | None = None
+    #: The key of the game's circle among the document's circles (format version 2); none
+    #: in a document without circles. Not part of ``as_document``: a game already here is
+    #: compared by what was played, wherever its circle.
+    circle: int | None = None
 
     def as_document(self) -> dict[str, Any]:
         """The document this game would export as once imported (``game_document``)."""
@@ -93,3 +107,12 @@ class GamePlan:
             "updated_at": iso_time(self.updated_at),
             "rounds": [round_.as_document() for round_ in self.rounds],
         }
+
+
+@dataclass
+class BackupPlan:
+    """A checked document: its circles (``None`` when it lists none: version 1, or one
+    game's download) and its games."""
+
+    circles: list[CirclePlan] | None
+    games: list[GamePlan]
