@@ -173,3 +173,14 @@ def test_every_string_of_the_code_and_the_templates_is_translated(code: str) -> 
         strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
         assert all(strings), f"{code}: {message!r} is not translated"
         assert "fuzzy" not in entry.flags, f"{code}: {message!r} is fuzzy"
+
+
+@pytest.mark.parametrize(
+    "catalog",
+    ["messages.pot", *(f"{code}/LC_MESSAGES/messages.po" for code in ("de", "it", "fr", "hu"))],
+)
+def test_every_catalog_is_well_formed(catalog: str) -> None:
+    """Each entry whole (a msgid with its msgstr): a catalog edited by hand or joined by a
+    merge is read strictly, as ``msgfmt -c`` would."""
+    with (TRANSLATIONS / catalog).open("rb") as file:
+        read_po(file, abort_invalid=True)
