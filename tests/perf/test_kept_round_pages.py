@@ -12,10 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scripts.page_reader import csrf_token, read_page
+from tests.history.helpers import card
 from tests.history.test_statement_count import counted
 from tests.perf.test_statement_counts import open_live_round, play_trick, small_round
 from tests.table import Table, auth
-from tests.history.helpers import card
 
 NAMES = ["Ann", "Ben", "Cleo"]
 
