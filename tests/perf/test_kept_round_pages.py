@@ -113,9 +113,7 @@ def test_each_phone_gets_a_page_with_its_own_token_that_it_can_send(
     assert "(C2)" in read_page(judged.get_data(as_text=True)).find("main").text
 
 
-def test_a_phone_without_the_edit_key_is_never_served_a_kept_page(
-    app: Flask, table: Table
-) -> None:
+def test_a_phone_without_the_edit_key_is_never_served_a_kept_page(app: Flask, table: Table) -> None:
     game = table.new_game(NAMES, rounds=3)
     url = f"/g/{game['id']}/rounds/record"
     opened(app, editing_phone(app, game), url)
