@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -68,19 +69,35 @@ def phone_circles_statement(
     hashes of the secrets it keeps) and those of the games whose edit key it holds
     (``held_games``, each game's code and the hash of the key), asked in one statement so
     that a new invite or a new edit link ends the membership it gave."""
+    return (
+        sa.select(Circle.id, Circle.name)
+        .where(phone_circles_condition(invite_hashes, held_games))
+        .order_by(Circle.id)
+    )
+
+
+def phone_circles_condition(
+    invite_hashes: Sequence[str] | Mapping[int, str], held_games: Sequence[tuple[str, str]]
+) -> sa.ColumnElement[bool]:
+    """Whether a circle is one of a phone's (see :func:`phone_circles_statement`). Invites
+    given by circle id (``{id: hash}``, as the phone keeps them) are looked up by the
+    circle's key, not by a scan of every circle's hash."""
     of_games = sa.select(Game.circle_id).where(
         sa.tuple_(Game.code, Game.edit_key_hash).in_(list(held_games))
     )
     conditions: list[sa.ColumnElement[bool]] = []
-    if invite_hashes:
+    if isinstance(invite_hashes, Mapping) and invite_hashes:
+        conditions.append(
+            sa.and_(
+                Circle.id.in_(list(invite_hashes)),
+                Circle.secret_hash.in_(list(invite_hashes.values())),
+            )
+        )
+    elif invite_hashes:
         conditions.append(Circle.secret_hash.in_(list(invite_hashes)))
     if held_games:
         conditions.append(Circle.id.in_(of_games))
-    return (
-        sa.select(Circle.id, Circle.name)
-        .where(sa.or_(*conditions) if conditions else sa.false())
-        .order_by(Circle.id)
-    )
+    return sa.or_(*conditions) if conditions else sa.false()
 
 
 def phone_circles(
@@ -94,8 +111,43 @@ def phone_circles(
     return [CircleRef(int(row.id), str(row.name)) for row in rows]
 
 
+def first_circle_statement() -> sa.Select[tuple[int, str]]:
+    """The server's first circle (id and name): the one a club server shows every phone."""
+    return sa.select(Circle.id, Circle.name).order_by(Circle.id).limit(1)
+
+
+def first_circle_id() -> sa.ScalarSelect[int]:
+    """The server's first circle's id, read inside the statement that needs it (``NULL``
+    before there is a circle)."""
+    return sa.select(sa.func.min(Circle.id)).scalar_subquery()
+
+
 def server_circle() -> CircleRef | None:
     """The server's first circle, as a club server shows it to every phone; read only, so
     ``None`` before the first game of a database made without the migrations."""
-    row = db.session.execute(sa.select(Circle.id, Circle.name).order_by(Circle.id).limit(1)).first()
+    row = db.session.execute(first_circle_statement()).first()
     return None if row is None else CircleRef(int(row.id), str(row.name))
+
+
+def first_circle_condition() -> sa.ColumnElement[bool]:
+    """Whether a circle is the server's first: a club server's one circle."""
+    return Circle.id == first_circle_id()
+
+
+def beside_circles(circle: sa.ColumnElement[bool], *columns: Any) -> sa.Select[Any]:
+    """A statement with a row per circle that ``circle`` lets through (read as
+    ``circle_id`` and ``circle_name``: the circles a phone is in) and ``columns`` beside: a
+    page reads the phone's circles within the statement it needs first anyway (its
+    ETag's). Callers may join more to the circle (its players by name); a phone in no
+    circle gets no row."""
+    return (
+        sa.select(Circle.id.label("circle_id"), Circle.name.label("circle_name"), *columns)
+        .select_from(Circle)
+        .where(circle)
+    )
+
+
+def circles_in(rows: Sequence[Any]) -> list[CircleRef]:
+    """The circles read by a statement of :func:`beside_circles`, each once, oldest first."""
+    found = {int(row.circle_id): str(row.circle_name) for row in rows if row.circle_id is not None}
+    return [CircleRef(id_, found[id_]) for id_ in sorted(found)]

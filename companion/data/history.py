@@ -15,10 +15,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
-from companion.data.change_counter import COUNTER_READ, counter_columns
+from companion.data.change_counter import counter_columns
+from companion.data.circles import beside_circles, first_circle_condition, first_circle_id
 from companion.data.database import read_once
 from companion.data.models import (
+    Circle,
     Game,
     Player,
     Round,
@@ -29,6 +32,7 @@ from companion.data.models import (
     variant_columns,
     variant_of_columns,
 )
+from companion.data.prepared_reads import PreparedRead
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import PRESETS, Variant
 
@@ -61,6 +65,14 @@ class HistoryFilter:
     variant: str | None = None  #: a preset name (RULES.md sections 5 and 6)
     since: datetime | None = None  #: created at or after (UTC)
     until: datetime | None = None  #: created before (UTC)
+    #: The circle whose games are listed (issue 28: a history shows one circle); ``None``:
+    #: the server's first circle, a club server's one circle, found inside the statement.
+    circle_id: int | None = None
+
+    @property
+    def time_bound(self) -> bool:
+        """Whether the filter has a time bound (its games change as time goes by)."""
+        return self.since is not None or self.until is not None
 
 
 def variant_condition(preset: str) -> sa.ColumnElement[bool]:
@@ -71,13 +83,27 @@ def variant_condition(preset: str) -> sa.ColumnElement[bool]:
     )
 
 
-def _conditions(filters: HistoryFilter) -> list[sa.ColumnElement[bool]]:
-    conditions: list[sa.ColumnElement[bool]] = []
+def circle_of(filters: HistoryFilter) -> sa.ColumnElement[int]:
+    """The circle ``filters`` lists, as a value or, for ``None``, the server's first."""
+    if filters.circle_id is None:
+        return first_circle_id()
+    return sa.literal(filters.circle_id, sa.Integer)
+
+
+def _conditions(
+    filters: HistoryFilter,
+    circle: sa.ColumnElement[int] | so.InstrumentedAttribute[int] | None = None,
+) -> list[sa.ColumnElement[bool]]:
+    """The conditions of ``filters``, for the games of ``circle`` (a column of another
+    table, for counts per circle) or else of the filter's own circle. A name is matched
+    within the circle only."""
+    circle = circle_of(filters) if circle is None else circle
+    conditions: list[sa.ColumnElement[bool]] = [Game.circle_id == circle]
     if filters.player:
         seated = (
             sa.select(Seat.game_id)
             .join(Player, Player.id == Seat.player_id)
-            .where(Player.key == name_key(filters.player))
+            .where(Player.circle_id == circle, Player.key == name_key(filters.player))
         )
         conditions.append(Game.id.in_(seated))
     if filters.variant:
@@ -225,30 +251,49 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def history_state(filters: HistoryFilter) -> sa.Select[Any]:
-    """One row: what a history page of ``filters`` depends on in the database. That is the
-    change counter (``change_counter``: every change to a game, a player or the journal
-    moves it on), and for a filter with a time bound also how many games it lets through and
-    how many of those are in progress (``total``, ``in_progress``): a game leaves the last
-    30 days as time goes by, with no write at all. Without a time bound it is one row of one
-    table, whatever the history's length."""
+def history_state(filters: HistoryFilter, circle: sa.ColumnElement[bool]) -> sa.Select[Any]:
+    """What a history page of ``filters`` depends on in the database, with the circles it
+    may show (those ``circle`` lets through: the phone's), a row per circle
+    (``data.circles.beside_circles``; none for a phone in no circle). That is the change
+    counter (``change_counter``: every change to a game, a player or the journal moves it
+    on), and for a filter with a time bound also how many of the circle's games it lets
+    through and how many of those are in progress (``total``, ``in_progress``): a game
+    leaves the last 30 days as time goes by, with no write at all. Without a time bound it
+    reads one row of the counter and the circles by key, whatever the history's length."""
     columns = counter_columns()
-    if filters.since is None and filters.until is None:
-        return sa.select(*columns)
+    if not filters.time_bound:
+        return beside_circles(circle, *columns)
     total, in_progress = _counts(filters)
-    return (
-        sa.select(*columns, total.label("total"), in_progress.label("in_progress"))
-        .select_from(Game)
-        .where(*_conditions(filters))
+
+    def per_circle(aggregate: sa.ColumnElement[int]) -> sa.ScalarSelect[int]:
+        return (
+            sa.select(aggregate)
+            .select_from(Game)
+            .where(*_conditions(filters, circle=Circle.id))
+            .scalar_subquery()
+        )
+
+    return beside_circles(
+        circle,
+        *columns,
+        per_circle(total).label("total"),
+        per_circle(in_progress).label("in_progress"),
     )
 
 
-def read_history_state(filters: HistoryFilter) -> Any:
-    """The row of :func:`history_state`, read in one statement; without a time bound, the
-    change counter's prepared read (``COUNTER_READ``), which every unfiltered page asks."""
-    if filters.since is None and filters.until is None:
-        return COUNTER_READ.rows()[0]
-    return read_once(history_state(filters))[0]
+#: :func:`history_state` on a club server without a time bound (the server's first circle
+#: and the change counter), compiled once: every poll of the unfiltered history asks it.
+FIRST_CIRCLE_STATE_READ = PreparedRead(beside_circles(first_circle_condition(), *counter_columns()))
+
+
+def read_history_state(
+    filters: HistoryFilter, circle: sa.ColumnElement[bool], first: bool
+) -> list[Any]:
+    """The rows of :func:`history_state`, read in one statement; for the server's first
+    circle (``first``: a club server) without a time bound, its prepared read."""
+    if first and not filters.time_bound:
+        return FIRST_CIRCLE_STATE_READ.rows()
+    return list(read_once(history_state(filters, circle)))
 
 
 def _counts(filters: HistoryFilter) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:

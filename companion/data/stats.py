@@ -31,6 +31,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from companion.data import ledger
+from companion.data.circles import first_circle_id
 from companion.data.history import as_utc
 from companion.data.models import (
     Game,
@@ -73,10 +74,15 @@ class PlayerRef:
     name: str
 
 
-def find_player(name: str) -> PlayerRef | None:
-    """The player called ``name`` (case and edge spaces aside), if any."""
+def find_player(name: str, circle_id: int | None = None) -> PlayerRef | None:
+    """The player of the circle ``circle_id`` called ``name`` (case and edge spaces aside),
+    if any: a name is matched within its circle only (issue 28). ``None`` for the circle:
+    the server's first, a club server's one circle."""
+    circle = first_circle_id() if circle_id is None else sa.literal(circle_id, sa.Integer)
     row = db.session.execute(
-        sa.select(Player.id, Player.name).where(Player.key == name_key(name))
+        sa.select(Player.id, Player.name).where(
+            Player.circle_id == circle, Player.key == name_key(name)
+        )
     ).first()
     return PlayerRef(row.id, row.name) if row is not None else None
 

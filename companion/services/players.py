@@ -8,6 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from companion.data.circles import first_circle_id
 from companion.data.models import MAX_NAME_LENGTH, Player, db, utcnow
 from companion.data.names import name_character_problem, name_key
 from companion.rules.text import N_
@@ -58,20 +59,19 @@ def _named(circle_id: int, keys: Sequence[str]) -> sa.Select[tuple[Player]]:
     return sa.select(Player).where(Player.circle_id == circle_id, Player.key.in_(keys))
 
 
-def suggest_players(circle_id: int, prefix: str = "", limit: int = 50) -> list[str]:
+def suggest_players(circle_id: int | None, prefix: str = "", limit: int = 50) -> list[str]:
     """Names known in the circle for the new-game form, those starting with ``prefix``
     first."""
     return list(db.session.scalars(suggestions(circle_id, prefix, limit)))
 
 
-def suggestions(circle_id: int, prefix: str = "", limit: int = 50) -> sa.Select[Any]:
+def suggestions(circle_id: int | None, prefix: str = "", limit: int = 50) -> sa.Select[Any]:
     """The statement of :func:`suggest_players`, for a page that reads the names beside
-    something else in one statement (the history, with its counts)."""
+    something else in one statement (the history, with its counts). ``None`` for the
+    circle: the server's first (a club server's one circle), found inside the statement."""
+    circle = first_circle_id() if circle_id is None else sa.literal(circle_id, sa.Integer)
     query = (
-        sa.select(Player.name)
-        .where(Player.circle_id == circle_id)
-        .order_by(Player.name)
-        .limit(limit)
+        sa.select(Player.name).where(Player.circle_id == circle).order_by(Player.name).limit(limit)
     )
     if prefix:
         query = query.where(Player.key.startswith(name_key(prefix), autoescape=True))

@@ -17,9 +17,16 @@ it was before circles: every game goes into the server's first circle.
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import after_this_request, current_app, g, session
 
-from companion.data.circles import CircleRef, phone_circles, server_circle
+from companion.data.circles import (
+    CircleRef,
+    first_circle_condition,
+    phone_circles,
+    phone_circles_condition,
+    server_circle,
+)
 from companion.data.models import Circle
 from companion.services.keys import hash_edit_key
 from companion.web.edit_rights import held_games, keep_out_of_caches
@@ -60,6 +67,27 @@ def circles_of_phone() -> list[CircleRef]:
             g.phone_circles = phone_circles(hashes, held_games())
     circles: list[CircleRef] = g.phone_circles
     return circles
+
+
+def circles_condition() -> sa.ColumnElement[bool] | None:
+    """The question of :func:`circles_of_phone` as a condition on a circle, for a page to
+    ask it within the statement it reads first (``data.circles.beside_circles``) and then
+    tell the answer (:func:`note_circles_of_phone`): the circles cost no statement more.
+    ``None`` for a phone that holds nothing on a server of circles: it is in none, and no
+    statement need ask."""
+    if club_server():
+        return first_circle_condition()
+    invites = {circle_id: hash_edit_key(secret) for circle_id, secret in held_invites().items()}
+    held = held_games()
+    if not invites and not held:
+        return None
+    return phone_circles_condition(invites, held)
+
+
+def note_circles_of_phone(circles: list[CircleRef]) -> None:
+    """Tell :func:`circles_of_phone` what a page's own statement read of
+    :func:`circles_condition` (or ``[]`` when it was ``None``)."""
+    g.phone_circles = list(circles)
 
 
 def forget_circles_of_phone() -> None:

@@ -1,5 +1,8 @@
-"""Who may rename or merge a player from a page: a phone that keeps the score of every game
-the change touches. A throwaway game seating a name is not enough."""
+"""Who may rename or merge a player from a page on a club server (``CLUB_SERVER``, the
+suite's setting): its one circle is every phone's, so the right stays what it was before
+circles, a phone that keeps the score of every game the change touches. A throwaway game
+seating a name is not enough. On a server of circles the right is the circle's
+(tests/circles/test_circle_rights.py)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,14 @@
 head to head, fixing a player's name, and the scoreboard's switch that leaves a game out of
 the statistics.
 
-Looking is open to everyone. Changes follow post/redirect/get, carry a CSRF token, and need
-edit rights: to the game for the exclude switch, to every game of the player (of both
-players, for a merge) for a rename or merge. Each page reads its numbers with a fixed, small
-number of SQL statements (``companion.data.history``, ``companion.data.stats``), however
-long the history is.
+Each page shows one circle (issue 28), to the phones in it: the one its ``circle`` argument
+asks for if this phone is in it, else the one it used last (``circle_rights.shown_circle``);
+a name not in that circle is unknown, whoever else has it. A club server shows its one
+circle to every phone. Changes follow post/redirect/get, carry a CSRF token, and need
+rights: to the game for the exclude switch, to the player's circle for a rename or merge
+(``player_names``). Each page reads its numbers with a fixed, small number of SQL statements
+(``companion.data.history``, ``companion.data.stats``), however long the history is; the
+circles this phone is in are read in the statement each page reads first.
 
 It is over 400 lines because it is one blueprint's area: every history and player route
 sits here with the few formatting helpers its templates share. The numbers themselves are
@@ -16,6 +19,7 @@ stays is routes, rights and rendering.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, NoReturn
 
@@ -35,8 +39,10 @@ from sqlalchemy.exc import IntegrityError
 from companion import services
 from companion.data import stats
 from companion.data.change_counter import counter_values
+from companion.data.circles import CircleRef, circles_in
 from companion.data.database import read_once
 from companion.data.history import (
+    HistoryFilter,
     history_counts,
     history_page,
     page_count,
@@ -63,7 +69,14 @@ from companion.services.player_changes import (
     merge_players,
     rename_player,
 )
-from companion.web.circle_rights import shown_circle
+from companion.web.circle_rights import (
+    circles_condition,
+    circles_of_phone,
+    club_server,
+    note_circles_of_phone,
+    shown_circle,
+    use_circle,
+)
 from companion.web.edit_rights import SESSION_KEYS, game_to_change
 from companion.web.errors import Link, PageArea, back_to_game, home, register_page_errors
 from companion.web.history import bp
@@ -71,7 +84,7 @@ from companion.web.history.forms import CONFIRMED, ExcludeForm, MergeForm, Renam
 from companion.web.history.player_names import (
     may_change_player,
     may_change_players,
-    may_touch_games,
+    may_touch_games_of,
     player_state,
     players_state,
 )
@@ -142,12 +155,56 @@ def history_template_helpers() -> dict[str, Any]:
         "colour_chip": colour_chip,
         "format_date": format_date,
         "date_and_time": date_and_time,
+        "circle_args": circle_args,
     }
 
 
 def message_text(message: Message) -> str:
     """A filter problem or refusal in the page's language."""
     return render_message(message)
+
+
+# --------------------------------------------------------------------------------------------
+# The circle a page shows
+
+
+def read_circles(statement: Any | None) -> list[Any]:
+    """The rows of a page's first statement (``None``: a phone in no circle, no statement),
+    telling ``circle_rights`` the circles this phone is in that it read beside the rest."""
+    rows = [] if statement is None else list(read_once(statement))
+    note_circles_of_phone(circles_in(rows))
+    return rows
+
+
+def circle_shown() -> CircleRef | None:
+    """The circle this page shows (``shown_circle`` of its ``circle`` argument); a circle
+    asked for by its argument becomes the one this phone used last."""
+    asked = request.args.get("circle")
+    circle = shown_circle(asked)
+    if circle is not None and asked == str(circle.id):
+        use_circle(circle.id)
+    return circle
+
+
+def circle_args() -> dict[str, Any]:
+    """The ``circle`` argument the links between the history pages carry: the shown
+    circle's, when this phone is in more than one (one circle needs none: short URLs)."""
+    circles = circles_of_phone()
+    shown = shown_circle(request.args.get("circle"))
+    return {"circle": shown.id} if len(circles) > 1 and shown is not None else {}
+
+
+def circle_etag_parts(shown: CircleRef | None) -> list[object]:
+    """What the circles change on a page: the one shown, and the phone's others when the
+    page names them (the switch, the links' ``circle`` argument)."""
+    circles = circles_of_phone()
+    listed = [[circle.id, circle.name] for circle in circles] if len(circles) > 1 else []
+    return [None if shown is None else [shown.id, shown.name], listed]
+
+
+def rows_of(rows: list[Any], circle: CircleRef | None) -> list[Any]:
+    """The rows of a page's first statement about the shown circle's players."""
+    return [row for row in rows if circle is not None and row.circle_id == circle.id]
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,24 +218,39 @@ def device_codes() -> set[str]:
     return set(keys) if isinstance(keys, dict) else set()
 
 
+def history_rows(filters: HistoryFilter) -> list[Any]:
+    """The history's first statement: the circles this phone is in (a club server's one),
+    the change counter, and a time-bounded filter's counts per circle."""
+    circle = circles_condition()
+    rows = [] if circle is None else read_history_state(filters, circle, club_server())
+    note_circles_of_phone(circles_in(rows))
+    return rows
+
+
 @bp.get("/history")
 def games() -> ResponseReturnValue:
-    """Every game, games in progress first, then newest first, 20 a page, filtered by
-    player, variant and period (query parameters kept across pages). Rendered once per
-    change of what it shows, then served by ETag (``history_cache``)."""
+    """The shown circle's games, games in progress first, then newest first, 20 a page,
+    filtered by player, variant and period (query parameters kept across pages), with a
+    switch to the phone's other circles. Rendered once per change of what it shows, then
+    served by ETag (``history_cache``), whose read finds the phone's circles first."""
     read = read_filters(request.args, utcnow())
     page = read_page(request.args.get("page"))
     if page is None:
         abort(404)
+    rows = history_rows(read.filters)
+    circle = circle_shown()
+    if circle is None and not club_server():
+        return render_template("history/no_circle.html")
+    filters = replace(read.filters, circle_id=None if circle is None else circle.id)
 
     def render() -> str:
-        circle = shown_circle()
-        beside = services.suggestions(0 if circle is None else circle.id)
-        counts, known_names = history_counts(read.filters, beside=beside)
+        beside = services.suggestions(None if circle is None else circle.id)
+        counts, known_names = history_counts(filters, beside=beside)
         if not 1 <= page <= page_count(counts[0]):
             abort(404)  # nothing kept: the next asking finds out again
-        listing = history_page(read.filters, page, in_progress_first=True, counts=counts)
-        query: dict[str, Any] = read.args.query()
+        listing = history_page(filters, page, in_progress_first=True, counts=counts)
+        filtered: dict[str, Any] = read.args.query()
+        query: dict[str, Any] = {**filtered, **circle_args()}
         return render_template(
             "history/games.html",
             listing=listing,
@@ -189,17 +261,26 @@ def games() -> ResponseReturnValue:
             known_names=known_names,
             editable_codes=editable_codes,
             page_link=lambda number: url_for("history.games", **query, page=number),
+            circles=circles_of_phone(),
+            circle=circle,
+            switch_link=lambda shown: url_for("history.games", **filtered, circle=shown.id),
         )
 
     editable_codes = device_codes()
     if read.problems:  # a form to fix: shown as it is, kept nowhere
         return render(), 400
-    state = read_history_state(read.filters)
+    if circle is None:  # a club server before its first game: nothing worth keeping
+        return render()
+    (state,) = rows_of(rows, circle)
     counts = [state.total, state.in_progress] if "total" in state._fields else []
     tag = history_etag(
-        "history/games.html", [*counter_values(state), *counts], sorted(editable_codes)
+        "history/games.html",
+        [*counter_values(state), *counts],
+        sorted(editable_codes),
+        *circle_etag_parts(circle),
     )
-    return kept_or_rendered(tag, render, private=bool(editable_codes))
+    private = bool(editable_codes) or not club_server()
+    return kept_or_rendered(tag, render, private=private)
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,15 +288,19 @@ def games() -> ResponseReturnValue:
 
 
 def player_or_404(name: str) -> stats.PlayerRef:
-    """The player called ``name`` (case aside), or the not-found page."""
-    player = stats.find_player(name)
+    """The player of the shown circle called ``name`` (case aside), or the not-found page."""
+    circle = circle_shown()
+    player = None
+    if circle is not None or club_server():
+        player = stats.find_player(name, None if circle is None else circle.id)
     if player is None:
         no_such_player(name)
     return player
 
 
 def no_such_player(name: str) -> NoReturn:
-    """The not-found page of a name nobody has."""
+    """The not-found page of a name nobody of the shown circle has (a name of another
+    circle is as unknown: its page never says it exists)."""
     abort(404, description=gettext("Nobody called %(name)s has played yet.", name=name))
 
 
@@ -251,12 +336,15 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
 def player(name: str) -> ResponseReturnValue:
     """A player's statistics, head-to-head and trends (finished games that are not
     excluded count; shared wins count as wins). Rendered once per change, then served by
-    ETag (``history_cache``): one statement finds the player, this phone's right to fix
-    the name and the change counter."""
-    rows = read_once(player_state(name))
-    if not rows:
+    ETag (``history_cache``): one statement finds this phone's circles, the player in each,
+    this phone's right to fix the name and the change counter."""
+    circles = circles_condition()
+    rows = read_circles(None if circles is None else player_state(name, circles))
+    circle = circle_shown()
+    found_rows = [row for row in rows_of(rows, circle) if row.id is not None]
+    if not found_rows:
         no_such_player(name)
-    state = rows[0]
+    state = found_rows[0]
     found, may_fix = stats.PlayerRef(state.id, state.name), bool(state.may)
 
     def render() -> str:
@@ -274,10 +362,17 @@ def player(name: str) -> ResponseReturnValue:
             months=stats.monthly_trend(found),
             history_games=stats.SCORE_HISTORY_GAMES,
             may_fix=may_fix,
+            club=club_server(),
         )
 
-    tag = history_etag("history/player.html", counter_values(state), may_fix)
-    return kept_or_rendered(tag, render, private=may_fix)
+    tag = history_etag(
+        "history/player.html",
+        counter_values(state),
+        may_fix,
+        found.id,
+        *circle_etag_parts(circle),
+    )
+    return kept_or_rendered(tag, render, private=may_fix or not club_server())
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,19 +386,21 @@ def pick_opponent(name: str) -> ResponseReturnValue:
     found = player_or_404(name)
     opponent = request.args.get("opponent", "").strip()
     if not opponent:
-        return redirect(url_for("history.player", name=found.name))
+        return redirect(url_for("history.player", name=found.name, **circle_args()))
     other = player_or_404(opponent)
-    return redirect(url_for("history.versus", name=found.name, other=other.name))
+    return redirect(url_for("history.versus", name=found.name, other=other.name, **circle_args()))
 
 
 @bp.get("/players/<path:name>/vs/<path:other>")
 def versus(name: str, other: str) -> ResponseReturnValue:
-    """Two players compared: games together, each one's wins (a shared win counts for
-    both), and the average difference of their points per round. Rendered once per change,
-    then served by ETag (``history_cache``): one statement finds both players and the
-    change counter."""
-    rows = read_once(players_state(name, other))
-    found_rows = {row.key: row for row in rows}
+    """Two players of one circle compared: games together, each one's wins (a shared win
+    counts for both), and the average difference of their points per round. Rendered once
+    per change, then served by ETag (``history_cache``): one statement finds this phone's
+    circles, both players in each and the change counter."""
+    circles = circles_condition()
+    rows = read_circles(None if circles is None else players_state(circles, name, other))
+    circle = circle_shown()
+    found_rows = {row.key: row for row in rows_of(rows, circle) if row.id is not None}
     sought = []
     for asked in (name, other):
         row = found_rows.get(name_key(asked))
@@ -326,25 +423,66 @@ def versus(name: str, other: str) -> ResponseReturnValue:
             latest_games=stats.VERSUS_GAMES,
         )
 
-    tag = history_etag("history/versus.html", counter_values(rows[0]))
-    return kept_or_rendered(tag, render, private=False)
+    state = next(iter(found_rows.values()))
+    tag = history_etag(
+        "history/versus.html",
+        counter_values(state),
+        found.id,
+        opponent.id,
+        *circle_etag_parts(circle),
+    )
+    return kept_or_rendered(tag, render, private=not club_server())
 
 
 # --------------------------------------------------------------------------------------------
 # Rename and merge: a form, a confirmation, then the change
 
 
-def require_player_rights(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> None:
-    """Refuse (403) a name change from a device that does not keep the score of every game
-    it would change: every game of ``player`` (and of ``target``, for a merge)."""
+def player_to_fix(name: str) -> tuple[stats.PlayerRef, CircleRef]:
+    """The player of the shown circle called ``name`` and that circle, for a rename or
+    merge: a phone in no circle is refused (403: it may fix no name), a name its circle
+    does not have is unknown (404, whoever else has it)."""
+    circle = circle_shown()
+    if circle is None and not club_server():
+        refuse_name_change()
+    found = player_or_404(name)
+    assert circle is not None  # a player was found in it
+    return found, circle
+
+
+def require_player_rights(
+    circle: CircleRef, player: stats.PlayerRef, target: stats.PlayerRef | None = None
+) -> None:
+    """Refuse (403) a name change from a phone without the right to it (``player_names``):
+    of ``player`` (and of ``target``, for a merge) of the circle ``circle``."""
     players = (player,) if target is None else (player, target)
-    if not may_change_players(*players):
+    if not may_change_players(circle.id, *players):
         refuse_name_change(player, target)
 
 
-def refuse_name_change(player: stats.PlayerRef, target: stats.PlayerRef | None = None) -> NoReturn:
-    """The 403 page of a rename or merge: why, and who can do it instead."""
+def refuse_name_change(
+    player: stats.PlayerRef | None = None, target: stats.PlayerRef | None = None
+) -> NoReturn:
+    """The 403 page of a rename or merge: why, and who can do it instead (``player``
+    ``None``: a phone in no circle)."""
     db.session.rollback()
+    if not club_server():
+        if player is None:
+            reason = gettext(
+                "Only a phone in a player's circle may rename or merge them, and this phone "
+                "is in no circle yet."
+            )
+        else:
+            reason = gettext(
+                "Only a phone in the circle of %(name)s may rename or merge them.",
+                name=player.name,
+            )
+        how_to_join = gettext(
+            "To join a circle, open its invite link, or the edit link of one of its games, "
+            "from a phone of the table."
+        )
+        abort(403, description=f"{reason} {how_to_join}")
+    assert player is not None  # a club server's phones are all in its one circle
     if target is None:
         reason = gettext(
             "Renaming or merging changes %(name)s in every game they played, so only a phone "
@@ -371,9 +509,8 @@ def render_fix(
     merge: MergeForm | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
-    """The page with the two ways to fix a name."""
-    circle = shown_circle()
-    circle_id = 0 if circle is None else circle.id
+    """The page with the two ways to fix a name, offering the names of the shown circle."""
+    circle = shown_circle(request.args.get("circle"))
     return render_template(
         "history/fix_name.html",
         player=player,
@@ -381,7 +518,7 @@ def render_fix(
         merge=merge or MergeForm(formdata=None),
         known_names=[
             known
-            for known in services.suggest_players(circle_id, limit=100)
+            for known in services.suggest_players(None if circle is None else circle.id, limit=100)
             if name_key(known) != name_key(player.name)
         ],
     ), status
@@ -401,8 +538,8 @@ def render_confirm(player: stats.PlayerRef, action: str, value: str) -> Response
 @bp.route("/players/<path:name>/rename", methods=["GET", "POST"])
 def rename(name: str) -> ResponseReturnValue:
     """Give a player another name (a typo fix); their games keep them."""
-    found = player_or_404(name)
-    require_player_rights(found)
+    found, circle = player_to_fix(name)
+    require_player_rights(circle, found)
     if request.method == "GET":
         return render_fix(found)
     form = RenameForm()
@@ -412,7 +549,7 @@ def rename(name: str) -> ResponseReturnValue:
         new_name = check_new_name(form.new_name.data, found)
         if not form.is_confirmed():
             return render_confirm(found, "rename", new_name)
-        new_name = rename_player(found, new_name, PAGE, may_touch_games).new_name
+        new_name = rename_player(found, new_name, PAGE, may_touch_games_of(circle.id)).new_name
     except NotAllowed:
         refuse_name_change(found)
     except services.ServiceError as error:
@@ -428,24 +565,24 @@ def rename(name: str) -> ResponseReturnValue:
         form.new_name.errors = [*form.new_name.errors, render_message(taken.message)]
         return render_fix(found, rename=form, status=400)
     db.session.commit()
-    return redirect(url_for("history.player", name=new_name))
+    return redirect(url_for("history.player", name=new_name, **circle_args()))
 
 
 @bp.post("/players/<path:name>/merge")
 def merge(name: str) -> ResponseReturnValue:
     """Merge a player into the other name of the same person, who keeps both histories."""
-    found = player_or_404(name)
-    require_player_rights(found)
+    found, circle = player_to_fix(name)
+    require_player_rights(circle, found)
     form = MergeForm()
     if not form.validate():
         return render_fix(found, merge=form, status=400)
     try:
         target = find_target(form.into.data, found)
-        require_player_rights(found, target)
+        require_player_rights(circle, found, target)
         check_merge(found, target)
         if not form.is_confirmed():
             return render_confirm(found, "merge", target.name)
-        merge_players(found, target, PAGE, may_touch_games)
+        merge_players(found, target, PAGE, may_touch_games_of(circle.id))
     except NotAllowed:
         refuse_name_change(found, target)
     except services.ServiceError as error:
@@ -453,7 +590,7 @@ def merge(name: str) -> ResponseReturnValue:
         form.into.errors = [*form.into.errors, render_message(error.message)]
         return render_fix(found, merge=form, status=400)
     db.session.commit()
-    return redirect(url_for("history.player", name=target.name))
+    return redirect(url_for("history.player", name=target.name, **circle_args()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -481,8 +618,9 @@ def rename_or_merge_again(message: str) -> ResponseReturnValue | None:
     """A rename or merge form sent without its valid CSRF token: nothing was saved; show it
     again with the reason (``None`` on any other page)."""
     name = (request.view_args or {}).get("name")
-    player = stats.find_player(str(name)) if name else None
-    if player is None or not may_change_player(player):
+    circle = circle_shown()
+    player = stats.find_player(str(name), circle.id) if name and circle is not None else None
+    if player is None or circle is None or not may_change_player(circle.id, player):
         return None
     form_class = RenameForm if request.endpoint == "history.rename" else MergeForm
     form = form_class(formdata=None)

@@ -1,11 +1,17 @@
-"""Who may fix a player's name from a page: a phone that keeps the score of every game the
-player sat in (for a merge, every game of both players), so that fixing a typo in tonight's
-game needs nothing more, and no visitor can rewrite a shared history. Anything wider is the
-operator's (``flask --app companion players ...``, ``companion.services.player_changes``).
+"""Who may fix a player's name from a page, and the statements that find players by name
+within the circles this phone is in (issue 28: a name is matched within its circle only).
+
+On a server of circles a phone in the player's circle may rename or merge them: the
+circle's phones keep its history, and a stranger's game, always in another circle, neither
+gives a right nor blocks one. On a club server (``CLUB_SERVER``), whose one circle every
+phone is in, a phone must keep the score of every game the change touches (for a merge,
+every game of both players), as before circles: no visitor can rewrite the shared history.
+Anything wider is the operator's (``flask --app companion players ...``,
+``companion.services.player_changes``).
 
 The question is asked in SQL, of the hashes of the keys the phone holds, so the player page
-asks it in the statement that finds the player (with the change counter its ETag reads):
-holding keys costs no statement more.
+asks it in the statement that finds the player (with the circles and the change counter its
+ETag reads): holding keys costs no statement more.
 """
 
 from __future__ import annotations
@@ -16,8 +22,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from companion.data.change_counter import counter_columns
-from companion.data.models import Game, Player, Seat, db, name_key
+from companion.data.circles import beside_circles
+from companion.data.models import Circle, Game, Player, Seat, db, name_key
 from companion.data.stats import PlayerRef
+from companion.services.player_changes import MayTouch
+from companion.web.circle_rights import club_server, forget_circles_of_phone, in_circle
 from companion.web.edit_rights import can_edit, held_games
 
 
@@ -35,8 +44,14 @@ def keeps_every_game(
     return sa.and_(sa.exists(games), ~sa.exists(not_held))
 
 
-def may_change_players(*players: PlayerRef) -> bool:
-    """Whether this device may rename these players, or merge one into the other."""
+def may_change_players(circle_id: int, *players: PlayerRef) -> bool:
+    """Whether this phone may rename these players of the circle ``circle_id``, or merge
+    one into the other: it is in their circle, and on a club server it keeps the score of
+    every game they sat in."""
+    if not in_circle(circle_id):
+        return False
+    if not club_server():
+        return True
     held = held_games()
     if not held:  # no query at all
         return False
@@ -44,31 +59,50 @@ def may_change_players(*players: PlayerRef) -> bool:
     return bool(db.session.scalar(sa.select(keeps_every_game(Seat.player_id.in_(ids), held))))
 
 
-def may_change_player(player: PlayerRef) -> bool:
-    """Whether this device may rename ``player``."""
-    return may_change_players(player)
+def may_change_player(circle_id: int, player: PlayerRef) -> bool:
+    """Whether this phone may rename ``player`` of the circle ``circle_id``."""
+    return may_change_players(circle_id, player)
 
 
-def player_state(name: str) -> sa.Select[Any]:
-    """The statement that finds the player called ``name`` (case aside) with whether this
-    device may rename them (``may``) and the change counter (``change_counter``): all the
-    player page's ETag needs, in one statement; no row when nobody has the name."""
-    may: Any = keeps_every_game(Seat.player_id == Player.id, held_games())
-    return sa.select(Player.id, Player.name, may.label("may"), *counter_columns()).where(
-        Player.key == name_key(name)
-    )
+def may_fix_column() -> sa.ColumnElement[bool]:
+    """Whether this phone may fix the name of the player found beside it (``Player``), as
+    a column of the player page's first statement."""
+    if not club_server():
+        return Player.id.is_not(None)  # found in a circle of this phone's: it is in it
+    return keeps_every_game(Seat.player_id == Player.id, held_games())
 
 
-def players_state(*names: str) -> sa.Select[Any]:
-    """The statement that finds the players called ``names`` (case aside, each with its
-    ``key``) with the change counter: all the head-to-head page's ETag needs."""
+def player_state(name: str, circle: sa.ColumnElement[bool]) -> sa.Select[Any]:
+    """The statement that finds, in each circle ``circle`` lets through (the phone's), the
+    player called ``name`` (case aside), with whether this phone may rename them (``may``)
+    and the change counter (``change_counter``): all the player page's ETag needs, in one
+    statement. A circle without the name has its row with no player."""
+    return beside_circles(
+        circle, Player.id, Player.name, may_fix_column().label("may"), *counter_columns()
+    ).outerjoin(Player, sa.and_(Player.circle_id == Circle.id, Player.key == name_key(name)))
+
+
+def players_state(circle: sa.ColumnElement[bool], *names: str) -> sa.Select[Any]:
+    """The statement that finds, in each circle ``circle`` lets through, the players
+    called ``names`` (case aside, each with its ``key``) with the change counter: all the
+    head-to-head page's ETag needs."""
     keys = [name_key(name) for name in names]
-    return sa.select(Player.id, Player.name, Player.key, *counter_columns()).where(
-        Player.key.in_(keys)
+    return beside_circles(circle, Player.id, Player.name, Player.key, *counter_columns()).outerjoin(
+        Player, sa.and_(Player.circle_id == Circle.id, Player.key.in_(keys))
     )
 
 
-def may_touch_games(games: Sequence[Game]) -> bool:
-    """The same question asked again of the games a change locked: a game that seated the
-    player meanwhile counts too."""
-    return bool(games) and all(can_edit(game) for game in games)
+def may_touch_games_of(circle_id: int) -> MayTouch:
+    """The question asked again of the games a change locked, for a player of the circle
+    ``circle_id``: on a club server, every game, and a game that seated the player
+    meanwhile counts too; on a server of circles, whether this phone is still in the circle
+    (asked again: a new invite or edit link may have ended it) and every game is the
+    circle's."""
+
+    def may_touch(games: Sequence[Game]) -> bool:
+        if club_server():
+            return bool(games) and all(can_edit(game) for game in games)
+        forget_circles_of_phone()
+        return in_circle(circle_id) and all(game.circle_id == circle_id for game in games)
+
+    return may_touch
