@@ -79,8 +79,8 @@ def import_command(circle_id: int | None, file: IO[bytes]) -> None:
 
     The file's circles are made anew, each game going into the new copy of its circle,
     unless --circle puts every game into circle ID; a file without circles goes into
-    circle ID or else into the server's first circle. The file is checked as a whole first: if anything in it is
-    malformed or a round does not score as stored, nothing is imported.
+    circle ID or else into the server's first circle. The file is checked as a whole first:
+    if anything in it is malformed or a round does not score as stored, nothing is imported.
     """
     document = file.read()
     schema_made()
