@@ -2,20 +2,24 @@
 
 Both read stored rows at request time with a fixed number of SQL statements
 (``companion.data.stats``): a recorded, corrected, deleted or excluded game shows at once.
+Both are of one circle (issue 28), named by its invite key or the phone's own pages
+(``circle_keys.circle_to_read``); on a club server, of the whole server.
 """
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import request
 from flask.typing import ResponseReturnValue
 
 from companion.data import stats
 from companion.data.history import HistoryGame, PageOutOfRange, history_page
-from companion.data.models import utcnow
+from companion.data.models import Player, db, name_key, utcnow
 from companion.formats.parse import ApiError
 from companion.rules.text import N_
 from companion.services import NotFound
 from companion.web.api import bp
+from companion.web.api.circle_keys import circle_to_read, only_games_of
 from companion.web.history_filters import read_filters, read_page
 
 
@@ -34,8 +38,9 @@ def game_summary(game: HistoryGame) -> dict[str, object]:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Games newest first, 20 a page: ``?player=<name>&page=<k>`` (also ``variant``,
-    ``period``, ``from`` and ``to``, as on the history page)."""
+    """A circle's games newest first, 20 a page: ``?player=<name>&page=<k>`` (also
+    ``variant``, ``period``, ``from`` and ``to``, as on the history page)."""
+    circle_id = circle_to_read()
     read = read_filters(request.args, utcnow())
     if read.problems:
         name, problem = next(iter(read.problems.items()))
@@ -44,7 +49,8 @@ def list_games() -> ResponseReturnValue:
     if page is None:
         raise ApiError('The query parameter "page" must be a whole number from 1.')
     try:
-        listing = history_page(read.filters, page)
+        with only_games_of(circle_id):
+            listing = history_page(read.filters, page)
     except PageOutOfRange as error:
         raise ApiError(
             f"There is no page {error.page}: the pages run from 1 to {error.pages}."
@@ -57,10 +63,24 @@ def list_games() -> ResponseReturnValue:
     }
 
 
+def player_of_circle(name: str, circle_id: int | None) -> stats.PlayerRef | None:
+    """The player called ``name`` (case and edge spaces aside) in the circle ``circle_id``
+    (anywhere on a club server, ``None``)."""
+    if circle_id is None:
+        return stats.find_player(name)
+    row = db.session.execute(
+        sa.select(Player.id, Player.name).where(
+            Player.circle_id == circle_id, Player.key == name_key(name)
+        )
+    ).first()
+    return stats.PlayerRef(row.id, row.name) if row is not None else None
+
+
 @bp.get("/players/<path:name>")
 def show_player(name: str) -> ResponseReturnValue:
-    """A player's statistics over the games that count (excluded games do not)."""
-    player = stats.find_player(name)
+    """A player of the circle, with their statistics over the games that count (excluded
+    games do not): a name is matched within its circle only."""
+    player = player_of_circle(name, circle_to_read())
     if player is None:
         raise NotFound(N_("There is no player called %(name)s."), name=name)
     numbers = stats.player_stats(player)
