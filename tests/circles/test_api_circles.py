@@ -95,16 +95,13 @@ def test_names_are_matched_within_a_circle_only(circles_server: Flask, client: F
 def test_a_wrong_circle_key_is_refused_and_nothing_is_written(
     circles_server: Flask, client: FlaskClient
 ) -> None:
-    start(client)
+    game_key = start(client).json["edit_key"]
     with circles_server.app_context():
         before = snapshot()
     refused = start(client, OTHER_TABLE, **bearer("not-a-circle-key"))
     assert refused.status_code == 403
     assert refused.json == {"error": circle_keys.WRONG_CIRCLE_KEY}
-    game_key = start(client).json["edit_key"]  # a game's key opens no circle
-    with circles_server.app_context():
-        before = snapshot()
-    assert start(client, OTHER_TABLE, **bearer(game_key)).status_code == 403
+    assert start(client, OTHER_TABLE, **bearer(game_key)).status_code == 403  # a game's key
     with circles_server.app_context():
         assert snapshot() == before
 
