@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from companion.data.models import Circle, Game, Player, db
 from companion.web.api import circle_keys
+from companion.web.circle_rights import SESSION_INVITES
 from companion.web.security import OWN_PAGES
 from tests.api.test_games_api import round_entries
 from tests.db_snapshot import snapshot
@@ -172,6 +173,8 @@ def test_the_phones_own_pages_start_a_game_in_a_circle_it_is_in(
     made = new.json["circle"]["id"]
     assert made not in (mine["circle"]["id"], others["id"])
     assert circle_of_game(circles_server, new.json["id"]) == made
+    with phone.session_transaction() as session:  # the phone holds the invite, as the page's
+        assert session[SESSION_INVITES][str(made)] == new.json["circle"]["invite_key"]
     listed = phone.get("/api/v1/games", headers=OWN_PAGE)  # the new circle, used last
     assert [game["id"] for game in listed.json["games"]] == [new.json["id"]]
 
@@ -297,5 +300,9 @@ def test_a_phones_start_sent_again_keeps_its_circle(circles_server: Flask) -> No
     phone = circles_server.test_client()  # the same phone, the first answer never seen
     again = start(phone, {**TABLE, "circle": "new"}, **sent)
     assert again.get_data() == answer.get_data()
+    with phone.session_transaction() as session:
+        assert session[SESSION_INVITES] == {
+            str(answer.json["circle"]["id"]): answer.json["circle"]["invite_key"]
+        }
     listed = phone.get("/api/v1/games", headers=OWN_PAGE)
     assert [game["id"] for game in listed.json["games"]] == [answer.json["id"]]

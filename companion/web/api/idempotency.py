@@ -119,7 +119,8 @@ def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 def recall(holder: str) -> None:
     """For a request with an ``Idempotency-Key``, sent by ``holder`` (the hash of the edit
-    key that opened the game, "" where none is needed), under the lock of what it changes:
+    key that opened the game, or of the circle key a new game was sent with, "" where none
+    is needed), under the lock of what it changes:
     raise :class:`Replay` with the answer it got before, refuse the key if malformed (400) or
     if it came with another request (422); else note that this request's answer is to be
     stored. Does nothing for a request without the header or a view without
