@@ -24,7 +24,7 @@ from tests.browser.support import (
 )
 from tests.browser.test_offline_new_game import FRAME, FRAME_KEPT, fill_table
 from tests.browser.test_offline_play import NAMES, OUTBOX_SIZE, WORDS, ready_phone
-from tests.browser.test_pages import save_screenshot
+from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
 #: The games of a circle the phone is in, as its own pages ask the API (its session).
@@ -76,7 +76,7 @@ def start_offline(phone: Phone, live_server: LiveServer, names: list[str], circl
 
 
 def test_a_game_started_offline_joins_the_circle_chosen_on_the_page(
-    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, axe_source: str
 ) -> None:
     kit_manifest(live_server)
     opened: dict[str, Any] = live_table.new_game([*NAMES, "Dan"], rounds=1)  # the table's
@@ -89,6 +89,8 @@ def test_a_game_started_offline_joins_the_circle_chosen_on_the_page(
     expect(choice).to_have_value(str(circle))  # the phone's circle, offered first
     expect(choice.locator("option")).to_have_text([name, "A new circle"])
     save_screenshot(phone, "offline-new-game-circle-en")
+    problems = describe_violations(axe_violations(phone, axe_source), "new game with a circle")
+    assert problems == [], "\n".join(problems)
 
     code = start_offline(phone, live_server, ["Dora", "ann", "Emil"], str(circle))
     assert code != opened["id"]
