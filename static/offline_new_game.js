@@ -3,7 +3,8 @@
 // phone as the server will (the rules worker's games/new: the same checks, the same words,
 // the names of known players as the server spells them), keeps it in the outbox
 // (static/outbox.js) as the POST /api/v1/games its outbox sends once the network is back,
-// and opens its scoreboard at /games/new/<key> (<key>: that call's Idempotency-Key).
+// and opens its scoreboard at /games/new/<key> (<key>: that call's Idempotency-Key). The
+// start carries the circle chosen on the page (issue 28), so the game joins it once sent.
 //
 // Its pages are drawn by static/offline_play.js on the blank pages of its shape (the same
 // variant and number of players: the same round forms), which the service worker keeps for
@@ -93,6 +94,27 @@
       rounds: /^[0-9]+$/.test(rounds) ? Number(rounds) : rounds,
       first_leader: leader === -1 ? names.length : leader, // an empty row: refused as no seat
     };
+  }
+
+  // The circle the game joins, as the page's choice says it (issue 28): a circle's id, or
+  // "new" for a new circle, made when the start is sent; none where the page offers no
+  // choice (a club server's), and the server decides as the page would.
+  function circleOf() {
+    var choice = value("circle");
+    if (!choice) {
+      return null;
+    }
+    return /^[0-9]+$/.test(choice) ? Number(choice) : choice;
+  }
+
+  // What POST /api/v1/games is sent: the table, and the circle it joins.
+  function startOf(table) {
+    var body = Object.assign({}, table);
+    var circle = circleOf();
+    if (circle !== null) {
+      body.circle = circle;
+    }
+    return body;
   }
 
   // The names this page offers (the players the server knew when the page was kept).
@@ -249,7 +271,7 @@
               action: "start",
               number: null,
               base: 0,
-              body: table,
+              body: startOf(table),
               key: key,
               fields: null,
               page: location.pathname,

@@ -39,11 +39,14 @@ def as_json(entries: Sequence[Entry]) -> list[Any]:
 
 
 class Table:
-    """Games, rounds and phones for one test, on ``app`` through ``client``."""
+    """Games, rounds and phones for one test, on ``app`` through ``client``. One table is
+    one circle (issue 28): its first game starts a new circle, whose invite key it keeps and
+    sends with its next games (a club server has one circle, and answers no key)."""
 
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         self.app = app
         self.client = client
+        self.circle_key: str | None = None
 
     def new_game(
         self,
@@ -65,9 +68,14 @@ class Table:
                 "rounds": rounds,
                 "first_leader": first_leader,
             },
+            headers={}
+            if self.circle_key is None
+            else {"Authorization": f"Bearer {self.circle_key}"},
         )
         assert answer.status_code == 201, answer.json
         game: dict[str, Any] = answer.json
+        if "circle" in game:
+            self.circle_key = game["circle"]["invite_key"]
         if edit_here:
             self.give_edit_rights(self.client, game)
         return game

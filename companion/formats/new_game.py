@@ -21,23 +21,31 @@ from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 
 #: What the server calls a game being played (companion/data/states.py).
 IN_PROGRESS = "in_progress"
+#: The choice of ``circle`` that starts the game in a new circle (issue 28), as the
+#: new-game page's circle select says it.
+NEW_CIRCLE = "new"
 
 
 @dataclass(frozen=True)
 class NewGame:
     """The table as a request describes it: names in seat order (as typed), the variant,
-    the rounds planned (R11) and the seat leading the first round (R3)."""
+    the rounds planned (R11) and the seat leading the first round (R3); and the circle it
+    joins if the request says (a circle's id, or :data:`NEW_CIRCLE`), as the new-game page's
+    circle select says it (issue 28)."""
 
     names: list[str]
     variant: Variant
     rounds: int
     first_leader: int
+    circle: int | str | None = None
 
 
 def read_new_game(body: object) -> NewGame:
     """The request of ``POST /games``, read (400 with the API's words when malformed);
     the table itself is checked when the game is started."""
-    data = parse.fields(body, "The request", ("players", "variant"), ("rounds", "first_leader"))
+    data = parse.fields(
+        body, "The request", ("players", "variant"), ("rounds", "first_leader", "circle")
+    )
     names = [
         parse.string(name, f"players[{seat}]")
         for seat, name in enumerate(parse.listing(data["players"], "players", MAX_PLAYERS))
@@ -47,7 +55,17 @@ def read_new_game(body: object) -> NewGame:
         variant=parse.variant(data["variant"]),
         rounds=parse.integer(data.get("rounds", DEFAULT_ROUNDS), "rounds", MIN_ROUNDS, MAX_ROUNDS),
         first_leader=parse.integer(data.get("first_leader", 0), "first_leader", 0, MAX_PLAYERS - 1),
+        circle=circle_choice(data["circle"]) if "circle" in data else None,
     )
+
+
+def circle_choice(value: object) -> int | str:
+    """The ``circle`` of a request: a circle's id, or :data:`NEW_CIRCLE`."""
+    if value == NEW_CIRCLE:
+        return NEW_CIRCLE
+    if isinstance(value, int) and not isinstance(value, bool):
+        return parse.integer(value, "circle", 1, 2**31)
+    raise ApiError(f'"circle" must be a circle\'s id or "{NEW_CIRCLE}".')
 
 
 def starting_state(

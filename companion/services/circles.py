@@ -107,11 +107,13 @@ def circle_name_for(names: Sequence[str]) -> str:
     return name or NEW_CIRCLE_NAME
 
 
-def new_circle(name: str) -> tuple[Circle, str]:
+def new_circle(name: str, secret: str | None = None) -> tuple[Circle, str]:
     """A new circle and its invite secret, answered the only time it is known in clear: the
-    first game a phone starts makes its circle."""
+    first game a phone starts makes its circle. ``secret`` if given (an API answer kept for
+    a replay makes it again from its own salt, as a new game's edit key), else a new random
+    one."""
     hold_write_lock()
-    secret = new_edit_key()
+    secret = secret or new_edit_key()
     circle = Circle(name=clean_name(name) or NEW_CIRCLE_NAME, secret_hash=hash_edit_key(secret))
     db.session.add(circle)
     db.session.flush()
@@ -156,3 +158,12 @@ def circles_counted(circle_ids: Sequence[int]) -> list[PhoneCircle]:
 def invite_opens(secret_hash: str, secret: str) -> bool:
     """Whether ``secret`` is the invite secret whose hash is ``secret_hash``."""
     return hmac.compare_digest(secret_hash, hash_edit_key(secret))
+
+
+def circle_of_secret(secret: str) -> Circle | None:
+    """The circle whose invite secret is ``secret`` (a program's ``Authorization``), else
+    ``None``; only hashes are stored, so the secret is found by its hash."""
+    found: Circle | None = db.session.scalar(
+        sa.select(Circle).where(Circle.secret_hash == hash_edit_key(secret)).limit(1)
+    )
+    return found

@@ -27,7 +27,8 @@ from companion.formats.new_game import read_new_game
 from companion.formats.parse import ApiError
 from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
-from companion.web.api import bp, rights
+from companion.services.circles import circle_name_for, circle_of_invite, new_circle
+from companion.web.api import bp, circle_keys, rights
 from companion.web.api.idempotency import (
     Replay,
     commit_change,
@@ -36,6 +37,7 @@ from companion.web.api.idempotency import (
     unstored_secret,
 )
 from companion.web.api.rules_routes import request_body
+from companion.web.circle_rights import remember_invite, use_circle
 from companion.web.edit_rights import remember_edit_key
 from companion.web.rate_limits import limit_game_starts
 
@@ -76,30 +78,61 @@ def editable_game_with_key(code: str) -> tuple[Game, rights.SentKey]:
 @idempotent
 def create_game() -> ResponseReturnValue:
     """Start a game; the answer holds the edit key, shown this once (and to a replay of the
-    same request, which makes it again: it is not stored). A game our own pages start (a
-    phone's outbox sending the game it started offline) gives the phone its right, as the
-    new-game page does, the first time and on a replay alike."""
+    same request, which makes it again: it is not stored). The game joins a circle
+    (``circle_keys``): the one whose invite key is sent, or the one the phone's own pages
+    chose; else a new one, whose id, name and invite key the answer holds, shown this once
+    too. A game our own pages start (a phone's outbox sending the game it started offline)
+    gives the phone its right, and the new circle's invite, as the new-game page does, the
+    first time and on a replay alike."""
+    keyed = circle_keys.circle_of_key()
     try:
-        recall(holder="")
+        recall(holder="" if keyed is None else keyed.secret_hash)
     except Replay as replay:
         keep_right_of(replay.response)
         raise
     table = read_new_game(request_body())
+    start_in = circle_keys.circle_to_start_in(table.circle, keyed)
+    circle, invite = None, None
+    if start_in.new:
+        name = circle_name_for(table.names)
+        circle, invite = new_circle(name, secret=unstored_secret(NEW_CIRCLE_SECRET))
     game, key = services.create_game(
-        table.names, table.variant, table.rounds, table.first_leader, key=unstored_secret()
+        table.names,
+        table.variant,
+        table.rounds,
+        table.first_leader,
+        circle_id=start_in.circle_id if circle is None else circle.id,
+        key=unstored_secret(),
     )
     commit_change()
     if rights.sent_by_phone():
         remember_edit_key(game, key)
-    return {**game_state(game), "edit_key": key}, 201, {"Cache-Control": "no-store"}
+        if circle is not None and invite is not None:
+            remember_invite(circle, invite)
+        use_circle(game.circle_id)
+    answer: dict[str, object] = {**game_state(game), "edit_key": key}
+    if circle is not None:
+        answer["circle"] = {"id": circle.id, "name": circle.name, "invite_key": invite}
+    return answer, 201, {"Cache-Control": "no-store"}
+
+
+#: What a new circle's invite secret is made for, in a replayed answer (``idempotency``).
+NEW_CIRCLE_SECRET = "circle"
 
 
 def keep_right_of(started: Response) -> None:
-    """The phone's right to the game a replayed start answers, if our own pages sent it."""
+    """The phone's right to the game a replayed start answers, and the new circle's invite
+    it holds, if our own pages sent it."""
     if started.status_code != 201 or not rights.sent_by_phone():
         return
     answer = json.loads(started.get_data())
-    remember_edit_key(services.get_game(answer["id"]), answer["edit_key"])
+    game = services.get_game(answer["id"])
+    remember_edit_key(game, answer["edit_key"])
+    if "circle" in answer:
+        circle = circle_of_invite(answer["circle"]["id"], answer["circle"]["invite_key"])
+        if circle is not None:
+            remember_invite(circle, answer["circle"]["invite_key"])
+    use_circle(game.circle_id)
 
 
 #: A game's state changes with every round, and is the same for anyone holding its id (it

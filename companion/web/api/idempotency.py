@@ -34,9 +34,10 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
@@ -58,18 +59,21 @@ REPLAYED = "Idempotent-Replayed"
 KEY_PATTERN = answers.KEY_PATTERN
 #: The headers of an answer that are stored with it (the rest is added to any answer alike).
 KEPT_HEADERS = ("Content-Type", "Cache-Control", "Location")
-#: What stands in a stored body for the secret it handed out. JSON never holds a raw NUL.
-PLACEHOLDER = b'"\x00"'
+#: What stands in a stored body for a secret it handed out: a NUL, then the secret's purpose
+#: ("" for a new game's edit key, "circle" for a new circle's invite secret), as a JSON
+#: string. JSON never holds a raw NUL.
+PLACEHOLDERS = re.compile(rb'"\x00([a-z]*)"')
 
 
 @dataclass
 class Pending:
     """The key of the request under way; ``sent`` once it was recalled (the answer will be
-    stored), and the salt of the secret its answer hands out, if any."""
+    stored), the salt of the secrets its answer hands out, if any, and what each is for."""
 
     key: str
     sent: answers.Request | None = None
     salt: str | None = None
+    purposes: list[str] = field(default_factory=list)
 
 
 class Replay(Exception):
@@ -115,7 +119,8 @@ def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
 
 def recall(holder: str) -> None:
     """For a request with an ``Idempotency-Key``, sent by ``holder`` (the hash of the edit
-    key that opened the game, "" where none is needed), under the lock of what it changes:
+    key that opened the game, or of the circle key a new game was sent with, "" where none
+    is needed), under the lock of what it changes:
     raise :class:`Replay` with the answer it got before, refuse the key if malformed (400) or
     if it came with another request (422); else note that this request's answer is to be
     stored. Does nothing for a request without the header or a view without
@@ -146,23 +151,28 @@ def commit_change() -> None:
     db.session.expire_all()
 
 
-def unstored_secret() -> str | None:
-    """A secret for this request's answer to hand out (a new game's edit key) that its stored
-    answer does not hold: a replay makes it again from a random salt and the app's secret
-    key, so a leaked database still grants no edit rights. ``None`` when the answer is not
-    stored (the caller makes a random one)."""
+def unstored_secret(purpose: str = "") -> str | None:
+    """A secret for this request's answer to hand out that its stored answer does not hold:
+    a new game's edit key, or (``purpose`` "circle") a new circle's invite secret. A replay
+    makes it again from the answer's random salt, the purpose and the app's secret key, so a
+    leaked database still grants no rights. ``None`` when the answer is not stored (the
+    caller makes a random one)."""
     pending: Pending | None = g.get("idempotency")
     if pending is None or pending.sent is None:
         return None
-    pending.salt = secrets.token_hex(16)
-    return secret_of(pending.salt)
+    if pending.salt is None:
+        pending.salt = secrets.token_hex(16)
+    pending.purposes.append(purpose)
+    return secret_of(pending.salt, purpose)
 
 
-def secret_of(salt: str) -> str:
-    """The secret made from ``salt`` (as long as a random edit key)."""
+def secret_of(salt: str, purpose: str = "") -> str:
+    """The secret made from ``salt`` for ``purpose`` (as long as a random edit key); the
+    edit key's ("") is made as before purposes were, so answers stored then still replay."""
     secret = current_app.config["SECRET_KEY"]
     secret_bytes = secret.encode() if isinstance(secret, str) else secret
-    mac = hmac.new(secret_bytes, f"idempotent answer\0{salt}".encode(), hashlib.sha256)
+    message = f"idempotent answer\0{salt}" + (f"\0{purpose}" if purpose else "")
+    mac = hmac.new(secret_bytes, message.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
 
 
@@ -176,9 +186,10 @@ def kept(response: Response, pending: Pending, sent: answers.Request) -> Respons
     request stored its answer first (a twin at the same moment), roll back and answer that."""
     body, salt = response.get_data(), None
     if pending.salt is not None:
-        secret = json.dumps(secret_of(pending.salt)).encode()
-        if secret in body:
-            body, salt = body.replace(secret, PLACEHOLDER), pending.salt
+        for purpose in pending.purposes:
+            secret = json.dumps(secret_of(pending.salt, purpose)).encode()
+            if secret in body:
+                body, salt = body.replace(secret, placeholder(purpose)), pending.salt
     headers = [(name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers]
     try:
         answers.purge_expired_answers(expired_before())
@@ -194,6 +205,11 @@ def kept(response: Response, pending: Pending, sent: answers.Request) -> Respons
     return response
 
 
+def placeholder(purpose: str) -> bytes:
+    """What stands in a stored body for the secret made for ``purpose``."""
+    return b'"\x00' + purpose.encode() + b'"'
+
+
 def replayed(stored: IdempotentAnswer, sent: answers.Request) -> Response:
     """The stored answer, as sent the first time, if ``sent`` is the request it answered;
     another request with the same key is refused (422)."""
@@ -203,8 +219,11 @@ def replayed(stored: IdempotentAnswer, sent: answers.Request) -> Response:
             422,
         )
     body = stored.body
-    if stored.salt is not None:
-        body = body.replace(PLACEHOLDER, json.dumps(secret_of(stored.salt)).encode())
+    salt = stored.salt
+    if salt is not None:
+        body = PLACEHOLDERS.sub(
+            lambda found: json.dumps(secret_of(salt, found[1].decode())).encode(), body
+        )
     response = Response(body, status=stored.status)
     for name, value in stored.headers:
         response.headers[name] = value

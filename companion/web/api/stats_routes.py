@@ -2,9 +2,13 @@
 
 Both read stored rows at request time with a fixed number of SQL statements
 (``companion.data.stats``): a recorded, corrected, deleted or excluded game shows at once.
+Both are of one circle (issue 28), named by its invite key or the phone's own pages
+(``circle_keys.circle_to_read``); on a club server, of the whole server.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from flask import request
 from flask.typing import ResponseReturnValue
@@ -16,6 +20,7 @@ from companion.formats.parse import ApiError
 from companion.rules.text import N_
 from companion.services import NotFound
 from companion.web.api import bp
+from companion.web.api.circle_keys import circle_to_read
 from companion.web.history_filters import read_filters, read_page
 
 
@@ -34,8 +39,9 @@ def game_summary(game: HistoryGame) -> dict[str, object]:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Games newest first, 20 a page: ``?player=<name>&page=<k>`` (also ``variant``,
-    ``period``, ``from`` and ``to``, as on the history page)."""
+    """A circle's games newest first, 20 a page: ``?player=<name>&page=<k>`` (also
+    ``variant``, ``period``, ``from`` and ``to``, as on the history page)."""
+    circle_id = circle_to_read()
     read = read_filters(request.args, utcnow())
     if read.problems:
         name, problem = next(iter(read.problems.items()))
@@ -44,7 +50,7 @@ def list_games() -> ResponseReturnValue:
     if page is None:
         raise ApiError('The query parameter "page" must be a whole number from 1.')
     try:
-        listing = history_page(read.filters, page)
+        listing = history_page(replace(read.filters, circle_id=circle_id), page)
     except PageOutOfRange as error:
         raise ApiError(
             f"There is no page {error.page}: the pages run from 1 to {error.pages}."
@@ -59,8 +65,9 @@ def list_games() -> ResponseReturnValue:
 
 @bp.get("/players/<path:name>")
 def show_player(name: str) -> ResponseReturnValue:
-    """A player's statistics over the games that count (excluded games do not)."""
-    player = stats.find_player(name)
+    """A player of the circle, with their statistics over the games that count (excluded
+    games do not): a name is matched within its circle only."""
+    player = stats.find_player(name, circle_to_read())
     if player is None:
         raise NotFound(N_("There is no player called %(name)s."), name=name)
     numbers = stats.player_stats(player)
