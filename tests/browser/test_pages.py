@@ -75,6 +75,8 @@ PAGES = [
     Page("game-resolver-trick", "/g/{main}/resolve?leader=1&trick=yellow-3+green-3",
          ".trick-play--takes"),
     Page("history", "/history", ".history-list .history-game"),
+    # This phone's circle (through its games' edit keys): its card, a new invite, a new name.
+    Page("circles", "/circles", ".share-card .circle-form"),
     Page("player", "/players/Ann", ".stat-grid", unscrolled=".table-scroll"),
     # A long name, in the head-to-head table's column head and in the opponents' rows.
     Page("player-long-name", "/players/Bartholomäus", "a[data-versus]",

@@ -33,7 +33,10 @@ def server(database_folder: Path) -> Iterator[loadkit.Server]:
     """gunicorn -w 4 on its own migrated database, answering, for the whole session."""
     with (
         loadkit.migrated_database(database_folder, "concurrency", postgres_url()) as url,
-        loadkit.running_server(url, database_folder / "gunicorn.log") as running,
+        # A club's server: the races are of one history's players (circles: tests/circles).
+        loadkit.running_server(
+            url, database_folder / "gunicorn.log", environment={"CLUB_SERVER": "1"}
+        ) as running,
     ):
         yield running
 

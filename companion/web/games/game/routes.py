@@ -204,7 +204,6 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
             ),
         )
     remember_edit_key(game, key)
-    use_circle(game.circle_id)  # the phone is in the game's circle now: offered first
     response = redirect(url_for("games.scoreboard", code=game.code))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
