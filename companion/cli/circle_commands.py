@@ -18,11 +18,9 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 from flask_babel import gettext
-from sqlalchemy.exc import IntegrityError
 
-from companion.cli.player_commands import listed, refused
+from companion.cli.player_commands import committed, listed
 from companion.data.models import CircleChange, db
-from companion.services import ServiceError
 from companion.services.circle_changes import merge_circles
 from companion.services.circle_journal import CircleMoved, journal, undo_circle_change
 from companion.services.circles import circle_counts, new_invite, rename_circle
@@ -60,11 +58,7 @@ def invite_command(circle_id: int, server: str | None) -> None:
     """Make a new invite secret for circle ID and print it, this once: only its hash is
     stored, and the circle's previous secret no longer works. A phone opening
     ``<server>/circles/ID/join/<secret>`` is in the circle."""
-    try:
-        circle, secret = new_invite(circle_id)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
+    circle, secret = committed(lambda: new_invite(circle_id))
     click.echo(
         gettext(
             "The new invite secret of circle %(id)s (%(name)s), shown only now: only its hash "
@@ -90,11 +84,7 @@ def invite_command(circle_id: int, server: str | None) -> None:
 @with_appcontext
 def rename_command(circle_id: int, name: str) -> None:
     """Give circle ID the name NAME."""
-    try:
-        circle, old = rename_circle(circle_id, name, COMMAND)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
+    circle, old = committed(lambda: rename_circle(circle_id, name, COMMAND))
     click.echo(renamed(circle.id, old, circle.name))
 
 
@@ -105,11 +95,7 @@ def rename_command(circle_id: int, name: str) -> None:
 def merge_command(source: int, target: int) -> None:
     """Move every game and player of circle SOURCE to circle TARGET (ids), merging the
     players of one name in both, then remove SOURCE and its invite secret."""
-    try:
-        change = merge_circles(source, target, COMMAND)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
+    change = committed(lambda: merge_circles(source, target, COMMAND))
     click.echo(describe(change))
 
 
@@ -118,16 +104,11 @@ def merge_command(source: int, target: int) -> None:
 @with_appcontext
 def undo_command(entry: int) -> None:
     """Put back the state from before entry ID of the circles' journal, exactly."""
-    try:
-        change = undo_circle_change(entry)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
-    except IntegrityError:  # a circle or player took a restored id or name meanwhile
-        db.session.rollback()
-        raise click.ClickException(
-            gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry)
-        ) from None
+    change = committed(
+        lambda: undo_circle_change(entry),
+        # a circle or player took a restored id or name meanwhile
+        gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry),
+    )
     click.echo(gettext("Undone: %(change)s", change=describe(change)))
 
 

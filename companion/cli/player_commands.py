@@ -11,7 +11,9 @@ merge, from here or from a page, is written to the journal, and any of them can 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import TypeVar
 
 import click
 from flask.cli import with_appcontext
@@ -31,6 +33,9 @@ from companion.services.player_changes import (
 )
 from companion.services.player_journal import Moved, journal, undo_change
 
+#: What a command's change answers (its journal entry, a circle and its secret, ...).
+Done = TypeVar("Done")
+
 
 @click.group("players")
 def players_group() -> None:
@@ -43,22 +48,34 @@ def refused(error: ServiceError) -> click.ClickException:
     return click.ClickException(render_message(error.message))
 
 
+def committed(change: Callable[[], Done], lost_race: str | None = None) -> Done:
+    """Run ``change`` and commit it, answering what it answers. A refusal of the service,
+    or (when ``lost_race`` says it in words) another writer taking a name or an id
+    meanwhile, is rolled back and becomes the command's error: nothing is half done."""
+    try:
+        done = change()
+        db.session.commit()
+    except ServiceError as error:
+        raise refused(error) from None
+    except IntegrityError:
+        if lost_race is None:
+            raise
+        db.session.rollback()
+        raise click.ClickException(lost_race) from None
+    return done
+
+
 @players_group.command("rename")
 @click.argument("old")
 @click.argument("new")
 @with_appcontext
 def rename_command(old: str, new: str) -> None:
     """Give the player OLD (a name or an id) the name NEW in every game."""
-    try:
-        change = rename_player(find_player(old), new, COMMAND)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
-    except IntegrityError:  # a phone gave someone this name a moment ago
-        db.session.rollback()
-        raise click.ClickException(
-            gettext("Another player took the name %(name)s meanwhile.", name=new)
-        ) from None
+    change = committed(
+        lambda: rename_player(find_player(old), new, COMMAND),
+        # a phone gave someone this name a moment ago
+        gettext("Another player took the name %(name)s meanwhile.", name=new),
+    )
     click.echo(describe(change))
 
 
@@ -68,11 +85,7 @@ def rename_command(old: str, new: str) -> None:
 @with_appcontext
 def merge_command(source: str, into: str) -> None:
     """Move every seat and result of SOURCE to INTO (names or ids), then remove SOURCE."""
-    try:
-        change = merge_players(find_player(source), find_player(into), COMMAND)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
+    change = committed(lambda: merge_players(find_player(source), find_player(into), COMMAND))
     click.echo(describe(change))
 
 
@@ -81,16 +94,11 @@ def merge_command(source: str, into: str) -> None:
 @with_appcontext
 def undo_command(entry: int) -> None:
     """Put back the state from before journal entry ID, exactly."""
-    try:
-        change = undo_change(entry)
-        db.session.commit()
-    except ServiceError as error:
-        raise refused(error) from None
-    except IntegrityError:  # a player took the old name back meanwhile
-        db.session.rollback()
-        raise click.ClickException(
-            gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry)
-        ) from None
+    change = committed(
+        lambda: undo_change(entry),
+        # a player took the old name back meanwhile
+        gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry),
+    )
     click.echo(gettext("Undone: %(change)s", change=describe(change)))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import flask_babel
@@ -12,6 +12,8 @@ from flask_babel import Babel, format_decimal, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
 from companion.read_models.names_in_sentences import (
@@ -45,7 +47,14 @@ def select_locale() -> str:
     chosen = request.cookies.get(LANGUAGE_COOKIE)
     if chosen in languages:
         return chosen
-    return request.accept_languages.best_match(languages) or "en"
+    return best_language(request.headers.get("Accept-Language", ""), tuple(languages))
+
+
+@lru_cache(maxsize=512)
+def best_language(header: str, languages: tuple[str, ...]) -> str:
+    """The language of ``languages`` an ``Accept-Language`` header asks for first, else
+    English; read once per header (every polled page's ETag asks, and phones send few)."""
+    return parse_accept_header(header, LanguageAccept).best_match(languages) or "en"
 
 
 def safe_next_path(target: str | None) -> str:

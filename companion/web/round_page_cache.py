@@ -63,7 +63,11 @@ def may_keep() -> bool:
 def kept_page(tag: str) -> Response | None:
     """The page kept for ``tag``, as a response, if this request may be served one."""
     page = rendered_page(tag) if may_keep() else None
-    return None if page is None else make_response(page, 200)
+    if page is None:
+        return None
+    response = make_response(page, 200)
+    response.set_etag(tag)  # its gzip is kept by it too (``compression.compressed``)
+    return response
 
 
 def keep_page(tag: str, answer: ResponseReturnValue) -> Response:
@@ -72,6 +76,7 @@ def keep_page(tag: str, answer: ResponseReturnValue) -> Response:
     response = make_response(answer)
     if response.status_code == 200 and response.mimetype == "text/html" and may_keep():
         response.set_data(keep_rendered(tag, response.get_data(as_text=True)))
+        response.set_etag(tag)
     return response
 
 

@@ -133,7 +133,11 @@ def page_etag(
         templates_digest(template),
         linked_names(static),
         kind,
-        request.host_url,  # every link starts with the script root (URL_PREFIX)
+        # every link starts with the scheme, host and script root (URL_PREFIX); read as
+        # they came, which names them as well as ``host_url`` at a fraction of its cost
+        request.scheme,
+        request.host,
+        request.script_root,
         code,  # two games of the same players at the same version are still two pages
         rows[0].version,
         str(rows[0].live) if rows[0].live is not None else None,  # as the driver gives it

@@ -279,7 +279,6 @@ def live_round(code: str, number: int) -> ResponseReturnValue:
         return response
     kept = kept_page(tag) if tag is not None else None
     if kept is not None:
-        kept.set_etag(tag or "")
         kept.headers["Cache-Control"] = "no-store"
         return kept
     game = editable_game(code)
