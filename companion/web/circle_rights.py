@@ -17,6 +17,8 @@ it was before circles: every game goes into the server's first circle.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sqlalchemy as sa
 from flask import after_this_request, current_app, g, session
 
@@ -28,6 +30,7 @@ from companion.data.circles import (
     server_circle,
 )
 from companion.data.models import Circle
+from companion.formats.new_game import NEW_CIRCLE
 from companion.services.keys import hash_edit_key
 from companion.web.edit_rights import held_games, keep_out_of_caches
 
@@ -95,9 +98,38 @@ def forget_circles_of_phone() -> None:
     g.pop("phone_circles", None)
 
 
+def phone_circle(circle_id: int) -> CircleRef | None:
+    """The circle ``circle_id`` as this phone sees it, if it is in it."""
+    return next((circle for circle in circles_of_phone() if circle.id == circle_id), None)
+
+
 def in_circle(circle_id: int) -> bool:
     """Whether this phone is in the circle ``circle_id``."""
-    return any(circle.id == circle_id for circle in circles_of_phone())
+    return phone_circle(circle_id) is not None
+
+
+@dataclass(frozen=True)
+class StartIn:
+    """Where a new game starts: in the circle ``circle_id``, or in a new circle (``new``);
+    neither on a club server (the server's circle)."""
+
+    circle_id: int | None = None
+    new: bool = False
+
+
+def phone_start_in(choice: int | str | None) -> StartIn | None:
+    """Where a game this phone starts goes, from the circle it chose (an id, ``"new"``, or
+    nothing: a page or outbox from before the choice): the circle chosen, if the phone is
+    in it (``None`` if not: it left it meanwhile), else the one it used last, else a new
+    one. The new-game page and the API's own pages (the offline outbox) ask the same."""
+    if club_server():
+        return StartIn()
+    if choice == NEW_CIRCLE:
+        return StartIn(new=True)
+    if isinstance(choice, int):
+        return StartIn(choice) if in_circle(choice) else None
+    shown = shown_circle()
+    return StartIn(shown.id) if shown is not None else StartIn(new=True)
 
 
 def last_circle_id() -> int | None:

@@ -12,15 +12,19 @@ handed out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import request
 
 from companion.data.models import Circle
 from companion.formats.new_game import NEW_CIRCLE
 from companion.formats.parse import ApiError
 from companion.services.circles import circle_of_secret
-from companion.web.circle_rights import club_server, in_circle, shown_circle
+from companion.web.circle_rights import (
+    StartIn,
+    club_server,
+    in_circle,
+    phone_start_in,
+    shown_circle,
+)
 from companion.web.edit_rights import bearer_key
 from companion.web.security import sent_by_own_pages
 
@@ -43,15 +47,6 @@ def circle_of_key() -> Circle | None:
     return circle
 
 
-@dataclass(frozen=True)
-class StartIn:
-    """Where a new game starts: in the circle ``circle_id``, or in a new circle (``new``);
-    neither on a club server (the server's circle)."""
-
-    circle_id: int | None = None
-    new: bool = False
-
-
 def circle_to_start_in(choice: int | str | None, keyed: Circle | None) -> StartIn:
     """Where the game of a ``POST /games`` starts, from the body's ``circle`` (``choice``)
     and the circle of the request's key (``keyed``): the key's circle; for the phone's own
@@ -70,12 +65,10 @@ def circle_to_start_in(choice: int | str | None, keyed: Circle | None) -> StartI
         if choice is not None:
             raise ApiError(NO_CIRCLE_KEY, 401)
         return StartIn(new=True)
-    if isinstance(choice, int):
-        if not in_circle(choice):
-            raise ApiError(NOT_IN_CIRCLE, 403)
-        return StartIn(choice)
-    shown = shown_circle()
-    return StartIn(shown.id) if shown is not None else StartIn(new=True)
+    start = phone_start_in(choice)
+    if start is None:
+        raise ApiError(NOT_IN_CIRCLE, 403)
+    return start
 
 
 def circle_to_read() -> int | None:

@@ -44,6 +44,7 @@ from companion.web.circle_rights import (
     held_invite,
     in_circle,
     last_circle_id,
+    phone_circle,
     remember_invite,
 )
 from companion.web.circles import bp
@@ -176,7 +177,8 @@ def rename(circle_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         return render_circles(form, circle_id, status=400)
     name = form.name.data or ""
-    if clean_name(name) == next(c.name for c in circles_of_phone() if c.id == circle_id):
+    shown = phone_circle(circle_id)
+    if shown is not None and clean_name(name) == shown.name:
         return redirect(url_for("circles.circles_page", _anchor=f"circle-{circle_id}"))
     with refusals() as refused:
         rename_circle(circle_id, name, origin=PAGE)

@@ -29,6 +29,7 @@ from wtforms.validators import InputRequired, NumberRange
 from companion.data.circles import CircleRef
 from companion.data.models import MAX_NAME_LENGTH
 from companion.data.names import clean_name, name_character_problem, name_key
+from companion.formats.new_game import NEW_CIRCLE
 from companion.read_models.messages import PRESET_NAMES
 from companion.rules import CLASSIC, HAT_TRICK, MAX_PLAYERS, PRESETS, Variant, variant_from_settings
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
@@ -37,8 +38,6 @@ from companion.web.variant_choices import COLOUR_COUNT_CHOICES, REVEAL_CHOICES, 
 #: Name fields on the page: the most players any variant seats (R2).
 SEATS = MAX_PLAYERS
 CUSTOM = "custom"
-#: The circle choice that starts a new circle (issue 28).
-NEW_CIRCLE = "new"
 
 #: One line per preset telling the table what changes (RULES.md sections 5 and 6).
 PRESET_EXPLANATIONS = {
@@ -113,11 +112,13 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         if not self.is_submitted() and shown is not None:
             self.circle.data = str(shown.id)
 
-    def chosen_circle(self, shown: CircleRef | None) -> int | None:
-        """The id of the circle chosen, ``None`` for a new one; a form without the choice (a
-        page kept from before circles, a program) means ``shown``, the phone's last."""
-        choice = self.circle.data or (str(shown.id) if shown is not None else NEW_CIRCLE)
-        return int(choice) if choice.isdigit() else None
+    def chosen_circle(self) -> int | str | None:
+        """The circle chosen: its id, :data:`NEW_CIRCLE`, or ``None`` for a form without the
+        choice (a page kept from before circles: ``circle_rights.phone_start_in``)."""
+        choice = self.circle.data or ""
+        if choice.isascii() and choice.isdigit():
+            return int(choice)
+        return NEW_CIRCLE if choice == NEW_CIRCLE else None
 
     def seat_fields(self) -> list[Field]:
         """The name fields in seating order (one per possible seat, most left empty)."""

@@ -33,7 +33,7 @@ from companion.services.keys import new_edit_key
 from companion.web.circle_rights import (
     circles_of_phone,
     club_server,
-    in_circle,
+    phone_start_in,
     remember_invite,
     shown_circle,
     use_circle,
@@ -119,15 +119,16 @@ def create_game_from(form: NewGameForm) -> Game | None:
     put the reason next to the field it concerns (the players by default), save nothing
     and answer ``None``."""
     names = form.seat_names()
-    circle_id = None if club_server() else form.chosen_circle(shown_circle())
-    if circle_id is not None and not in_circle(circle_id):
+    start = phone_start_in(form.chosen_circle())
+    if start is None:
         form.circle.errors = [
             gettext("This phone is no longer in that circle: choose another, or a new one.")
         ]
         return None
     invite = None
+    circle_id = start.circle_id
     with refusals() as refused:
-        if circle_id is None and not club_server():  # a new circle, named after its players
+        if start.new:  # a new circle, named after its players
             invite = new_circle(circle_name_for(names))
             circle_id = invite[0].id
         game, key = services.create_game(

@@ -24,7 +24,7 @@ from flask_babel import gettext
 from companion import services
 from companion.data.circles import CircleRef
 from companion.data.models import Game, db
-from companion.web.circle_rights import circles_of_phone, club_server, in_circle
+from companion.web.circle_rights import club_server, phone_circle
 from companion.web.edit_rights import device_edit_key, game_to_change, remember_edit_key
 from companion.web.games.blueprint import bp
 from companion.web.games.game.forms import ConfirmForm
@@ -70,9 +70,7 @@ def make_new_edit_link(game: Game, form: ConfirmForm) -> ResponseReturnValue:
 def game_circle(game: Game) -> CircleRef | None:
     """The game's circle, for a phone in it (its invite link is on the circles page);
     ``None`` for any other phone, and on a club server, where every phone is in it."""
-    if club_server() or not in_circle(game.circle_id):
-        return None
-    return next(circle for circle in circles_of_phone() if circle.id == game.circle_id)
+    return None if club_server() else phone_circle(game.circle_id)
 
 
 def render_share(game: Game, form: ConfirmForm, status: int = 200) -> ResponseReturnValue:
