@@ -21,9 +21,11 @@ from urllib.parse import urlsplit
 from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
+
+from companion.web.kept_sessions import VerifiedCookies
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -97,6 +99,11 @@ def cookie_path(app: Flask) -> str:
 OLD_SESSION_COOKIE = "session"
 
 
+def signing_keys(app: Flask) -> tuple[object, ...]:
+    """The keys session cookies are signed and checked with: the fallbacks, then the key."""
+    return (*(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)
+
+
 class Session(SecureCookieSession):
     """The session, which knows whether it was read from the old cookie."""
 
@@ -118,10 +125,41 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         """The session of the cookie of our own name, else the one kept under the old."""
-        session = super().open_session(app, request)
-        if session is None or self.get_cookie_name(app) in request.cookies:
-            return session
-        return self.old_session(app, request) or session
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        name = self.get_cookie_name(app)
+        if name not in request.cookies:
+            return self.old_session(app, request) or self.session_class()
+        value = request.cookies[name]
+        return self.signed_session(app, serializer, value) if value else self.session_class()
+
+    def signed_session(
+        self, app: Flask, serializer: URLSafeTimedSerializer, value: str
+    ) -> SecureCookieSession:
+        """The session a cookie carries (empty if its signature fails or has expired): a
+        cookie this process has verified before is not checked again (``kept_sessions``)."""
+        keys = signing_keys(app)
+        verified: VerifiedCookies = app.extensions.setdefault("verified_cookies", VerifiedCookies())
+        data = verified.find(value, keys)
+        if data is None:
+            max_age = int(app.permanent_session_lifetime.total_seconds())
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            verified.keep(value, keys, data, signed.timestamp() + max_age)
+        return self.session_class(data)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer, made once per set of keys rather than at every request."""
+        keys = signing_keys(app)
+        kept = app.extensions.get("session_serializer")
+        if kept is None or kept[0] != keys:
+            kept = (keys, super().get_signing_serializer(app))
+            app.extensions["session_serializer"] = kept
+        serializer: URLSafeTimedSerializer | None = kept[1]
+        return serializer
 
     def old_session(self, app: Flask, request: Request) -> Session | None:
         """The session a phone still keeps under the old name, if this app signed it (a
