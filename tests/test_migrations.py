@@ -327,3 +327,29 @@ def test_the_circles_journal_starts_empty_and_goes_without_touching_the_circles(
         with db.engine.connect() as connection:
             assert _rows(connection, "SELECT id, name FROM circles") == club
         drop_everything()
+
+
+def test_a_circle_is_found_by_its_secret_through_an_index(app: Flask) -> None:
+    """0015: the hash of a circle's invite secret is indexed (a program starting a game with
+    a circle's key finds its circle without reading every circle); going back drops the
+    index and keeps every circle."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0015")
+        indexes = {index["name"]: index for index in sa.inspect(db.engine).get_indexes("circles")}
+        assert indexes["ix_circles_secret_hash"]["column_names"] == ["secret_hash"]
+        if db.engine.dialect.name == "sqlite":
+            with db.engine.connect() as connection:
+                plan = _rows(
+                    connection,
+                    "EXPLAIN QUERY PLAN SELECT id FROM circles WHERE secret_hash = 'x' LIMIT 1",
+                )
+            assert any("ix_circles_secret_hash" in str(row[-1]) for row in plan), plan
+        with db.engine.connect() as connection:
+            circles = _rows(connection, "SELECT id, name, secret_hash FROM circles")
+        downgrade(revision="0014")
+        names = [index["name"] for index in sa.inspect(db.engine).get_indexes("circles")]
+        assert "ix_circles_secret_hash" not in names
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT id, name, secret_hash FROM circles") == circles
+        drop_everything()

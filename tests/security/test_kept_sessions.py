@@ -87,9 +87,7 @@ def test_a_cookie_is_checked_once_then_its_rights_hold_at_every_poll(
     assert checks.count(value) == 1
 
 
-def test_a_forged_cookie_is_refused_though_the_real_one_is_kept(
-    app: Flask, table: Table
-) -> None:
+def test_a_forged_cookie_is_refused_though_the_real_one_is_kept(app: Flask, table: Table) -> None:
     game = table.new_game()
     value = kept_cookie(table, game)
     payload, _, signature = value.rpartition(".")

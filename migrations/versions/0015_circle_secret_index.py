@@ -1,0 +1,29 @@
+"""circle secret index
+
+A phone's circles are found by the hashes of the invite secrets it holds, at every page of
+the history and every start through the API with a circle's key: an index finds them without
+reading the whole table, however many tables share the server.
+
+Revision ID: 0015
+Revises: 0014
+Create Date: 2026-11-27 23:50:00
+
+"""
+
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = "0015"
+down_revision = "0014"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("circles") as batch_op:
+        batch_op.create_index(batch_op.f("ix_circles_secret_hash"), ["secret_hash"], unique=False)
+
+
+def downgrade():
+    with op.batch_alter_table("circles") as batch_op:
+        batch_op.drop_index(batch_op.f("ix_circles_secret_hash"))
