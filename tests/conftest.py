@@ -17,10 +17,14 @@ from companion.data.models import db
 from tests.fresh_tables import clear_away, make_fresh
 from tests.openapi_check import CheckingClient
 from tests.table import Table
+from tests.url_builders import compile_builders_once
 
 #: Every test client of every app the tests build holds its exchanges with the JSON API to
 #: the API's OpenAPI document (tests/openapi_check.py): the document cannot drift.
 Flask.test_client_class = CheckingClient
+#: The suite makes an app for nearly every test: werkzeug compiles each URL rule once per
+#: process instead of once per app (tests/url_builders.py).
+compile_builders_once()
 
 TEST_CONFIG = {
     "TESTING": True,

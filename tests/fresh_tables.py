@@ -5,13 +5,20 @@ of DDL, some two thousand times a run. Where the tables are still exactly as the
 ``create_all`` left them (same tables, columns, constraints, indexes, no planner statistics:
 :data:`FINGERPRINT`), one ``TRUNCATE ... RESTART IDENTITY`` empties them and starts their
 identities again instead. Anything else (a test that dropped tables, ran the migrations,
-ran ANALYZE, added a table) is met as before: every table dropped and created again. SQLite
-gets a new file per test anyway and keeps the old way.
+ran ANALYZE, added a table) is met as before: every table dropped and created again.
+
+SQLite gets a new file per test. Creating the tables there cost some 25 ms a test and dropping
+them again 15: instead the tables are made once per process in a database in memory
+(:func:`sqlite_template`), and SQLite's backup API copies that database over the test's, a
+millisecond; whatever the file held before (rows, a dropped or added table) is replaced whole.
 """
 
 from __future__ import annotations
 
+import sqlite3
+
 import sqlalchemy as sa
+from sqlalchemy.pool import StaticPool
 
 from companion.data.models import db
 
@@ -57,6 +64,30 @@ FINGERPRINT = sa.text(
 AS_CREATED: dict[str, str] = {}
 
 
+#: The models' tables as ``create_all`` makes them on SQLite, in memory, made once per process.
+SQLITE_TEMPLATE: list[sa.Engine] = []
+
+
+def sqlite_template() -> sqlite3.Connection:
+    """The driver connection of a SQLite database in memory holding the models' tables (and
+    what their creation writes), made by ``create_all`` the first time it is asked for."""
+    if not SQLITE_TEMPLATE:
+        engine = sa.create_engine("sqlite://", poolclass=StaticPool)
+        db.metadata.create_all(engine)
+        SQLITE_TEMPLATE.append(engine)
+    connection = SQLITE_TEMPLATE[0].raw_connection().driver_connection
+    assert isinstance(connection, sqlite3.Connection)
+    return connection
+
+
+def copy_template() -> None:
+    """Replace the app's SQLite database with :func:`sqlite_template`, whole."""
+    with db.engine.connect() as connection:
+        target = connection.connection.driver_connection
+        assert isinstance(target, sqlite3.Connection)
+        sqlite_template().backup(target)
+
+
 def fingerprint() -> str:
     """The fingerprint of the schema of the app's database (PostgreSQL)."""
     with db.engine.connect() as connection:
@@ -78,6 +109,9 @@ def intact(url: str) -> bool:
 
 def make_fresh(url: str) -> None:
     """The models' tables, empty, their identities at the start (in an app context)."""
+    if db.engine.dialect.name == "sqlite":
+        copy_template()
+        return
     if intact(url):
         empty_all_tables()
         return
@@ -93,7 +127,11 @@ def make_fresh(url: str) -> None:
 
 def clear_away(url: str) -> None:
     """Leave no row behind (in an app context): the tables are emptied where they are all
-    still there (the next :func:`make_fresh` checks the rest), else dropped, as before."""
+    still there (the next :func:`make_fresh` checks the rest), else dropped, as before; a
+    SQLite database is made as fresh again."""
+    if db.engine.dialect.name == "sqlite":
+        copy_template()
+        return
     if url in AS_CREATED:
         try:
             empty_all_tables()
