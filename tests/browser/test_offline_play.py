@@ -248,7 +248,7 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     record_rounds(live_table, game, FIVE_ROUNDS[3:4])  # another phone's round 2
 
-    phone.set_offline(False)
+    phone.set_offline(False, tell_pages=False)  # the page finds the network by its next try
     stopped = page.locator(".offline-stopped")
     not_saved = "Round 2, entered on this phone, was not saved"
     expect(stopped).to_contain_text(not_saved, timeout=WORKER_START_MS)
