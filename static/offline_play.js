@@ -513,11 +513,20 @@
 
   // Rounds wait while the server cannot be reached: try again every little while, as the
   // browser's online event is not to be trusted (a Wi-Fi with no way out counts as online);
-  // and at once when the browser says the network is back, which is when it mostly is.
+  // and at once when the browser says the network is back, which is when it mostly is. The
+  // network may come back while the page is still drawing what waits (the rules worker
+  // starting): the try it then sets up is made at once, once, not a while later.
   var retryTimer = null;
+  var backMeanwhile = false;
 
   function retryLater() {
     clearTimeout(retryTimer);
+    if (backMeanwhile && navigator.onLine) {
+      backMeanwhile = false;
+      retryNow();
+      return;
+    }
+    backMeanwhile = false;
     retryTimer = setTimeout(retryNow, RETRY_MS);
   }
 
@@ -559,7 +568,12 @@
   window.addEventListener("online", function () {
     if (retryTimer !== null) {
       retryNow(); // only while changes wait for the network
+    } else {
+      backMeanwhile = true; // for a try set up while the page draws (retryLater)
     }
+  });
+  window.addEventListener("offline", function () {
+    backMeanwhile = false;
   });
 
   // Whether the server answers now (any answer will do); the JSON API, which the service

@@ -88,17 +88,32 @@ class Phone:
         """Open ``path`` of the app; answer the response."""
         return self.page.goto(self.base_url + path)
 
-    def set_offline(self, offline: bool) -> None:
+    def set_offline(self, offline: bool, tell_pages: bool = True) -> None:
         """Take the phone off the network, or put it back: its pages, and its service
         worker's own requests too (Chromium's offline emulation leaves those alone, as the
         Background Sync of offline play would show), which are then refused as a phone
         without a network refuses them. Once routed, every request of the phone stays
-        routed, so none is ever left waiting on a route taken away."""
+        routed, so none is ever left waiting on a route taken away.
+
+        Chromium's emulation does not reach a page loaded while offline: its
+        ``navigator.onLine`` stays true and no ``online`` event comes when the network is
+        back, where a phone's browser sends one. Back online, such pages are sent it, as a
+        phone's are (``tell_pages``; without, a page finds the network by its own next try,
+        as behind a Wi-Fi whose browser never says so)."""
         if not self.routed:
             self.context.route("**/*", self.through_network)
             self.routed = True
+        unaware = [] if offline or not tell_pages else self.pages_online_while_offline()
         self.offline = offline
         self.context.set_offline(offline)
+        for page in unaware:
+            in_page(page, "() => window.dispatchEvent(new Event('online'))")
+
+    def pages_online_while_offline(self) -> list[Any]:
+        """The open pages that believe the network is there while the phone is offline."""
+        if not self.offline:
+            return []
+        return [page for page in self.context.pages if in_page(page, "navigator.onLine")]
 
     def through_network(self, route: Any) -> None:
         """While the phone is offline, a request of its service worker fails as with no
@@ -112,6 +127,19 @@ class Phone:
         """Requests that went anywhere but the app's own host."""
         own = (self.base_url + "/", "data:", "blob:", "about:")
         return [url for url in self.requests if not url.startswith(own)]
+
+
+def in_page(page: Any, script: str) -> Any:
+    """``script``'s answer in ``page``; None if the page is being left meanwhile (a page of
+    offline play loads itself again once it has sent): the next one is another document."""
+    from playwright.sync_api import Error
+
+    try:
+        return page.evaluate(script)
+    except Error as error:
+        if "context was destroyed" not in error.message:
+            raise
+        return None
 
 
 PhoneFactory = Callable[..., Phone]

@@ -248,7 +248,7 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     record_rounds(live_table, game, FIVE_ROUNDS[3:4])  # another phone's round 2
 
-    phone.set_offline(False)
+    phone.set_offline(False, tell_pages=False)  # the page finds the network by its next try
     stopped = page.locator(".offline-stopped")
     not_saved = "Round 2, entered on this phone, was not saved"
     expect(stopped).to_contain_text(not_saved, timeout=WORKER_START_MS)
@@ -262,6 +262,34 @@ def test_a_round_another_phone_recorded_meanwhile_opens_the_conflict_view(
     expect(clash).to_be_visible()
     mine = round_scores(FIVE_ROUNDS[1:2])[0]
     assert all(score in page.locator("main").inner_text() for score in signed(mine))
+
+
+#: The scoreboard's next try to send (``RETRY_MS`` of static/offline_play.js) never comes.
+NO_NEXT_TRY = """(() => {
+  const later = window.setTimeout;
+  window.setTimeout = (callback, ms, ...rest) => (ms === 5000 ? 0 : later(callback, ms, ...rest));
+})()"""
+
+
+def test_a_network_back_while_the_scoreboard_draws_sends_at_once(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """The network comes back while the scoreboard is still drawing the round that waits
+    (its rules worker starting): the browser says so then, and the round is sent and the
+    page shown as the server has it, without waiting for the page's next try."""
+    kit_manifest(live_server)
+    words = WORDS["en"]
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:1])
+    phone = ready_phone(new_phone, live_table, game, words)
+    phone.context.add_init_script(NO_NEXT_TRY)
+
+    phone.set_offline(True)
+    record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    phone.set_offline(False)
+    expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
+    rounds = live_table.state(game)["rounds"]
+    assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
 
 
 def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
