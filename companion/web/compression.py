@@ -31,9 +31,10 @@ import gzip
 import re
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
-from flask import Flask, Request, request
-from werkzeug.http import parse_etags
+from flask import Flask, Request, current_app, request
+from werkzeug.http import parse_accept_header, parse_etags, quote_etag
 from werkzeug.wrappers import Response
 
 #: Bodies smaller than this are sent as they are.
@@ -80,7 +81,14 @@ def compressible(mimetype: str) -> bool:
 
 def accepts_gzip(req: Request) -> bool:
     """Tell whether the client accepts gzip (``gzip;q=0`` refuses it; ``*`` accepts it)."""
-    return req.accept_encodings["gzip"] > 0
+    return gzip_accepted(req.headers.get("Accept-Encoding", ""))
+
+
+@lru_cache(maxsize=256)
+def gzip_accepted(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` header accepts gzip; read once per header (every
+    answer asks, and a phone sends the same header every time)."""
+    return parse_accept_header(header)["gzip"] > 0
 
 
 def gzip_bytes(data: bytes, level: int = LEVEL) -> bytes:
@@ -158,6 +166,22 @@ def compress_response(response: Response) -> Response:
     if etag is not None:
         response.set_etag(gzip_etag(etag), weak=bool(weak))
     return response
+
+
+def kept_page_response(page: bytes, tag: str) -> Response:
+    """A page kept by its strong ETag ``tag`` (HTML), answered whole: as its kept gzip to a
+    client that accepts gzip, just as :func:`compress_response` would answer it, without
+    taking the answer apart again. A kept page is answered many times a second (every phone's
+    poll), so its headers are written once, here, and the answer says it negotiated already."""
+    body, etag, headers = page, tag, [("Vary", "Accept-Encoding")]
+    if len(page) >= MIN_SIZE and request.method != "HEAD" and accepts_gzip(request):
+        body, etag = compressed(page, tag), gzip_etag(tag)
+        headers.append(("Content-Encoding", "gzip"))
+    headers.append(("ETag", quote_etag(etag)))
+    answer: Response = current_app.response_class(
+        body, 200, headers, content_type="text/html; charset=utf-8"
+    )
+    return answer
 
 
 def compressed(data: bytes, strong_etag: str | None) -> bytes:

@@ -26,6 +26,7 @@ from flask import make_response, request, session
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
+from companion.web.compression import kept_page_response
 from companion.web.scoreboard_cache import (
     keep_rendered,
     page_etag,
@@ -65,9 +66,7 @@ def kept_page(tag: str) -> Response | None:
     page = rendered_page(tag) if may_keep() else None
     if page is None:
         return None
-    response = make_response(page, 200)
-    response.set_etag(tag)  # its gzip is kept by it too (``compression.compressed``)
-    return response
+    return kept_page_response(page, tag)  # its gzip is kept by it too
 
 
 def keep_page(tag: str, answer: ResponseReturnValue) -> Response:

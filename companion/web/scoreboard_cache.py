@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 
 import sqlalchemy as sa
-from flask import current_app, make_response, request, session
+from flask import current_app, request, session
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from jinja2 import meta
@@ -25,6 +25,7 @@ from companion.data.prepared_reads import PreparedRead
 from companion.data.states import RoundMode, RoundStatus
 from companion.services.keys import hash_edit_key
 from companion.web.assets import linked_names
+from companion.web.compression import kept_page_response
 from companion.web.edit_rights import held_key
 from companion.web.i18n import select_locale
 
@@ -246,10 +247,9 @@ def keep_rendered(tag: str, page: str) -> bytes:
     return kept
 
 
-def scoreboard_response(page: str | bytes, tag: str, view: bool) -> ResponseReturnValue:
-    """A scoreboard page with its ETag and cache rules."""
-    response = make_response(page, 200)
-    response.set_etag(tag)
+def scoreboard_response(page: bytes, tag: str, view: bool) -> ResponseReturnValue:
+    """A kept scoreboard page with its ETag (its gzip kept too) and cache rules."""
+    response = kept_page_response(page, tag)
     response.headers["Cache-Control"] = cache_control(view)
     return response
 

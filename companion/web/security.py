@@ -181,7 +181,14 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         """Write the session; a session read from the old cookie also deletes that cookie,
-        which would otherwise go on carrying edit keys to every path of the host."""
+        which would otherwise go on carrying edit keys to every path of the host. A session
+        that writes no cookie (Flask's own rule) only says the answer varies with the cookie
+        if it was read, without working out the cookie's attributes first: most answers are
+        a phone's polls, which change nothing."""
+        if not self.should_set_cookie(app, session):
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
         super().save_session(app, session, response)
         if getattr(session, "from_old_cookie", False):
             response.delete_cookie(
