@@ -233,3 +233,50 @@ def test_a_page_with_a_strong_etag_is_gzipped_once_and_the_gzip_reused(
     assert calls == [len(body)]
     get(client, "/kept?v=2", **GZIP)  # another tag: compressed again
     assert calls == [len(body), len(body)]
+
+
+#: What a kept page's answer must say as the rendered one did.
+KEPT_HEADERS = ("Content-Type", "Content-Encoding", "ETag", "Cache-Control", "Content-Length")
+
+
+def generic_answer(page: bytes, tag: str) -> Response:
+    """A kept page answered the generic way, taken apart by ``compress_response``."""
+    answer = make_response(page, 200)
+    answer.set_etag(tag)
+    return answer
+
+
+@pytest.mark.parametrize("accept", ["gzip, deflate, br", "identity", "gzip;q=0, deflate", ""])
+def test_a_kept_scoreboard_is_answered_as_the_generic_compression_answers_it(
+    app: Flask, accept: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.table import Table
+
+    game = Table(app, app.test_client()).new_game()
+    phone = app.test_client()
+    path, headers = f"/g/{game['id']}/view", {"Accept-Encoding": accept}
+    get(phone, path, **headers)  # rendered and kept
+    kept = get(phone, path, **headers)
+    monkeypatch.setattr("companion.web.scoreboard_cache.kept_page_response", generic_answer)
+    generic = get(phone, path, **headers)
+    assert kept.data == generic.data
+    for name in KEPT_HEADERS:
+        assert kept.headers.get(name) == generic.headers.get(name), name
+    assert set(kept.headers["Vary"].split(", ")) == set(generic.headers["Vary"].split(", "))
+    gzipped = accept.startswith("gzip,")
+    assert (kept.headers.get("Content-Encoding") == "gzip") is gzipped
+    page = gzip.decompress(kept.data) if gzipped else kept.data
+    assert b"<h1" in page
+
+
+def test_a_kept_scoreboard_asked_with_head_is_answered_plain(app: Flask) -> None:
+    from tests.table import Table
+
+    game = Table(app, app.test_client()).new_game()
+    phone = app.test_client()
+    whole = get(phone, f"/g/{game['id']}/view", **IDENTITY)
+    head = phone.head(f"/g/{game['id']}/view", headers=GZIP)
+    assert head.status_code == 200
+    assert "Content-Encoding" not in head.headers
+    assert head.headers["ETag"] == whole.headers["ETag"]
+    assert head.headers["Content-Length"] == str(len(whole.data))
