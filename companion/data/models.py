@@ -53,7 +53,7 @@ class Circle(db.Model):  # type: ignore[name-defined,misc]
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     name: so.Mapped[str] = so.mapped_column(sa.String(MAX_NAME_LENGTH))
-    #: Indexed: a phone's circles are found by the hashes of the secrets it holds (0015).
+    #: Indexed (0015): a program starting a game with the circle's key finds it by its hash.
     secret_hash: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
 

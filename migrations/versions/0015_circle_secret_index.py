@@ -1,7 +1,7 @@
 """circle secret index
 
-A phone's circles are found by the hashes of the invite secrets it holds, at every page of
-the history and every start through the API with a circle's key: an index finds them without
+A program that starts a game through the API with a circle's invite key names the circle by
+that key alone, and only its hash is stored: an index finds the circle by the hash without
 reading the whole table, however many tables share the server.
 
 Revision ID: 0015
