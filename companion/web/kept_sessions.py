@@ -1,8 +1,8 @@
 """Session cookies whose signature this process has checked already.
 
 A phone polls its scoreboard every few seconds with the same session cookie. Checking that
-cookie (base64, HMAC, the tagged JSON of its edit keys) took an eighth of a kept
-scoreboard's time in the app. The result of a check only depends on the cookie's exact text, the secret
+cookie (base64, HMAC, the tagged JSON of its edit keys) took an eighth of a kept scoreboard's
+time in the app. The result of a check only depends on the cookie's exact text, the secret
 keys and the clock (a cookie expires), so each process keeps the data of the cookies it has
 verified, keyed by their text, until they expire. Every request gets its own copy to change.
 
