@@ -16,6 +16,7 @@ millisecond; whatever the file held before (rows, a dropped or added table) is r
 from __future__ import annotations
 
 import sqlite3
+from functools import cache
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
@@ -64,28 +65,23 @@ FINGERPRINT = sa.text(
 AS_CREATED: dict[str, str] = {}
 
 
-#: The models' tables as ``create_all`` makes them on SQLite, in memory, made once per process.
-SQLITE_TEMPLATE: list[sa.Engine] = []
-
-
-def sqlite_template() -> sqlite3.Connection:
-    """The driver connection of a SQLite database in memory holding the models' tables (and
-    what their creation writes), made by ``create_all`` the first time it is asked for."""
-    if not SQLITE_TEMPLATE:
-        engine = sa.create_engine("sqlite://", poolclass=StaticPool)
-        db.metadata.create_all(engine)
-        SQLITE_TEMPLATE.append(engine)
-    connection = SQLITE_TEMPLATE[0].raw_connection().driver_connection
-    assert isinstance(connection, sqlite3.Connection)
-    return connection
+@cache
+def sqlite_template() -> sa.Engine:
+    """A SQLite database in memory holding the models' tables (and what their creation
+    writes), made by ``create_all`` once per process."""
+    engine = sa.create_engine("sqlite://", poolclass=StaticPool)
+    db.metadata.create_all(engine)
+    return engine
 
 
 def copy_template() -> None:
     """Replace the app's SQLite database with :func:`sqlite_template`, whole."""
-    with db.engine.connect() as connection:
+    with sqlite_template().connect() as source, db.engine.connect() as connection:
+        template = source.connection.driver_connection
         target = connection.connection.driver_connection
+        assert isinstance(template, sqlite3.Connection)
         assert isinstance(target, sqlite3.Connection)
-        sqlite_template().backup(target)
+        template.backup(target)
 
 
 def fingerprint() -> str:

@@ -117,6 +117,13 @@ class SessionInterface(SecureCookieSessionInterface):
 
     session_class = Session
 
+    def __init__(self) -> None:
+        #: The cookies this app's process has verified (``kept_sessions``).
+        self.verified = VerifiedCookies()
+        #: Flask's signing serializer, with the keys it was made for (``serializer`` is
+        #: Flask's name for the JSON one inside it).
+        self.signing: tuple[tuple[object, ...], URLSafeTimedSerializer | None] | None = None
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
@@ -140,26 +147,22 @@ class SessionInterface(SecureCookieSessionInterface):
         """The session a cookie carries (empty if its signature fails or has expired): a
         cookie this process has verified before is not checked again (``kept_sessions``)."""
         keys = signing_keys(app)
-        verified: VerifiedCookies = app.extensions.setdefault("verified_cookies", VerifiedCookies())
-        data = verified.find(value, keys)
+        data = self.verified.find(value, keys)
         if data is None:
             max_age = int(app.permanent_session_lifetime.total_seconds())
             try:
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
                 return self.session_class()
-            verified.keep(value, keys, data, signed.timestamp() + max_age)
+            self.verified.keep(value, keys, data, signed.timestamp() + max_age)
         return self.session_class(data)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Flask's serializer, made once per set of keys rather than at every request."""
         keys = signing_keys(app)
-        kept = app.extensions.get("session_serializer")
-        if kept is None or kept[0] != keys:
-            kept = (keys, super().get_signing_serializer(app))
-            app.extensions["session_serializer"] = kept
-        serializer: URLSafeTimedSerializer | None = kept[1]
-        return serializer
+        if self.signing is None or self.signing[0] != keys:
+            self.signing = (keys, super().get_signing_serializer(app))
+        return self.signing[1]
 
     def old_session(self, app: Flask, request: Request) -> Session | None:
         """The session a phone still keeps under the old name, if this app signed it (a
