@@ -129,6 +129,12 @@ def server_circle() -> CircleRef | None:
     return None if row is None else CircleRef(int(row.id), str(row.name))
 
 
+def circle_name_of(game: Game) -> str:
+    """The name of the circle ``game`` was played in (read with the game by
+    ``services.get_game``, else one statement)."""
+    return game.circle.name
+
+
 def first_circle_condition() -> sa.ColumnElement[bool]:
     """Whether a circle is the server's first: a club server's one circle."""
     return Circle.id == first_circle_id()

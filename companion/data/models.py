@@ -118,6 +118,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         remote_side="Game.id", foreign_keys=[next_game_id]
     )
 
+    #: The circle the game was played in: read with the game where a page shows its name
+    #: (``services.get_game``), else when first asked for.
+    circle: so.Mapped[Circle] = so.relationship(viewonly=True)
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
     )

@@ -54,8 +54,11 @@ def game_settings(game: Game) -> dict[str, object]:
     }
 
 
-def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
-    """The game as the API shows it (DESIGN.md, games)."""
+def game_state(
+    game: Game, url: str, share_url: str, bg_stats_url: str | None = None
+) -> dict[str, object]:
+    """The game as the API shows it (DESIGN.md, games); ``bg_stats_url`` logs a finished
+    game in BG Stats (companion/formats/bg_stats.py)."""
     totals = totals_of(game)
     return {
         "id": game.code,
@@ -80,4 +83,5 @@ def game_state(game: Game, url: str, share_url: str) -> dict[str, object]:
         "version": game.version,
         "url": url,
         "share_url": share_url,
+        "bg_stats_url": bg_stats_url,
     }

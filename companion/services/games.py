@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from companion.data.circles import server_circle_id
 from companion.data.database import hold_write_lock
@@ -70,6 +71,10 @@ def get_game(code: str, for_update: bool = False) -> Game:
     if for_update:
         hold_write_lock()
         query = query.with_for_update()
+    else:
+        # the circle's name, which a finished game's page and API answer show, in the same
+        # statement (a row lock would take the circle's row as well: not then)
+        query = query.options(so.joinedload(Game.circle, innerjoin=True))
     game: Game | None = db.session.scalar(query)
     if game is None:
         raise NotFound(N_("There is no game with this id."))

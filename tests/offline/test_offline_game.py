@@ -24,7 +24,7 @@ from tests.table import Table, auth
 
 #: What the phone adds, and what only the server knows (its version and links).
 PHONE_ONLY = ("pending", "refused", "next_round", "next_leader")
-SERVER_ONLY = ("version", "url", "share_url", "edit_key")
+SERVER_ONLY = ("version", "url", "share_url", "bg_stats_url", "edit_key")
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game, db
 from companion.data.states import RoundStatus
-from companion.formats import game_json, parse
+from companion.formats import bg_stats, game_json, parse
 from companion.formats.backup.export import document, game_document, game_for_export
 from companion.formats.entries import read_entries
 from companion.formats.new_game import read_new_game
@@ -48,6 +48,7 @@ def game_state(game: Game) -> dict[str, object]:
         game,
         url=url_for("games.scoreboard", code=game.code, _external=True),
         share_url=url_for("games.view", code=game.code, _external=True),
+        bg_stats_url=bg_stats.bg_stats_url(game),
     )
 
 
