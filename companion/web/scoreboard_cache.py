@@ -20,7 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from jinja2 import meta
 
-from companion.data.models import Game, Player, Round, Seat
+from companion.data.models import Circle, Game, Player, Round, Seat
 from companion.data.prepared_reads import PreparedRead
 from companion.data.states import RoundMode, RoundStatus
 from companion.services.keys import hash_edit_key
@@ -52,7 +52,14 @@ RENDERED_LOCK = threading.Lock()
 #: A live round's unfinished trick changes its round's row, not the game's version: the time
 #: that row last changed stands for it (at most one round is being played).
 SCOREBOARD_STATE = (
-    sa.select(Game.version, Game.edit_key_hash, Player.name, Round.updated_at.label("live"))
+    sa.select(
+        Game.version,
+        Game.edit_key_hash,
+        Player.name,
+        Round.updated_at.label("live"),
+        Circle.name.label("circle"),
+    )
+    .join(Circle, Circle.id == Game.circle_id)
     .outerjoin(Seat, Seat.game_id == Game.id)
     .outerjoin(Player, Player.id == Seat.player_id)
     .outerjoin(
@@ -100,8 +107,8 @@ def scoreboard_etag(code: str, view: bool) -> str | None:
 
     The page shows the game (its version moves on with every change of the games row:
     rounds, tricks, status, exclusion, a new edit key), the cards of a live round's
-    unfinished trick (its round's row) and the players' names (a rename or a
-    merge changes no game), in this request's language, as the read-only view or as this
+    unfinished trick (its round's row), the players' names (a rename or a merge changes no
+    game) and the circle's name, in this request's language, as the read-only view or as this
     device's scoreboard, with or without edit controls, under this request's scheme, host
     and script root (the links' beginning: a page made for another must never be shared).
     A page with edit controls holds a CSRF token, which expires: its tag also changes with
@@ -143,6 +150,7 @@ def page_etag(
         rows[0].version,
         str(rows[0].live) if rows[0].live is not None else None,  # as the driver gives it
         [row.name for row in rows],
+        rows[0].circle,  # a finished game's picture and BG Stats play name it
         select_locale(),  # what get_locale() parses: the same, without parsing it
         request.query_string.decode("latin-1"),  # the language switcher links back to it
         opens,

@@ -21,6 +21,7 @@ from companion.data.states import GameStatus, RoundMode
 from companion.read_models.charts import cumulative_chart
 from companion.read_models.messages import signed_number
 from companion.read_models.scoreboard import Scoreboard, scoreboard_of
+from companion.web.after_game import after_game_of
 from companion.web.edit_rights import can_edit, device_edit_key, edit_rights_lost
 from companion.web.round_saved import SavedRound
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
@@ -129,4 +130,5 @@ def scoreboard_html(
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,
+        after=after_game_of(game, board),
     )
