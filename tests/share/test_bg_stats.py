@@ -10,6 +10,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -116,9 +117,8 @@ def test_a_shared_win_shares_rank_1_and_the_next_rank_skips() -> None:
 def test_the_play_date_is_utc_in_the_formats_shape() -> None:
     """A start stored with another offset (or naive, as SQLite gives it: UTC) is written in
     UTC as "YYYY-MM-DD HH:MM:SS"."""
-    berlin = datetime(2026, 7, 1, 21, 30, 5, tzinfo=UTC).astimezone(
-        __import__("zoneinfo").ZoneInfo("Europe/Berlin")
-    )
+    berlin = datetime(2026, 7, 1, 21, 30, 5, tzinfo=UTC).astimezone(ZoneInfo("Europe/Berlin"))
+    assert berlin.hour == 23
     assert play_of(facts(started=berlin, last_saved=None))["playDate"] == "2026-07-01 21:30:05"
     naive = datetime(2026, 7, 1, 21, 30, 5)
     assert play_of(facts(started=naive, last_saved=None))["playDate"] == "2026-07-01 21:30:05"
@@ -185,6 +185,11 @@ def finished_games(table: Table) -> list[tuple[str, dict[str, Any]]]:
     return games
 
 
+def in_utc(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it naive, in UTC; PostgreSQL with its offset)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 def expected_ranks(totals: list[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other > total) for total in totals]
 
@@ -223,8 +228,8 @@ def test_every_variants_play_carries_what_the_games_state_says(app: Flask, table
             circle = db.session.get(Circle, stored.circle_id)
             assert circle is not None and play["location"] == circle.name
             seat_players = [str(seat.player_id) for seat in stored.seats]
-            started = stored.created_at.replace(tzinfo=None)
-            last = stored.rounds[-1].updated_at.replace(tzinfo=None)
+            started = in_utc(stored.created_at)
+            last = in_utc(stored.rounds[-1].updated_at)
         assert [p["sourcePlayerId"] for p in play["players"]] == seat_players
         assert play["playDate"] == started.strftime("%Y-%m-%d %H:%M:%S")
         assert play["durationMin"] == round((last - started).total_seconds() / 60)
