@@ -13,6 +13,7 @@ from companion.config import configure
 from companion.data import database
 from companion.web import (
     assets,
+    circle_rights,
     compression,
     errors,
     game_codes,
@@ -53,6 +54,7 @@ def create_app(
     errors.init_app(app)
     rate_limits.init_app(app)
     game_codes.init_app(app)
+    circle_rights.init_app(app)
 
     from companion.web.api import bp as api_bp
     from companion.web.circles import bp as circles_bp

@@ -82,7 +82,7 @@
       number: change.number || number,
       base: version,
       body: change.body,
-      key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(),
+      key: window.StichelnOutbox.newKey(),
       fields: null, // a clash opens the round's live page as the server has it
       page: location.pathname,
       state: "waiting",

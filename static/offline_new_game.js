@@ -233,16 +233,6 @@
   // ------------------------------------------------------------------------------------------
   // Start, with no network
 
-  function newKey() {
-    if (crypto.randomUUID) {
-      return crypto.randomUUID();
-    }
-    var bytes = crypto.getRandomValues(new Uint8Array(16));
-    return Array.prototype.map.call(bytes, function (byte) {
-      return (byte + 256).toString(16).slice(1);
-    }).join("");
-  }
-
   // The game checked and started on the phone, kept with its start in the outbox, then its
   // scoreboard; or the page's words for what is wrong.
   function startHere(said) {
@@ -260,7 +250,7 @@
           refuse(fill(said.no_frame, { players: game.players.length }));
           return;
         }
-        var key = newKey();
+        var key = window.StichelnOutbox.newKey();
         var code = window.StichelnOutbox.newOf(key);
         var outbox = window.StichelnOutbox(code, root + "/api/v1/games/" + encodeURIComponent(code), function () {});
         return outbox

@@ -480,7 +480,21 @@
         });
       });
   };
+  // A new Idempotency-Key for a change: every change's key is made here. The server takes 8
+  // to 100 of A-Z, a-z, 0-9, "-" and "_": a random UUID, or where the browser has no
+  // crypto.randomUUID (an older one, or a page not served over HTTPS), 32 random hex digits.
+  function newKey() {
+    if (typeof crypto.randomUUID === "function") {
+      return crypto.randomUUID();
+    }
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, function (byte) {
+      return (byte + 256).toString(16).slice(1);
+    }).join("");
+  }
+
   self.StichelnOutbox.SYNC_TAG = SYNC_TAG;
+  self.StichelnOutbox.newKey = newKey;
   self.StichelnOutbox.nextOf = nextOf;
   self.StichelnOutbox.newOf = newOf;
   self.StichelnOutbox.keptGames = keptGames;

@@ -19,6 +19,17 @@ from flask.testing import FlaskClient
 NAMES = ["Ann", "Ben", "Cleo"]
 
 
+def same_phone(app: Flask, phone: FlaskClient) -> FlaskClient:
+    """Another test client with ``phone``'s session cookie as it is now: the same phone,
+    in another tab or after an answer it never saw (whose cookie it never got)."""
+    other = app.test_client()
+    name = app.config["SESSION_COOKIE_NAME"]
+    cookie = phone.get_cookie(name)
+    if cookie is not None:
+        other.set_cookie(name, cookie.value)
+    return other
+
+
 class AsJson(Protocol):
     """A rules entry (QuickEntry, FullEntry...) the API takes as JSON."""
 

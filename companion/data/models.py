@@ -453,12 +453,17 @@ class IdempotentAnswer(db.Model):  # type: ignore[name-defined,misc]
     replays it. One per key, key holder, method and path."""
 
     __tablename__ = "idempotent_answers"
-    __table_args__ = (sa.UniqueConstraint("key", "holder", "method", "path"),)
+    __table_args__ = (
+        sa.UniqueConstraint("key", "holder", "method", "path"),
+        # Each holder keeps a bounded number of answers (migration 0016).
+        sa.Index("ix_idempotent_answers_holder", "holder", "id"),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     key: so.Mapped[str] = so.mapped_column(sa.String(MAX_IDEMPOTENCY_KEY_LENGTH))
-    #: Who sent it: the hash of the edit key that opened the game (as ``games.edit_key_hash``),
-    #: or "" for a request that needs none (a new game).
+    #: Who sent it, the only one it is replayed to: the hash of the edit key that opened the
+    #: game (as ``games.edit_key_hash``), of the circle key a new game was sent with, or of
+    #: the id of the phone whose own pages sent it (``companion.web.phone_id``).
     holder: so.Mapped[str] = so.mapped_column(sa.String(64))
     method: so.Mapped[str] = so.mapped_column(sa.String(8))
     path: so.Mapped[str] = so.mapped_column(sa.String(255))

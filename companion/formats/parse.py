@@ -97,8 +97,22 @@ def fields(
     return obj
 
 
+#: How much of what a client sent a refusal repeats: a field's name or a value is cut at
+#: this many characters, and at most this many unknown fields are named (a refusal, which a
+#: replay may be answered with, never grows with the request).
+SHOWN_LENGTH = 40
+SHOWN_FIELDS = 3
+
+
+def cut(text: str) -> str:
+    """``text`` as a refusal repeats it: cut at :data:`SHOWN_LENGTH` characters."""
+    return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH] + "…"
+
+
 def _quoted(names: list[str]) -> str:
-    return ", ".join(f'"{name}"' for name in names)
+    quoted = ", ".join(f'"{cut(name)}"' for name in names[:SHOWN_FIELDS])
+    more = len(names) - SHOWN_FIELDS
+    return quoted if more <= 0 else f"{quoted} and {more} more"
 
 
 def integer(value: object, where: str, low: int = 0, high: int = MAX_COUNT) -> int:
@@ -158,7 +172,7 @@ def colour(value: object, where: str) -> Colour:
         return Colour(name)
     except ValueError:
         names = ", ".join(c.value for c in Colour)
-        raise ApiError(f'{where} "{name}" is not a colour; use one of {names}.') from None
+        raise ApiError(f'{where} "{cut(name)}" is not a colour; use one of {names}.') from None
 
 
 def card(value: object, where: str) -> Card:

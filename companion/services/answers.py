@@ -20,6 +20,10 @@ from companion.data.models import IdempotentAnswer, db
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,100}")
 #: Expired answers deleted by one stored answer at most: purging stays a small, steady cost.
 PURGE_BATCH = 100
+#: The answers kept for one holder at most (an edit key, a circle key, a phone): storing
+#: one more deletes that holder's oldest. A phone's outbox sends one change at a time, so
+#: only its last answer is ever asked for again; the rest are a margin.
+ANSWERS_PER_HOLDER = 100
 
 
 @dataclass(frozen=True)
@@ -54,13 +58,14 @@ def find_answer(sent: Request, expired_before: datetime) -> IdempotentAnswer | N
     return answer
 
 
-def started_answer(key: str, path: str) -> bytes | None:
+def started_answer(key: str, path: str, holder: str) -> bytes | None:
     """The body of the answer that started a game (``POST`` to ``path``, status 201) for
-    the idempotency key ``key``: how a game started on a phone with no network, sent later
-    by its outbox with that key, is found again by the address the phone gave it."""
+    the idempotency key ``key``, sent by ``holder`` (the phone): how a game started on a
+    phone with no network, sent later by its outbox with that key, is found again by the
+    address the phone gave it, on that phone only."""
     query = sa.select(IdempotentAnswer.body).where(
         IdempotentAnswer.key == key,
-        IdempotentAnswer.holder == "",
+        IdempotentAnswer.holder == holder,
         IdempotentAnswer.method == "POST",
         IdempotentAnswer.path == path,
         IdempotentAnswer.status == 201,
@@ -76,7 +81,8 @@ def keep_answer(
     salt: str | None,
 ) -> None:
     """Store the answer to ``sent`` in the current transaction (flushed: a second answer for
-    the same key, holder, method and path fails here with ``IntegrityError``)."""
+    the same key, holder, method and path fails here with ``IntegrityError``); the holder's
+    oldest answers beyond :data:`ANSWERS_PER_HOLDER` are deleted."""
     answer = IdempotentAnswer(
         key=sent.key,
         holder=sent.holder,
@@ -90,6 +96,35 @@ def keep_answer(
     )
     db.session.add(answer)
     db.session.flush()
+    keep_newest_of(sent.holder, ANSWERS_PER_HOLDER)
+
+
+def keep_newest_of(holder: str, most: int) -> None:
+    """Delete ``holder``'s answers but its ``most`` newest (an index on the holder and the
+    id finds them; a holder within its bound costs one look-up)."""
+    oldest_kept = (
+        sa.select(IdempotentAnswer.id)
+        .where(IdempotentAnswer.holder == holder)
+        .order_by(IdempotentAnswer.id.desc())
+        .offset(most - 1)
+        .limit(1)
+        .scalar_subquery()
+    )
+    db.session.execute(
+        sa.delete(IdempotentAnswer)
+        .where(IdempotentAnswer.holder == holder, IdempotentAnswer.id < oldest_kept)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def forget_answers_of(holder: str) -> None:
+    """Delete every answer kept for ``holder`` (an edit key that no longer opens its game:
+    no request can be sent with it again)."""
+    db.session.execute(
+        sa.delete(IdempotentAnswer)
+        .where(IdempotentAnswer.holder == holder)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def purge_expired_answers(expired_before: datetime, batch: int = PURGE_BATCH) -> int:

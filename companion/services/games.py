@@ -16,6 +16,7 @@ from companion.data.seating import check_new_game
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import Variant, round_leader
 from companion.rules.text import N_
+from companion.services.answers import forget_answers_of
 from companion.services.errors import NotFound, ServiceError, StaleVersion
 from companion.services.keys import hash_edit_key, is_game_code, new_code, new_edit_key
 from companion.services.players import find_or_add_players
@@ -184,6 +185,7 @@ def rotate_edit_key(game: Game, version: int) -> str:
     edit controls."""
     check_version(game, version)
     key = new_edit_key()
+    forget_answers_of(game.edit_key_hash)  # kept for the old key, which opens nothing now
     game.edit_key_hash = hash_edit_key(key)
     game.updated_at = utcnow()
     db.session.flush()

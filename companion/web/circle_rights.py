@@ -17,10 +17,13 @@ it was before circles: every game goes into the server's first circle.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from flask import after_this_request, current_app, g, session
+from flask import Flask, after_this_request, current_app, g, session
+from werkzeug.wrappers import Response
 
 from companion.data.circles import (
     CircleRef,
@@ -70,6 +73,31 @@ def circles_of_phone() -> list[CircleRef]:
             g.phone_circles = phone_circles(hashes, held_games())
     circles: list[CircleRef] = g.phone_circles
     return circles
+
+
+#: The header that tells the service worker which circles the phone is in (a digest of them,
+#: on an answer that read them): a kept page showing the phone's circles (the new-game page,
+#: their players' names) that says other circles is kept again (templates/pwa/sw.js).
+CIRCLES_HEADER = "Sticheln-Circles"
+
+
+def tell_circles(response: Response) -> Response:
+    """Add :data:`CIRCLES_HEADER` to an answer that read the phone's circles (no statement
+    more: only what the request read); the digest is keyed with the app's secret, so it
+    tells no one else which circles they are."""
+    circles: list[CircleRef] | None = g.get("phone_circles")
+    if circles is None:
+        return response
+    secret = current_app.config["SECRET_KEY"]
+    secret_bytes = secret.encode() if isinstance(secret, str) else secret
+    ids = ",".join(str(circle_id) for circle_id in sorted(circle.id for circle in circles))
+    digest = hmac.new(secret_bytes, f"circles\0{ids}".encode(), hashlib.sha256)
+    response.headers[CIRCLES_HEADER] = digest.hexdigest()[:16]
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(tell_circles)
 
 
 def circles_condition() -> sa.ColumnElement[bool] | None:

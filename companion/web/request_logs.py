@@ -4,7 +4,9 @@ An edit link (``/g/<code>/edit/<key>``) carries the game's edit key in its path,
 request log writes paths: Werkzeug's request log (``manage.py serve``), Flask's "Exception on
 <path>", gunicorn's access and error logs. Whoever can read a log must not be able to change
 the games in it, so those loggers write ``/edit/***`` instead of the key, before any handler
-(a file, the journal, a log shipper) sees the record.
+(a file, the journal, a log shipper) sees the record. The address of a game started offline
+(``/games/new/<key>``) holds the idempotency key its start is sent with: it is written
+``/games/new/***`` alike.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from flask import Flask
 
 #: What stands in for an edit key in a log: no key is made of these characters.
 MASK = "***"
-#: The key of an edit link: everything after ``/edit/`` up to the end of the path (a query,
-#: a fragment, a quote or a blank ends it; so does the escape code of a coloured log line).
-EDIT_KEY_IN_PATH = re.compile(r"(/edit/+)[^\s?#\"'\x1b]+")
+#: The key of an edit link or of a game started offline: everything after ``/edit/`` or
+#: ``/games/new/`` up to the end of the path (a query, a fragment, a quote or a blank ends
+#: it; so does the escape code of a coloured log line).
+EDIT_KEY_IN_PATH = re.compile(r"(/edit/+|/games/+new/+)[^\s?#\"'\x1b]+")
 #: The loggers of the development server (``flask run``): Werkzeug's request log.
 DEVELOPMENT_SERVER_LOGGER = "werkzeug"
 

@@ -104,6 +104,11 @@ def signing_keys(app: Flask) -> tuple[object, ...]:
     return (*(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)
 
 
+#: The caching of an answer that differs by phone (it read the session: the phone's games,
+#: circles, edit rights, form token): kept by no shared cache, asked again each time.
+PER_PHONE_CACHE_CONTROL = "private, no-cache"
+
+
 class Session(SecureCookieSession):
     """The session, which knows whether it was read from the old cookie."""
 
@@ -187,7 +192,14 @@ class SessionInterface(SecureCookieSessionInterface):
         which would otherwise go on carrying edit keys to every path of the host. A session
         that writes no cookie (Flask's own rule) only says the answer varies with the cookie
         if it was read, without working out the cookie's attributes first: most answers are
-        a phone's polls, which change nothing."""
+        a phone's polls, which change nothing.
+
+        An answer that read the session differs by phone: unless it says otherwise (a
+        scoreboard, public or private, its own ``Cache-Control``), it is sent
+        :data:`PER_PHONE_CACHE_CONTROL`, so no shared cache keeps it and the phone's own
+        asks each time."""
+        if session.accessed and "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = PER_PHONE_CACHE_CONTROL
         if not self.should_set_cookie(app, session):
             if session.accessed:
                 response.vary.add("Cookie")

@@ -33,6 +33,10 @@
   var API_PREFIX = {{ api_prefix|tojson }};
   var PRECACHE = {{ precache|tojson }};
   var KEPT_PAGES = {{ kept_pages|tojson }};
+  // The kept pages that show the phone's circles (their players' names), and the header an
+  // answer tells the phone's circles by (a digest): see keepCirclesCurrent.
+  var CIRCLE_PAGES = {{ circle_pages|tojson }};
+  var CIRCLES_HEADER = {{ circles_header|tojson }};
   var KIT_PREFIX = {{ kit_prefix|tojson }};
   var KIT_MANIFEST = {{ kit_manifest|tojson }};
   var GAMES_CACHE = {{ games_cache|tojson }};
@@ -266,6 +270,7 @@
         return preloaded || fetch(event.request);
       })
       .then(function (response) {
+        keepCirclesCurrent(event, path, response);
         if (store && keepable(response) && !noStore(response)) {
           var copy = response.clone();
           event.waitUntil(
@@ -296,6 +301,35 @@
           return store === GAMES_CACHE ? markedAsCopy(response) : response;
         });
       });
+  }
+
+  // A page that tells the phone's circles (CIRCLES_HEADER) other than a kept page showing
+  // them was kept with: the phone left a circle, or joined one, since. That kept page is
+  // dropped at once (its names are no longer this phone's to see) and kept again as it is
+  // now, if the network allows.
+  function keepCirclesCurrent(event, path, response) {
+    var circles = response.headers.get(CIRCLES_HEADER);
+    if (!circles || CIRCLE_PAGES.indexOf(path) !== -1) {
+      return;
+    }
+    event.waitUntil(
+      caches.open(CACHE).then(function (cache) {
+        return Promise.all(
+          CIRCLE_PAGES.map(function (url) {
+            return cache.match(url, MATCH).then(function (kept) {
+              if (!kept || kept.headers.get(CIRCLES_HEADER) === circles) {
+                return undefined;
+              }
+              return cache.delete(url, MATCH).then(function () {
+                return fetch(new Request(url, { cache: "reload" })).then(function (fresh) {
+                  return keepable(fresh) ? cache.put(url, fresh) : undefined;
+                }, function () {});
+              });
+            });
+          })
+        );
+      })
+    );
   }
 
   // The cache of the games' pages, on a phone that kept the offline kit (else null: without

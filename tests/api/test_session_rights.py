@@ -17,7 +17,7 @@ from companion.web.security import OLD_SESSION_COOKIE, OWN_PAGES
 from tests.api.test_games_api import round_entries
 from tests.api.test_idempotency import CHANGES, Change
 from tests.db_snapshot import snapshot
-from tests.table import Table, auth
+from tests.table import Table, auth, same_phone
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 #: What the browser adds to a fetch of our own pages.
@@ -238,14 +238,16 @@ def test_a_game_our_pages_start_gives_the_phone_its_right_and_a_replay_too(
 ) -> None:
     """Issue 26, point 4: a game started offline is sent by the phone's outbox; the phone
     then records its rounds with its own right, as if it had used the new-game page. The
-    answer lost and the game sent again from another tab of the phone (a fresh cookie jar
-    here): the replay gives the right as well, and starts no second game."""
+    answer lost (the phone's cookie as it was before the start, with the id its new-game
+    page gave it) and the game sent again: the replay gives the right as well, and starts
+    no second game."""
     phone = table.app.test_client()
+    assert phone.get("/games/new").status_code == 200
+    other_tab = same_phone(table.app, phone)  # the cookie before the answer
     first = started(phone, "started-offline-1", **OWN_PAGE)
     assert first.status_code == 201, first.json
     recorded = phone.post(rounds_url(first.json), json=recording(first.json), headers=OWN_PAGE)
     assert recorded.status_code == 201, recorded.json
-    other_tab = table.app.test_client()
     again = started(other_tab, "started-offline-1", **OWN_PAGE)
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
     assert again.json["id"] == first.json["id"]

@@ -173,5 +173,6 @@ def test_a_new_game_over_the_server_s_limit_of_starts_waits_for_the_next_try(
         config["GAME_STARTS_LIMIT"] = ""
     answer = phone.page.evaluate(SEND_GAME, [code, api])
     assert answer == {"saved": 1, "left": []}
-    started = live_table.client.get("/games/new/" + key)
-    assert started.status_code == 302  # the server has the game the phone started
+    # The server has the game the phone started, and leads that phone (only) to it.
+    started = phone.context.request.get(f"{phone.base_url}/games/new/{key}", max_redirects=0)
+    assert started.status == 302

@@ -21,7 +21,7 @@ from companion.web.circle_rights import SESSION_INVITES
 from companion.web.security import OWN_PAGES
 from tests.api.test_games_api import round_entries
 from tests.db_snapshot import snapshot
-from tests.table import Table
+from tests.table import Table, same_phone
 
 #: What the browser adds to a fetch of our own pages (the offline outbox's).
 OWN_PAGE = {"Sec-Fetch-Site": OWN_PAGES}
@@ -274,7 +274,7 @@ def test_a_club_server_needs_no_circle_key(app: Flask, client: FlaskClient, tabl
 def test_a_new_circle_sent_again_is_answered_the_same_and_its_key_never_stored(
     circles_server: Flask, client: FlaskClient
 ) -> None:
-    sent = {"Idempotency-Key": "start-in-a-new-circle"}
+    sent = {**OWN_PAGE, "Idempotency-Key": "start-in-a-new-circle"}
     first, again = start(client, TABLE, **sent), start(client, TABLE, **sent)
     assert first.status_code == again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true"
@@ -292,12 +292,14 @@ def test_a_new_circle_sent_again_is_answered_the_same_and_its_key_never_stored(
 
 
 def test_a_phones_start_sent_again_keeps_its_circle(circles_server: Flask) -> None:
-    """The outbox's start, whose answer was lost, sent again from a phone that lost its
-    cookie meanwhile: the replay gives the phone the game's right and the circle's invite."""
+    """The outbox's start, whose answer was lost, sent again by the phone (its cookie as it
+    was before, with the id its new-game page gave it): the replay gives the phone the
+    game's right and the circle's invite."""
     first = circles_server.test_client()
+    assert first.get("/games/new").status_code == 200
+    phone = same_phone(circles_server, first)  # the same phone, the first answer never seen
     sent = {**OWN_PAGE, "Idempotency-Key": "outbox-start-0001"}
     answer = start(first, {**TABLE, "circle": "new"}, **sent)
-    phone = circles_server.test_client()  # the same phone, the first answer never seen
     again = start(phone, {**TABLE, "circle": "new"}, **sent)
     assert again.get_data() == answer.get_data()
     with phone.session_transaction() as session:

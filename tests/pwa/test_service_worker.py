@@ -160,8 +160,10 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     source = worker(client)
     assert listed(source, "KEPT_PAGES") == ["/rules", "/resolve", "/games/new"]
     assert source.count("cache.addAll(") == 1
-    # When installing, at each visit of a page, the words of offline play, the blank pages.
-    assert source.count("cache.put(") == 4
+    # When installing, at each visit of a page, the words of offline play, the blank pages,
+    # and the new-game page again once the phone's circles changed.
+    assert source.count("cache.put(") == 5
+    assert listed(source, "CIRCLE_PAGES") == ["/games/new"]
     assert setting(source, "WORDS_URL") == "/offline/words.json"
     for path in listed(source, "KEPT_PAGES"):
         assert client.get(path).status_code == 200, path

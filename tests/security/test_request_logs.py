@@ -38,6 +38,14 @@ LOG_SECONDS = 30.0
         ),
         ("GET /g/abc//edit//key/more HTTP/1.1", "GET /g/abc//edit//*** HTTP/1.1"),
         ("GET /g/abc/view HTTP/1.1", "GET /g/abc/view HTTP/1.1"),
+        # A game started offline: its address holds its start's idempotency key.
+        (
+            '"GET /games/new/c0ffee00-1234-4abc-8def-000000000026 HTTP/1.1" 302 -',
+            '"GET /games/new/*** HTTP/1.1" 302 -',
+        ),
+        ("/sticheln/games/new/k_e-y12345/rounds/record", "/sticheln/games/new/***"),
+        ("GET /games/new HTTP/1.1", "GET /games/new HTTP/1.1"),
+        ("GET /games/new?circle=3 HTTP/1.1", "GET /games/new?circle=3 HTTP/1.1"),
     ],
 )
 def test_the_key_of_an_edit_link_is_masked_and_the_rest_of_the_line_kept(

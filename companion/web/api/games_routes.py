@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from companion import services
 from companion.data import queries
-from companion.data.models import Game, db
+from companion.data.models import Circle, Game, db
 from companion.data.states import RoundStatus
 from companion.formats import bg_stats, game_json, parse
 from companion.formats.backup.export import document, game_document, game_for_export
@@ -39,6 +39,7 @@ from companion.web.api.idempotency import (
 from companion.web.api.rules_routes import request_body
 from companion.web.circle_rights import remember_invite, use_circle
 from companion.web.edit_rights import remember_edit_key
+from companion.web.phone_id import phone_holder
 from companion.web.rate_limits import limit_game_starts
 
 
@@ -79,20 +80,24 @@ def editable_game_with_key(code: str) -> tuple[Game, rights.SentKey]:
 @idempotent
 def create_game() -> ResponseReturnValue:
     """Start a game; the answer holds the edit key, shown this once (and to a replay of the
-    same request, which makes it again: it is not stored). The game joins a circle
-    (``circle_keys``): the one whose invite key is sent, or the one the phone's own pages
-    chose; else a new one, whose id, name and invite key the answer holds, shown this once
-    too. A game our own pages start (a phone's outbox sending the game it started offline)
-    gives the phone its right, and the new circle's invite, as the new-game page does, the
-    first time and on a replay alike."""
+    same request by the same client, which makes it again: it is not stored). The game
+    joins a circle (``circle_keys``): the one whose invite key is sent, or the one the
+    phone's own pages chose; else a new one, whose id, name and invite key the answer holds,
+    shown this once too. A game our own pages start (a phone's outbox sending the game it
+    started offline) gives the phone its right, and the new circle's invite, as the new-game
+    page does, the first time and on a replay alike.
+
+    The body and the circle rights are checked before a replay is looked for, and a replay
+    goes to the client that sent the start only (``start_holder``); a refused start is
+    never stored."""
     keyed = circle_keys.circle_of_key()
+    table = read_new_game(request_body())
+    start_in = circle_keys.circle_to_start_in(table.circle, keyed)
     try:
-        recall(holder="" if keyed is None else keyed.secret_hash)
+        recall(start_holder(keyed), keep_refusals=False)
     except Replay as replay:
         keep_right_of(replay.response)
         raise
-    table = read_new_game(request_body())
-    start_in = circle_keys.circle_to_start_in(table.circle, keyed)
     circle, invite = None, None
     if start_in.new:
         name = circle_name_for(table.names)
@@ -115,6 +120,17 @@ def create_game() -> ResponseReturnValue:
     if circle is not None:
         answer["circle"] = {"id": circle.id, "name": circle.name, "invite_key": invite}
     return answer, 201, {"Cache-Control": "no-store"}
+
+
+def start_holder(keyed: Circle | None) -> str | None:
+    """Who a game's start is kept for, and replayed to: the circle whose key it was sent
+    with, else the phone whose own pages sent it; ``None`` for a program with neither,
+    which nothing tells apart from any other client (its start is not kept)."""
+    if keyed is not None:
+        return keyed.secret_hash
+    if rights.sent_by_phone():
+        return phone_holder(make=True)
+    return None
 
 
 #: What a new circle's invite secret is made for, in a replayed answer (``idempotency``).

@@ -3,19 +3,27 @@
 A phone's outbox sends each queued change with ``Idempotency-Key: <its own id>`` (the IETF
 draft "The Idempotency-Key HTTP Header Field"), and sends it again whenever it never saw the
 answer. The first request with a key is processed as usual; its answer (status, headers that
-matter, body) is stored under (key, the edit key's hash, method, path) with the SHA-256 of
-the request's query and body, in the transaction of the change itself: a change is never
-committed without its answer, nor the reverse. A request sent again:
+matter, body) is stored under (key, its holder, method, path) with the SHA-256 of the
+request's query and body, in the transaction of the change itself: a change is never
+committed without its answer, nor the reverse. The holder is who sent it, as a hash: the edit
+key that opened the game, the circle key a new game was sent with, or the phone whose own
+pages started a game (``companion.web.phone_id``). An answer is replayed to its holder only:
+another client sending the same key is answered as if the key had never been used (its own
+change), never with the first one's answer, its secrets or the rights they give. A request
+sent again by the holder:
 
 - with the same body answers the stored answer byte for byte, marked
   ``Idempotent-Replayed: true``, and changes nothing (even if the game changed since);
 - with another body answers 422, and changes nothing.
 
-Refusals the view gives after the key was recalled (400, 409 stale, 422) are stored too: the
-answer to a replay is the one the first request got, so a change refused as stale is still
-stale when sent again, and the outbox opens the conflict view. What comes before the key is
-looked at is not stored: a missing or wrong edit key (401/403, a key never passes the edit
-rights), an unknown game, a malformed ``Idempotency-Key`` (400).
+Refusals a game's change gets after the key was recalled (400, 409 stale, 422) are stored
+too: the answer to a replay is the one the first request got, so a change refused as stale is
+still stale when sent again, and the outbox opens the conflict view. What comes before the key
+is looked at is not stored: a missing or wrong edit key (401/403, a key never passes the edit
+rights), an unknown game, a malformed ``Idempotency-Key`` (400); nor is a refused start of a
+game (it has no holder yet: the body, the circle rights are checked first). A start with no
+holder at all (a program sending neither a circle key nor from our pages) is not stored.
+Each holder keeps at most ``answers.ANSWERS_PER_HOLDER`` answers (docs/operators/security.md).
 
 Two requests with one key at once: the later waits for the earlier's lock (the game's row
 lock, SQLite's write lock), then finds its answer; a new game has no row to lock on
@@ -74,6 +82,7 @@ class Pending:
     sent: answers.Request | None = None
     salt: str | None = None
     purposes: list[str] = field(default_factory=list)
+    keep_refusals: bool = True
 
 
 class Replay(Exception):
@@ -100,8 +109,8 @@ def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
             db.session.rollback()
             return replay.response
         except Exception as error:
-            if pending.sent is None:
-                raise  # before the key was looked at: answered as without it, not stored
+            if pending.sent is None or not pending.keep_refusals:
+                raise  # before the key was looked at (or a refused start): not stored
             response = make_response(current_app.handle_user_exception(error))
             db.session.rollback()  # a refusal changes nothing: only its answer is stored
             if response.status_code >= 500:
@@ -117,19 +126,23 @@ def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
     return guarded
 
 
-def recall(holder: str) -> None:
+def recall(holder: str | None, keep_refusals: bool = True) -> None:
     """For a request with an ``Idempotency-Key``, sent by ``holder`` (the hash of the edit
-    key that opened the game, or of the circle key a new game was sent with, "" where none
-    is needed), under the lock of what it changes:
-    raise :class:`Replay` with the answer it got before, refuse the key if malformed (400) or
-    if it came with another request (422); else note that this request's answer is to be
-    stored. Does nothing for a request without the header or a view without
-    :func:`idempotent`."""
+    key that opened the game, of the circle key a new game was sent with, or of the phone
+    whose pages sent it; ``None``: nobody it could be told apart from another client), under
+    the lock of what it changes: refuse the key if malformed (400); raise :class:`Replay`
+    with the answer ``holder`` got before, refuse the key if it came with another request of
+    ``holder``'s (422); else note that this request's answer is to be stored (a refusal's
+    too, unless not ``keep_refusals``). A request without a holder is answered as one
+    without the key: nothing is replayed to it, nothing stored. Does nothing for a request
+    without the header or a view without :func:`idempotent`."""
     pending: Pending | None = g.get("idempotency")
     if pending is None or pending.sent is not None:
         return
     if not KEY_PATTERN.fullmatch(pending.key):
         raise ApiError(f'The header "{HEADER}" must be 8 to 100 letters, digits, "-" or "_".', 400)
+    if holder is None:
+        return
     fingerprint = hashlib.sha256(request.query_string + b"?" + request.get_data()).hexdigest()
     sent = answers.Request(pending.key, holder, request.method, request.path, fingerprint)
     hold_write_lock()  # on SQLite: the one writer from here, so the answer read stays true
@@ -137,6 +150,7 @@ def recall(holder: str) -> None:
     if stored is not None:
         raise Replay(replayed(stored, sent))
     pending.sent = sent
+    pending.keep_refusals = keep_refusals
 
 
 def commit_change() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from flask import current_app, request
 
 from companion.formats import parse, rules_answers
-from companion.formats.parse import ApiError
+from companion.formats.parse import ApiError, cut
 from companion.rules import Variant, table_setup
 from companion.web.api import bp
 
@@ -23,7 +23,7 @@ def setup() -> dict[str, object]:
     args = request.args
     unknown = sorted(set(args) - set(SETUP_QUERY))
     if unknown:
-        raise ApiError(f'Unknown query parameter "{unknown[0]}"; use players and variant.')
+        raise ApiError(f'Unknown query parameter "{cut(unknown[0])}"; use players and variant.')
     if "players" not in args:
         raise ApiError('The query parameter "players" is missing, e.g. ?players=4.')
     players = _query_int(args["players"], "players")

@@ -41,6 +41,7 @@ from companion.rules.variants import (
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
+from companion.web.circle_rights import CIRCLES_HEADER
 from companion.web.pwa import bp
 
 BACKGROUND_COLOUR = "#fbfaf7"
@@ -76,6 +77,12 @@ them, the worker reads them and leaves them when its own version changes)."""
 KEPT_PAGES = ("rulebook.rules", "tools.resolver", "games.new_game")
 """The pages the worker keeps for offline use: public, and the same for every game (the
 new-game page too: offline, a phone that kept the offline kit starts a game on it)."""
+
+CIRCLE_PAGES = ("games.new_game",)
+"""The kept pages that show the phone's circles (the new-game page: the circles it offers,
+their players' names): kept again, or dropped, when an answer says the phone's circles
+changed (``circle_rights.CIRCLES_HEADER``), so a phone that left a circle never shows its
+names offline."""
 
 #: How many players each family seats (R2, R17): the worker keeps a blank page of a game for
 #: each.
@@ -239,6 +246,8 @@ def service_worker() -> ResponseReturnValue:
         api_prefix=request.script_root + API_PREFIX,
         precache=[offline_url, manifest_url, *(url_for("static", filename=f) for f in files)],
         kept_pages=[url_for(endpoint) for endpoint in KEPT_PAGES],
+        circle_pages=[url_for(endpoint) for endpoint in CIRCLE_PAGES],
+        circles_header=CIRCLES_HEADER,
         kit_manifest=kit_manifest,
         kit_prefix=kit_manifest.rsplit("/", 1)[0] + "/",
         kit_cache_prefix=KIT_CACHE_PREFIX,

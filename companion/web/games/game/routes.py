@@ -58,6 +58,7 @@ from companion.web.errors import (
 from companion.web.games.blueprint import bp
 from companion.web.games.game import sharing
 from companion.web.games.game.forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
+from companion.web.phone_id import phone_holder, phone_id
 from companion.web.rate_limits import limit_game_starts
 from companion.web.round_saved import take_saved
 from companion.web.scoreboard_cache import (
@@ -82,7 +83,10 @@ bp.context_processor(game_template_helpers)
 @bp.route("/games/new", methods=["GET", "POST"])
 @limit_game_starts
 def new_game() -> ResponseReturnValue:
-    """Seat the players, choose the variant and start the game (R2, R3, R11)."""
+    """Seat the players, choose the variant and start the game (R2, R3, R11). The phone is
+    given its id here (``phone_id``), before it may ever start a game offline on this page:
+    the outbox sends that start with it, and a start sent again is told apart by it."""
+    phone_id(make=True)
     form = new_game_form()
     if form.validate_on_submit():
         game = create_game_from(form)
@@ -297,11 +301,14 @@ def started_offline(key: str, page: str | None, number: int | None = None) -> Re
     """A page of a game started on a phone with no network, under the address the phone gave
     it (static/offline_play.js): the same page of the game once the phone's outbox sent it
     (its start's idempotency key is ``key``; ``number``: the live page of that round); until
-    then, where it is (on that phone)."""
+    then, where it is (on that phone). Only that phone is led to the game: the address means
+    nothing to any other (``phone_id``); the logs never write the key
+    (``request_logs``)."""
     answer = None
-    if answers.KEY_PATTERN.fullmatch(key):
+    holder = phone_holder()
+    if answers.KEY_PATTERN.fullmatch(key) and holder is not None:
         create = url_for("api.create_game")[len(request.script_root) :]
-        answer = answers.started_answer(key, create)
+        answer = answers.started_answer(key, create, holder)
     if answer is None:
         abort(
             404,
