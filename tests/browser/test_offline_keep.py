@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest, open_phone
+from tests.browser.support import (
+    WORKER_START_MS,
+    LiveServer,
+    Phone,
+    PhoneFactory,
+    kit_manifest,
+    open_phone,
+)
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
@@ -158,7 +165,7 @@ def test_the_kit_is_kept_once_with_its_size_and_progress_then_serves_offline(
     phone.goto("/resolve")
     expect(page.locator("h1")).to_have_text(words["resolver"])
     page.locator(".picker-chips button").first.click()  # answered by the kit's rules worker
-    expect(page.locator(".trick-play")).to_have_count(1)
+    expect(page.locator(".trick-play")).to_have_count(1, timeout=WORKER_START_MS)
     expect(page.locator(".resolver-offline, .offline-notice")).to_have_count(0)
     save_screenshot(phone, f"resolver-offline-{language}")
     no_axe_violations(phone, axe_source, f"resolver offline ({language})")
