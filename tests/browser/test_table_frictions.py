@@ -1,7 +1,7 @@
 """Frictions at the table, in a real browser: every card entered with every colour's chips in
 sight (each a 44 px target, on a 390 x 844 phone), the rounds table's round links as large
-targets, the clash view's ways out above the comparison, and the table display filling a
-big screen."""
+targets, the table display filling a big screen, and one round per player chosen in one tap
+on the new-game page, with and without JavaScript."""
 
 from __future__ import annotations
 
@@ -168,3 +168,29 @@ def test_the_table_display_fills_a_big_screen_and_keeps_badges_beside_a_long_nam
     assert name_box is not None and badge_box is not None
     assert badge_box["x"] > name_box["x"] + name_box["width"] / 3, "beside the name, not under it"
     page_fits(phone, axe_source, "the table display at 1280 x 800")
+
+
+def test_one_round_per_player_fills_in_the_rounds_and_starts_the_game_so(
+    new_phone: PhoneFactory, live_table: Table
+) -> None:
+    """With JavaScript the rounds field shows the count the box stands for (R11), following
+    the names typed, and the game starts with as many rounds as players."""
+    phone = new_phone()
+    page = phone.page
+    phone.goto("/games/new")
+    for seat, name in enumerate(NAMES[:3]):
+        page.locator(f'input[name="player_{seat}"]').fill(name)
+    rounds = page.get_by_label("Rounds", exact=True)
+    expect(rounds).to_have_value("5")
+    page.get_by_text("One round per player").tap()
+    expect(rounds).to_have_value("3")
+    page.locator('input[name="player_3"]').fill(NAMES[3])
+    expect(rounds).to_have_value("4")
+    box = page.locator("label.choice--rounds").bounding_box()
+    assert box is not None and box["height"] >= TOUCH_PX
+    save_screenshot(phone, "new-game-one-round-per-player")
+
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert live_table.state({"id": code})["rounds_planned"] == 4
