@@ -1,6 +1,7 @@
 // New-game form, improved when JavaScript runs (the form works without it):
-// the custom settings are shown only while "Custom" is the chosen variant, and the
-// first-leader list names each seat after the name typed for it.
+// the custom settings are shown only while "Custom" is the chosen variant, the
+// first-leader list names each seat after the name typed for it, and "One round per
+// player" shows in the rounds field the count the server will take (one per name, R11).
 (function () {
   "use strict";
 
@@ -39,5 +40,26 @@
   if (leader) {
     form.addEventListener("input", nameSeats);
     nameSeats();
+  }
+
+  var oneEach = form.elements.namedItem("one_round_each");
+  var rounds = form.elements.namedItem("rounds");
+  function roundPerPlayer() {
+    rounds.readOnly = oneEach.checked;
+    if (!oneEach.checked) {
+      return;
+    }
+    var names = form.querySelectorAll('input[name^="player_"]');
+    var filled = Array.prototype.filter.call(names, function (input) {
+      return input.value.trim() !== "";
+    }).length;
+    if (filled > 0) {
+      rounds.value = String(filled);
+    }
+  }
+  if (oneEach && rounds) {
+    form.addEventListener("input", roundPerPlayer);
+    oneEach.addEventListener("change", roundPerPlayer);
+    roundPerPlayer();
   }
 })();

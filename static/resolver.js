@@ -2,7 +2,7 @@
  *
  * 1. Forms marked data-autosubmit apply a changed setting at once (no "Apply" button).
  * 2. The trick resolver sends each tap in the background and swaps in the new form, so the
- *    page keeps its place, the pass toggle its state, and the result is announced by the
+ *    page keeps its place, and the result is announced by the
  *    aria-live region. The server renders the answer exactly as it would for a normal post,
  *    so the rules stay in one place. Any failure falls back to the normal form post.
  * 3. The address bar follows the trick (the page names the address that opens it as it is
@@ -155,11 +155,8 @@
 
   function tapOffline(form, name, value, state) {
     state = state || {};
-    var toggle = form.querySelector('input[name="pass_next"]');
-    var passing = state.pass_next !== undefined ? state.pass_next : Boolean(toggle && toggle.checked);
     var body = tableOf(form, state);
     body.trick = state.trick !== undefined ? state.trick : fieldValue(form, "trick") || "";
-    body.pass_next = passing;
     body.tap = tapOf(name, value);
     return askRules("tricks/tap", body).then(function (reply) {
       if (reply.status !== 200) {
@@ -185,9 +182,6 @@
     });
     if (trick.trick) {
       url.searchParams.set("trick", trick.trick);
-    }
-    if (trick.pass_next) {
-      url.searchParams.set("pass_next", "y");
     }
     var address = url.pathname + url.search;
     form.setAttribute("data-address", address);
@@ -271,7 +265,7 @@
     var words = JSON.parse(form.dataset.words || "{}");
     var cards = cardsOf(trick);
     form.elements.namedItem("trick").value = trick.trick;
-    passToggle(form, trick, words);
+    passHint(form, trick);
     var old = form.querySelector(".resolver-offline");
     if (old) {
       old.remove();
@@ -294,31 +288,23 @@
     }
   }
 
-  /* The pass toggle of a Hat Trick trick (R19), as the page draws it; none for the others. */
-  function passToggle(form, trick, words) {
-    var toggle = form.querySelector(".pass-toggle");
+  /* The Hat Trick pass hint (R19), as the page draws it: shown once two colours are in the
+     trick, in the worker's words; none for the other tricks. */
+  function passHint(form, trick) {
+    var hint = form.querySelector(".pass-hint");
     if (!trick.hat_trick) {
-      if (toggle) {
-        toggle.remove();
+      if (hint) {
+        hint.remove();
       }
       return;
     }
-    if (!toggle) {
-      toggle = element("div", "pass-toggle");
-      var input = element("input", "pass-toggle__input");
-      input.type = "checkbox";
-      input.id = "pass_next";
-      input.name = "pass_next";
-      input.value = "y";
-      input.setAttribute("aria-describedby", "pass-hint");
-      var label = element("label", "pass-toggle__label", words.pass);
-      label.htmlFor = "pass_next";
-      var hint = element("p", "tool-hint", words.pass_hint);
+    if (!hint) {
+      hint = element("p", "tool-hint pass-hint");
       hint.id = "pass-hint";
-      toggle.append(input, label, hint);
-      form.querySelector("#picker-title").insertAdjacentElement("afterend", toggle);
+      form.querySelector("#picker-title").insertAdjacentElement("afterend", hint);
     }
-    toggle.querySelector("input").checked = trick.pass_next;
+    hint.textContent = trick.pass_hint || "";
+    hint.hidden = !trick.pass_hint;
   }
 
   function trickPanel(form, trick, cards, words) {
@@ -478,7 +464,7 @@
       return;
     }
     var query = new URLSearchParams(window.location.search);
-    var state = { trick: query.get("trick") || "", pass_next: query.get("pass_next") === "y" };
+    var state = { trick: query.get("trick") || "" };
     ["variant", "players", "leader"].forEach(function (name) {
       var field = form.elements.namedItem(name);
       if (query.has(name) && field) {

@@ -94,7 +94,7 @@ WORDS = {
     "passes": N_("Passes"),
     "tricks": N_("Tricks"),
     "cards": N_("Cards"),
-    "leads": N_("leads"),
+    "leads": N_("leads this trick"),
     "hazy": N_("Hazy: the indicators stay hidden until the round is scored."),
     "corrections": N_("Corrections"),
     "undo_trick": N_("Undo last trick (trick %(number)s)"),

@@ -27,8 +27,10 @@ from companion.rules import (
     Play,
     RuleError,
     TableSetup,
+    can_pass,
     check_hat_trick_plays,
     check_trick_cards,
+    only_a_pass,
     resolve_hat_trick,
     seat_order,
     table_setup,
@@ -104,9 +106,13 @@ def add_play(
 ) -> tuple[Play, ...]:
     """The trick with one more play; a refused play raises RuleError and changes nothing.
 
-    A pass is a Hat Trick play only (R19); the pass toggle is not offered otherwise.
+    R19, as on the live page: once two colours are in a Hat Trick trick, a card of the third
+    colour is a pass (``only_a_pass``). ``passed`` asks for a pass with any other card, which
+    the rules then refuse; a pass is a Hat Trick play only.
     """
-    played = (*plays, Play(card_of_field(token), passed and setup.variant.has_passes))
+    card = card_of_field(token)
+    passed = passed or only_a_pass(setup.variant, plays, card)
+    played = (*plays, Play(card, passed and setup.variant.has_passes))
     check_plays(played, setup)
     return played
 
@@ -133,6 +139,10 @@ WORDS = {
     "pile": N_("%(player)s takes this pile with %(card)s (R20)."),
     "passes": N_("Passed (R19):"),
     "pass": N_("%(player)s, showing %(card)s"),
+    "pass_hint": N_(
+        "Two colours are in the trick: a card of the third colour is a pass, put face down "
+        "(R19). Tap the card the player shows."
+    ),
     "pass_cost": N_(
         "Each pass card stays face down in front of its player and costs 2 points (R22)."
     ),
@@ -155,9 +165,10 @@ def tap_answer(raw: Mapping[str, Any], reader: Reader) -> dict[str, object]:
 
     In: ``{"rule": "classic" | "reverse" | "hat-trick", "players": 4}`` outside a game, or
     ``{"variant": <the API's variant>, "names": [...], "leader": 0}`` for a game's table; then
-    ``"trick"`` (the hidden field), ``"pass_next"`` (the pass toggle, R19) and ``"tap"``:
+    ``"trick"`` (the hidden field), ``"pass_next"`` (a pass asked for; a card of the third
+    colour is a pass without it, R19) and ``"tap"``:
     ``{"add": "red-7"}``, ``{"undo": true}``, ``{"clear": true}`` or ``{}`` (the settings
-    only). The toggle turns off once its pass is played, as on the page.
+    only).
     Settings the rules refuse (Hat Trick for 3, R17) raise, as the page's field errors do.
     """
     body = parse.fields(
@@ -185,17 +196,16 @@ def tap_answer(raw: Mapping[str, Any], reader: Reader) -> dict[str, object]:
     elif isinstance(tap.get("add"), str):
         try:
             plays = add_play(plays, tap["add"], passing, setup)
-            passing = False  # a pass is one play: the toggle resets after it
         except RuleError as error:
             refusal = say(error.message, reader, _seat_names(body))
             refused = tap["add"]
     return {
         "trick": write_trick(plays),
-        "pass_next": passing,
         "notice": notice,
         "refusal": refusal,
         "refused": refused,
         "hat_trick": setup.variant.has_passes,
+        "pass_hint": _word(reader, "pass_hint") if can_pass(setup.variant, plays) else None,
         "deck": _deck(setup, reader),
         **_told(setup, players, plays, reader),
     }

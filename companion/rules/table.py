@@ -103,6 +103,12 @@ def check_round_count(rounds: int) -> int:
     return rounds
 
 
+def rounds_one_per_player(players: int) -> int:
+    """R11: the English edition (Stick 'Em, 2020) plays as many rounds as there are players,
+    a count R11 allows (3 to 8 players, R2, within 1 to 10 rounds)."""
+    return players
+
+
 def round_leader(round_number: int, first_leader: int, players: int) -> int:
     """R3: the seat that leads the first trick of round ``round_number`` (1-based).
 

@@ -1,5 +1,6 @@
 """Every save confirmed: after a round is saved, corrected, marked, or kept as another phone
-saved it, the scoreboard says so once.
+saved it, the scoreboard says so once; so too when an edit link has just given this phone
+the game to keep (its "round" is then 0: no row is tinted).
 
 The note is one of Flask's flashed messages (in this phone's session, never in the URL), in
 the category ``round-saved <game code> <round>``: the sentence is said in the language of
@@ -61,6 +62,14 @@ def confirmation(number: int, settled: Settled) -> str:
 def remember(code: str, number: int, settled: Settled) -> None:
     """Note how round ``number`` of game ``code`` was just settled from this phone."""
     flash(confirmation(number, settled), f"{CATEGORY} {code} {number}")
+
+
+def remember_edit_rights(code: str) -> None:
+    """Note that this phone just opened the edit link of game ``code``: it keeps the score now."""
+    message = gettext(
+        "This phone can now keep the score: it may enter and correct the rounds of this game."
+    )
+    flash(message, f"{CATEGORY} {code} 0")
 
 
 def remember_marked(game: Game) -> None:

@@ -23,6 +23,12 @@ from tests.browser.test_offline_play import WORDS, made_ready
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
 
+#: R19 on the resolver, in the live page's words.
+PASS_HINT = (
+    "Two colours are in the trick: a card of the third colour is a pass, put face down (R19). "
+    "Tap the card the player shows."
+)
+
 #: What a page shows of its trick: the panel, the chips to tap and the bar, as read on screen,
 #: with the form's state and the chips' names for a screen reader.
 SHOWN = """() => {
@@ -31,13 +37,13 @@ SHOWN = """() => {
     const found = form.querySelector(selector);
     return found ? found.innerText : null;
   };
-  const toggle = form.querySelector('input[name="pass_next"]');
+  const hint = form.querySelector(".pass-hint");
   return {
     panel: text("#trick-panel"),
     picker: text(".picker"),
     bar: text(".trick-bar"),
     trick: form.elements.namedItem("trick").value,
-    pass_next: toggle ? toggle.checked : null,
+    pass_hint: hint && !hint.hidden ? hint.innerText : null,
     names: Array.from(form.querySelectorAll(".picker .chip")).map(
       (chip) => chip.getAttribute("aria-label") + "|" + chip.className
     ),
@@ -116,12 +122,10 @@ def tapped_alike(offline: Phone, online: Phone, tapped: Tap, trick: str, setting
     return alike(offline, online)
 
 
-def card(token: str, passing: bool = False) -> Tap:
-    """Tap the chip of ``token`` (after the pass toggle, for a pass, R19)."""
+def card(token: str) -> Tap:
+    """Tap the chip of ``token`` (a card of the third colour is a pass, R19)."""
 
     def tapped(phone: Phone, _scripted: bool) -> None:
-        if passing:
-            phone.page.locator('label[for="pass_next"]').click()
         phone.page.locator(f'.picker button[name="add"][value="{token}"]').click()
 
     return tapped
@@ -189,7 +193,7 @@ def test_outside_a_game_the_resolver_answers_offline_as_the_server_does(
     assert problems == [], "\n".join(problems)
     tapped_alike(phone, online, button("undo"), trick.rsplit(" ", 1)[0])
 
-    # Hat Trick: another deck, the pass toggle, piles and passes (R19-R21). The trick no
+    # Hat Trick: another deck, the pass in one tap, piles and passes (R19-R21). The trick no
     # longer fits, so it is cleared, saying why.
     tapped_alike(phone, online, chosen("Trick rule", "hat-trick"), "", "variant=hat-trick")
     trick = ""
@@ -200,8 +204,11 @@ def test_outside_a_game_the_resolver_answers_offline_as_the_server_does(
         ("green-3", True),
     ):
         trick = f"{trick} {'pass:' if passing else ''}{token}".strip()
-        server = tapped_alike(phone, online, card(token, passing), trick)
+        server = tapped_alike(phone, online, card(token), trick)
+        if token == "blue-12":  # two colours in the trick: the same words as the live page
+            assert server["pass_hint"] == PASS_HINT
     assert "Passed (R19): Player 4, showing green 3." in server["panel"]
+    assert server["pass_hint"] == PASS_HINT
 
     page.reload()  # offline still: the kept page, drawn as its address says
     drawn(phone, trick)

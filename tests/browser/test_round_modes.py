@@ -144,8 +144,6 @@ def test_switching_modes_keeps_the_entries_and_says_what_it_drops(
     save_screenshot(phone, "record-switched-to-every-card")
     no_axe_violations(phone, axe_source, "switched to every card")
 
-    captured = page.locator('[data-field="s0-captured"]')
-    captured.locator('label[for="s0-captured-tab-green"]').tap()
     for value in (0, 1, 2):
         chip(page, "s0-captured", f"green-{value}")
     expect(page.locator('[data-warn="to-quick"]')).to_be_visible()

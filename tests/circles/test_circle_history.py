@@ -82,8 +82,8 @@ def test_a_strangers_game_seating_a_circles_name_leaves_that_player_untouched(
     if after.status_code == 200:
         assert stat_values(after.get_data(as_text=True)) == numbers
     assert games_of(stranger.get("/players/anna")) == "1"
-    assert stat_values(stranger.get("/players/anna").get_data(as_text=True))["Finished"] == "1"
-    assert numbers["Finished"] == "0"
+    assert stat_values(stranger.get("/players/anna").get_data(as_text=True))["Finished game"] == "1"
+    assert numbers["Finished games"] == "0"
 
 
 def test_a_phone_outside_a_circle_sees_none_of_its_history(tables: Tables) -> None:
@@ -180,7 +180,7 @@ def test_a_round_recorded_shows_at_once_on_the_circles_pages(tables: Tables, tab
         after = phone.get(url, headers={"If-None-Match": before.headers["ETag"]})
         assert after.status_code == 200, url
         assert after.get_data(as_text=True) != before.get_data(as_text=True), url
-    assert stat_values(phone.get("/players/Anna").get_data(as_text=True))["Finished"] == "1"
+    assert stat_values(phone.get("/players/Anna").get_data(as_text=True))["Finished game"] == "1"
 
 
 def test_on_a_club_server_every_phone_sees_the_one_history(app: Flask, table: Table) -> None:

@@ -80,7 +80,7 @@ def seat_tallies(board: str) -> dict[str, str]:
 def leads_now(board: str) -> tuple[str, list[str]]:
     """Who the scoreboard says leads: the large name and the seats with the "leads" badge."""
     deal = read_page(board).find("dl", class_="deal").find_all("div")
-    big = next(div.find("dd").text for div in deal if div.find("dt").text == "leads")
+    big = next(div.find("dd").text for div in deal if div.find("dt").text == "leads this trick")
     seats = read_page(board).find("ol", class_="seat-list").find_all("li", class_="seat")
     badged = [
         seat.find("span", class_="seat__name").own_text.strip()
@@ -180,6 +180,7 @@ def test_the_editing_scoreboard_of_another_phone_follows_the_round_too(
 ) -> None:
     code, key, live = open_classic(table)
     keeper = other_phone(client, code, key)
+    keeper.get(f"/g/{code}")  # says once, never kept, that this phone keeps the score now
     tag = keeper.get(f"/g/{code}").headers["ETag"]
     play_cards(client, live, "red 5, red 9")
     answer = keeper.get(f"/g/{code}", headers={"If-None-Match": tag})

@@ -250,6 +250,22 @@ def test_short_names_keep_short_names_whole_and_tell_long_ones_apart() -> None:
 # New game page
 
 
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_one_round_per_player_is_one_tap_without_javascript(
+    client: FlaskClient, table: Table, players: int
+) -> None:
+    """Stick 'Em plays as many rounds as there are players (R11): the box alone says so, the
+    rounds field left as it was."""
+    page = page_of(client, "/games/new")
+    box = read_page(page).find("input", name="one_round_each")
+    assert box.get("type") == "checkbox"
+
+    names = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn"][:players]
+    code = create_through_form(client, names, rounds=5, one_round_each="y")
+
+    assert table.state({"id": code})["rounds_planned"] == players
+
+
 def test_new_game_page_offers_eight_seats_every_variant_and_known_names(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
@@ -308,7 +324,7 @@ def test_a_game_of_each_preset_starts_from_the_page(
     words = text_of(page_of(client, f"/g/{code}"))
     assert f"{label} · 0 of 4 rounds scored" in words
     # R3: the named seat leads round 1; the seat before it deals.
-    assert f"Round 1 of 4 deals {names[0]} leads {names[1]}" in words
+    assert f"Round 1 of 4 deals {names[0]} opens the round {names[1]}" in words
     board = read_page(page_of(client, f"/g/{code}"))
     assert [seat.text for seat in board.find_all("span", class_="seat__name")] == names
     with app.app_context():
@@ -336,7 +352,7 @@ def test_empty_name_fields_are_skipped_and_the_first_leader_follows_its_row(
     page = client.get("/games/new").get_data(as_text=True)
     response = client.post("/games/new", data={"csrf_token": csrf_token(page), **data})
     code = response.headers["Location"].removeprefix("/g/")
-    assert "deals Ben leads Cleo" in text_of(page_of(client, f"/g/{code}"))
+    assert "deals Ben opens the round Cleo" in text_of(page_of(client, f"/g/{code}"))
     with app.app_context():
         game = load(code)
         assert [seat.player.name for seat in game.seats] == ["Ann", "Ben", "Cleo"]
@@ -545,7 +561,7 @@ def test_the_read_only_view_shows_no_control_and_no_edit_key(
         seats = read_page(page).find_all(class_="seat__name")
         assert "Ann Ben Cleo Dan" in " ".join(seat.text for seat in seats)
         assert f'href="/g/{code}/share"' in page and "Share with other phones" in words
-        assert "deals Dan leads Ann" in words
+        assert "deals Dan opens the round Ann" in words
 
 
 def test_a_phone_without_the_edit_key_sees_what_the_read_only_view_shows(
@@ -594,10 +610,10 @@ def test_dealer_and_leader_move_one_seat_each_round(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
     code = start_game(table, NAMES[:3], first_leader=2)
-    assert "deals Ben leads Cleo" in text_of(page_of(client, f"/g/{code}"))
+    assert "deals Ben opens the round Cleo" in text_of(page_of(client, f"/g/{code}"))
     record(app, code, *ROUND_ONE)
     words = text_of(page_of(client, f"/g/{code}"))
-    assert "Round 2 of 5 deals Cleo leads Ann" in words  # R3, around the table
+    assert "Round 2 of 5 deals Cleo opens the round Ann" in words  # R3, around the table
     page = page_of(client, f"/g/{code}")
     first_row = read_page(page).find("tr", class_="is-scored")
     assert len(first_row.find_all(class_="leads")) == 1
@@ -729,6 +745,36 @@ def test_the_edit_link_gives_another_phone_the_right_to_change_the_game(
     assert f'href="/g/{code}/abandon"' in page_of(other, f"/g/{code}")
     assert f"/g/{code}/edit/{key}" in page_of(other, f"/g/{code}/share")
     assert other.get(f"/g/{code}/abandon").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "notice"),
+    [
+        (
+            "en",
+            "This phone can now keep the score: it may enter and correct the rounds of this game.",
+        ),
+        (
+            "de",
+            "Dieses Handy führt jetzt den Spielstand: Es darf die Runden dieser Partie "
+            "eintragen und korrigieren.",
+        ),
+    ],
+)
+def test_opening_the_edit_link_says_once_that_this_phone_keeps_the_score_now(
+    client: FlaskClient, table: Table, language: str, notice: str
+) -> None:
+    code = start_game(table)
+    key = edit_key_of(client, code)
+    other = client.application.test_client()
+    other.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+
+    opened = other.get(f"/g/{code}/edit/{key}", follow_redirects=True)
+
+    shown = [p.text for p in read_page(opened.get_data(as_text=True)).find_all("p", role="status")]
+    assert notice in shown
+    assert opened.headers["Cache-Control"] == "no-store"  # said once, never kept
+    assert notice not in page_of(other, f"/g/{code}")  # a reload no longer says it
 
 
 def test_a_wrong_edit_key_is_refused_and_grants_nothing(client: FlaskClient, table: Table) -> None:
@@ -902,7 +948,7 @@ def test_a_game_made_by_the_api_opens_on_its_pages(client: FlaskClient) -> None:
     assert state["url"].endswith(f"/g/{state['id']}")
     words = text_of(page_of(client, state["share_url"].removeprefix("http://localhost")))
     assert "Mild · 0 of 5 rounds scored" in words
-    assert "deals Ben leads Cleo" in words
+    assert "deals Ben opens the round Cleo" in words
 
 
 def test_the_scoreboard_links_the_games_table_tools(client: FlaskClient) -> None:

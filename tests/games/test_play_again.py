@@ -302,7 +302,7 @@ def test_both_scoreboards_name_who_deals_and_leads_the_round_being_played(
     number = played + 1
     expected = {
         "deals": NAMES[round_dealer(number, 2, len(NAMES))],
-        "leads": NAMES[round_leader(number, 2, len(NAMES))],
+        "opens the round": NAMES[round_leader(number, 2, len(NAMES))],
     }
     editing = page_of(client, f"/g/{code}")
     assert read_page(editing).find_all("a", href=f"/g/{code}/rounds/record")

@@ -81,7 +81,7 @@ def test_the_display_shows_totals_and_who_deals_and_leads_to_a_read_only_phone(
     assert shown.find("h1").text == "Round 2 of 5"
     assert deal(shown) == {
         "deals": names[round_dealer(2, 1, 3)],
-        "leads": names[round_leader(2, 1, 3)],
+        "opens the round": names[round_leader(2, 1, 3)],  # R3: the first leader
     }
     assert not shown.find_all("ol", class_="table-cards")  # no live round, no trick
 
@@ -106,7 +106,7 @@ def test_the_display_shows_the_live_trick_and_who_is_winning_it(
     assert shown.find("p", class_="table-turn").text == (
         f"Next to play: {NAMES[(leader + 2) % 4]}."
     )
-    assert deal(shown)["leads"] == NAMES[leader]
+    assert deal(shown)["leads this trick"] == NAMES[leader]  # R9: not the round's first leader
 
 
 def test_an_empty_trick_shows_the_last_one_and_who_took_it(

@@ -153,7 +153,7 @@ def test_the_player_page_shows_the_same_numbers(client: FlaskClient, history: Fi
     page = client.get("/players/Ann").get_data(as_text=True)
     assert stat_values(page) == {
         "Games": "3",
-        "Finished": "2",
+        "Finished games": "2",
         "Wins": "2",
         "Win rate": "100%",
         "Rounds": "4",

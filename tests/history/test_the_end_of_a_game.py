@@ -241,6 +241,25 @@ def test_head_to_head_counts_games_wins_shared_wins_and_the_difference_per_round
     assert mirrored["difference"] == f"\u2212{difference / rounds:.1f}"
 
 
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [
+        ("en", "Finished games"),
+        ("fr", "Parties terminées"),
+        ("it", "Partite finite"),
+        ("de", "Beendete Partien"),
+        ("hu", "Befejezett játszmák"),
+    ],
+)
+def test_head_to_head_says_finished_games_in_the_plural_of_each_language(
+    client: FlaskClient, history: FixedHistory, language: str, label: str
+) -> None:
+    page = client.get("/players/Ann/vs/Ben", headers={"Accept-Language": language})
+    stat = read_page(page.get_data(as_text=True)).find("div", **{"data-stat": "finished"})
+    assert int(stat.find("dd").text) > 1
+    assert stat.find("dt").text == label
+
+
 def test_head_to_head_lists_the_latest_finished_games_together(
     client: FlaskClient, history: FixedHistory
 ) -> None:

@@ -50,6 +50,7 @@ def told_by_page(page: str) -> dict[str, Any]:
         )
     result = panel.find("div", class_="trick-result")
     refusals = panel.find_all("p", class_="trick-refusal")
+    hints = root.find_all("p", id="pass-hint")
     notices = panel.find_all("p", class_="tool-notice")
     bars = root.find_all("div", class_="trick-bar")
     played = {
@@ -59,7 +60,7 @@ def told_by_page(page: str) -> dict[str, Any]:
     refused = [chip.get("value") for chip in root.find_all("button", class_="chip--refused")]
     return {
         "trick": read_form(page).values["trick"],
-        "pass_next": read_form(page).values.get("pass_next") == "y",
+        "pass_hint": hints[0].words() if hints and hints[0].get("hidden") is None else None,
         "count": panel.find("span", class_="trick__count").text,
         "plays": plays,
         "empty": [item.text for item in panel.find_all("li", class_="trick-empty")],
@@ -106,7 +107,7 @@ def told_by_worker(answer: dict[str, Any], not_added: str, why: str) -> dict[str
     ]
     return {
         "trick": answer["trick"],
-        "pass_next": answer["pass_next"] and answer["hat_trick"],
+        "pass_hint": answer["pass_hint"],
         "count": answer["count"],
         "plays": [
             {
@@ -176,7 +177,7 @@ def play_sequences(
             button, passing, changes = a_tap(rng, page, hat_trick, settings)
             form = read_form(page)
             values = {**form.values, **changes}
-            toggled = passing or values.get("pass_next") == "y"  # as the page's toggle is
+            toggled = passing or values.get("pass_next") == "y"  # a pass asked for, as sent
             tapped = {"add": {"add": button[1]}, "undo": {"undo": True}}
             body = {
                 **body_of(values),

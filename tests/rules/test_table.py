@@ -13,13 +13,14 @@ from companion.rules.table import (
     deal,
     round_dealer,
     round_leader,
+    rounds_one_per_player,
     running_totals,
     seat_order,
     table_setup,
     tricks_of_cards,
     winners,
 )
-from companion.rules.variants import variant_named
+from companion.rules.variants import MAX_PLAYERS, MIN_PLAYERS, variant_named
 
 # --------------------------------------------------------------------------------------------
 # R3, R23: leader and dealer
@@ -191,3 +192,10 @@ TRICKS_OF_CARDS = [
 @pytest.mark.parametrize(("cards", "players", "tricks"), TRICKS_OF_CARDS)
 def test_c3_a_seats_cards_make_tricks_of_one_card_per_player(cards, players, tricks):
     assert tricks_of_cards(cards, players) == tricks
+
+
+@pytest.mark.parametrize("players", range(MIN_PLAYERS, MAX_PLAYERS + 1))
+def test_one_round_per_player_is_a_round_count_r11_allows(players: int) -> None:
+    rounds = rounds_one_per_player(players)
+    assert rounds == players  # Stick 'Em: as many rounds as players
+    assert check_round_count(rounds) == rounds

@@ -7,14 +7,17 @@ The classic examples are the German rulebook's ("Beispiele"), played by five pla
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
+from companion.formats.live_words import WORDS as LIVE_WORDS
+from companion.formats.trick_taps import WORDS as TRICK_WORDS
 from companion.read_models.chips import card_of_token
 from companion.rules import Card, round_leader, seat_order, trick_winner, variant_named
 from companion.web.i18n import gettext_with_names
@@ -27,6 +30,12 @@ from tests.tools.tool_helpers import (
     tap,
     tap_cards,
     text_of,
+)
+
+#: R19 in the words of the live page and the resolver alike.
+PASS_HINT = (
+    "Two colours are in the trick: a card of the third colour is a pass, put face down (R19). "
+    "Tap the card the player shows."
 )
 
 
@@ -88,7 +97,7 @@ def test_hat_trick_resolver_offers_red_blue_and_green_from_1(client: FlaskClient
     assert len(chips) == 60  # R17: three colours, 1-20
     assert {chip.split("-")[0] for chip in chips} == {"red", "blue", "green"}
     assert "red-0" not in chips
-    assert "Next card is a pass" in text_of(page)
+    assert read_page(page).find_all("input", name="pass_next") == []  # a pass is one tap (R19)
 
 
 def test_a_tap_without_a_csrf_token_is_not_applied_and_says_why(client: FlaskClient) -> None:
@@ -217,13 +226,6 @@ def test_undo_takes_back_the_last_card_and_clear_empties_the_trick(client: Flask
         ),
         (
             "variant=hat-trick&players=5",
-            ["red-9", "blue-4"],
-            "green-7",
-            "Green 7 would bring a third colour into a trick of red, blue; "
-            "play one of those colours or pass (R19).",
-        ),
-        (
-            "variant=hat-trick&players=5",
             ["red-9", "pass:green-3"],
             None,
             "Passing with green 3 is not allowed yet: a player may pass only once two colours "
@@ -320,13 +322,42 @@ def test_hat_trick_with_three_players_is_refused_next_to_the_player_count(
 # Hat Trick (R19-R21)
 
 
+def test_a_third_colour_card_is_a_pass_as_on_the_live_page(client: FlaskClient) -> None:
+    """R19: once two colours are in the trick, a card of the third colour can only be a pass;
+    the resolver takes it as one, as the live page does, and says so in the same words."""
+    page = open_resolver(client, "variant=hat-trick&players=5")
+    one_colour = page_text(tap_cards(client, page, "red-9"))
+    assert read_page(one_colour).find("p", id="pass-hint").get("hidden") is not None
+
+    two_colours = page_text(tap_cards(client, one_colour, "blue-4"))
+    hint = read_page(two_colours).find("p", id="pass-hint")
+    assert hint.get("hidden") is None
+    assert hint.text == PASS_HINT
+
+    response = tap_cards(client, two_colours, "green-7")
+
+    assert response.status_code == 200
+    after = page_text(response)
+    assert read_form(after).values["trick"] == "red-9 blue-4 pass:green-7"
+    assert "Passed (R19): Player 3, showing green 7." in text_of(after)
+
+
+def test_the_resolver_and_the_live_page_say_r19_in_one_message() -> None:
+    """One msgid for the third colour's pass in the resolver (page and offline worker) and
+    on the live page (page and offline words)."""
+    templates = Path(__file__).parents[2] / "templates"
+    for template in ("tools/resolver.html", "games/live.html"):
+        assert PASS_HINT in (templates / template).read_text(encoding="utf-8")
+    assert str(TRICK_WORDS["pass_hint"]) == str(LIVE_WORDS["pass_hint"]) == PASS_HINT
+
+
 def test_hat_trick_trick_with_a_pass_shows_piles_passes_and_the_next_leader(
     client: FlaskClient,
 ) -> None:
     page = open_resolver(client, "variant=hat-trick&players=5")
 
     passed = page_text(tap_cards(client, page, "red-9", "blue-12", "red-4", "pass:green-3"))
-    assert "pass_next" not in read_form(passed).values, "the pass toggle resets after a pass"
+    assert "pass_next" not in read_form(passed).values, "nothing to tick for a pass"
 
     response = tap_cards(client, passed, "blue-2")
 
@@ -492,18 +523,6 @@ def test_an_empty_trick_leaves_the_trick_out_of_the_address(client: FlaskClient)
         "variant": ["classic"],
         "players": ["4"],
     }
-
-
-def test_a_pass_toggled_on_stays_on_in_the_address(client: FlaskClient) -> None:
-    page = open_resolver(client, "variant=hat-trick&players=5")
-    after = page_text(tap_cards(client, page, "red-9"))
-
-    toggled = page_text(tap(client, after, ("apply", "1"), check_pass=True))
-
-    query = parse_qs(address_of(toggled).partition("?")[2])
-    assert query["pass_next"] == ["y"] and query["trick"] == ["red-9"]
-    reopened = open_resolver(client, urlencode(query, doseq=True))
-    assert read_form(reopened).values.get("pass_next") == "y"
 
 
 def test_the_game_resolver_names_its_leader_and_trick_in_the_address(

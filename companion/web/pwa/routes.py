@@ -360,7 +360,7 @@ def offline_play_words() -> dict[str, object]:
         "to_next": _("Go to the next game"),
         "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
         "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
-        "leads": _("leads"),
+        "leads": _("opens the round"),
         "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(
             "Round %(number)s, entered on this phone, was not saved: the game changed on "

@@ -92,10 +92,9 @@ class TrickForm(FlaskForm):  # type: ignore[misc]
     """The trick so far and what was tapped: a card, pass, undo, clear or apply."""
 
     trick = HiddenField()
-    pass_next = BooleanField(
-        _l("Next card is a pass"),
-        description=_l("Tap this, then the third-colour card the passing player shows (R19)."),
-    )
+    #: A pass asked for with the next card (a form sent by hand may ask); the page asks
+    #: nothing: a card of the third colour is a pass (R19), any other card refused as one.
+    pass_next = BooleanField()
     add = StringField()  # the value of the card chip tapped, e.g. "red-7"
     undo = SubmitField(_l("Undo last card"))
     clear = SubmitField(_l("Clear the trick"))

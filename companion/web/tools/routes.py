@@ -24,7 +24,7 @@ from companion.data.states import RoundMode
 from companion.formats.trick_taps import add_play, read_trick, write_trick
 from companion.read_models.messages import render_message, variant_label
 from companion.read_models.scoreboard import NextRound, next_round_of
-from companion.rules import Play, RuleError, TableSetup, table_setup
+from companion.rules import Play, RuleError, TableSetup, can_pass, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
 from companion.services.games import get_game
 from companion.web.errors import Link, PageArea, home, register_page_errors
@@ -217,13 +217,12 @@ def render_resolver(
     if request.method == "POST" and expired is None:
         plays, refusal, refused = apply_tap(form, plays, table)
     form.trick.data = write_trick(plays)
-    if refusal is None and form.add.data:
-        form.pass_next.data = False  # a pass is one play: the toggle resets after it
     context["address"] = address_of(trick_state(form))
     page = render_template(
         "tools/resolver.html",
         table=table,
         view=trick_view(plays, table),
+        can_pass=can_pass(table.setup.variant, plays),
         groups=picker_groups(table),
         refusal=refusal,
         refused=refused,
@@ -234,9 +233,8 @@ def render_resolver(
 
 
 def trick_state(form: TrickForm) -> dict[str, str]:
-    """The trick and the pass toggle as GET parameters (left out while empty or off)."""
-    state = {"trick": form.trick.data or "", "pass_next": "y" if form.pass_next.data else ""}
-    return {name: value for name, value in state.items() if value}
+    """The trick as a GET parameter (left out while empty)."""
+    return {"trick": form.trick.data} if form.trick.data else {}
 
 
 def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...], str | None]:
@@ -252,8 +250,8 @@ def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...]
 def apply_tap(
     form: TrickForm, plays: tuple[Play, ...], table: TrickTable
 ) -> tuple[tuple[Play, ...], str | None, str | None]:
-    """Clear, undo, or add the tapped card (as a pass if the toggle is on). A refused card
-    leaves the trick as it was; the refusal and the refused card are returned."""
+    """Clear, undo, or add the tapped card (a pass if it shows the third colour, R19). A
+    refused card leaves the trick as it was; the refusal and the refused card are returned."""
     if form.clear.data:
         return (), None, None
     if form.undo.data:

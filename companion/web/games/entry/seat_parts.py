@@ -53,13 +53,7 @@ class CardPicker(SeatField):
 
     multiple: bool
     groups: tuple[ChipGroup, ...]
-    tabbed: bool = False  # one colour at a time: short rows on a phone
     compact: bool = False  # every colour at once, small chips: one tap whatever the colour
-
-    @property
-    def open_colour(self) -> str:
-        """The colour tab shown first: the one holding a tapped chip, else the first."""
-        return next((g.colour for g in self.groups if g.tapped), self.groups[0].colour)
 
     @property
     def tapped(self) -> tuple[Chip, ...]:
@@ -218,7 +212,6 @@ def card_picker(
     refused: set[str],
     *,
     multiple: bool = True,
-    tabbed: bool = False,
     compact: bool = False,
     shown_colours: Iterable[Colour] | None = None,
     taken: set[str] = frozenset(),  # type: ignore[assignment]
@@ -229,7 +222,6 @@ def card_picker(
         **seat_field(chips_field),
         multiple=multiple,
         groups=chip_groups(setup, chips_field.tokens, refused, shown_colours, taken),
-        tabbed=tabbed,
         compact=compact,
     )
 
@@ -317,14 +309,15 @@ def _fill_quick(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[s
 
 
 def _fill_full(part: SeatPart, form: RoundForm, seat_form: Form, refused: set[str]) -> None:
-    """Every captured card, one colour at a time; delayed seats also choose colours (R16)."""
+    """Every captured card, every colour at once as on the mark page (each card one tap, no
+    tab to open first); delayed seats also choose colours (R16)."""
     setup = form.setup
     part.captures = card_picker(
         seat_form,
         "captured",
         setup,
         refused,
-        tabbed=True,
+        compact=True,
         taken=indicator_tokens(form),
     )
     part.cards_entered = len(seat_form["captured"].data or ())
@@ -338,7 +331,7 @@ def _fill_hat_trick_full(
 ) -> None:
     """Every face-up card and every face-down pass card (C5)."""
     _fill_full(part, form, seat_form, refused)
-    part.passes = card_picker(seat_form, "passed", form.setup, refused, tabbed=True)
+    part.passes = card_picker(seat_form, "passed", form.setup, refused, compact=True)
     part.cards_entered = (part.cards_entered or 0) + len(seat_form["passed"].data or ())
 
 

@@ -15,6 +15,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     Field,
     HiddenField,
     IntegerField,
@@ -31,7 +32,15 @@ from companion.data.models import MAX_NAME_LENGTH
 from companion.data.names import clean_name, name_character_problem, name_key
 from companion.formats.new_game import NEW_CIRCLE
 from companion.read_models.messages import PRESET_NAMES
-from companion.rules import CLASSIC, HAT_TRICK, MAX_PLAYERS, PRESETS, Variant, variant_from_settings
+from companion.rules import (
+    CLASSIC,
+    HAT_TRICK,
+    MAX_PLAYERS,
+    PRESETS,
+    Variant,
+    rounds_one_per_player,
+    variant_from_settings,
+)
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from companion.web.variant_choices import COLOUR_COUNT_CHOICES, REVEAL_CHOICES, SCORING_CHOICES
 
@@ -79,6 +88,10 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
             NumberRange(min=MIN_ROUNDS, max=MAX_ROUNDS, message=_l("A game has 1 to 10 rounds.")),
         ],
     )
+    one_round_each = BooleanField(
+        _l("One round per player"),
+        description=_l("As the English edition, Stick ’Em, plays: as many rounds as players."),
+    )
     circle = SelectField(
         _l("Circle"),
         description=_l("The game joins this circle's history, players and statistics."),
@@ -123,6 +136,12 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     def seat_fields(self) -> list[Field]:
         """The name fields in seating order (one per possible seat, most left empty)."""
         return [self[seat_field_name(row)] for row in range(SEATS)]
+
+    def rounds_chosen(self) -> int:
+        """The rounds to play: the count entered, or one per player named (R11)."""
+        if self.one_round_each.data:
+            return rounds_one_per_player(len(self.seat_names()))
+        return int(self.rounds.data)
 
     def seat_names(self) -> list[str]:
         """The names entered, in seating order, empty fields left out."""

@@ -60,7 +60,7 @@ from companion.web.games.game import sharing
 from companion.web.games.game.forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.web.phone_id import phone_holder, phone_id
 from companion.web.rate_limits import limit_game_starts
-from companion.web.round_saved import take_saved
+from companion.web.round_saved import remember_edit_rights, take_saved
 from companion.web.scoreboard_cache import (
     not_modified,
     rendered_page,
@@ -138,7 +138,7 @@ def create_game_from(form: NewGameForm) -> Game | None:
         game, key = services.create_game(
             names,
             form.chosen_variant(),
-            form.rounds.data,
+            form.rounds_chosen(),
             form.first_leader_seat(),
             circle_id=circle_id,
         )
@@ -209,6 +209,7 @@ def grant_edit(code: str, key: str) -> ResponseReturnValue:
             ),
         )
     remember_edit_key(game, key)
+    remember_edit_rights(game.code)
     response = redirect(url_for("games.scoreboard", code=game.code))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
