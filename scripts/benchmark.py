@@ -325,21 +325,25 @@ def fill(url: str, secret: str, games: int, seed: int) -> None:
 
 
 #: What a copied circle's rows take from the original, by table: the columns whose ids are
-#: moved on by the copy's offset of that table (``circle_id`` becomes the copy's circle).
+#: moved on by the copy's offset of that table (``circle_id`` becomes the copy's circle), and
+#: the column that keeps the original's rows only (their ids are at most the largest before
+#: the first copy).
 COPIED = {
-    "players": {"id": "players"},
-    "games": {"id": "games", "next_game_id": "games"},
-    "seats": {"game_id": "games", "player_id": "players"},
-    "rounds": {"id": "rounds", "game_id": "games"},
-    "round_results": {"round_id": "rounds", "player_id": "players"},
+    "players": ({"id": "players"}, "id"),
+    "games": ({"id": "games", "next_game_id": "games"}, "id"),
+    "seats": ({"game_id": "games", "player_id": "players"}, "game_id"),
+    "rounds": ({"id": "rounds", "game_id": "games"}, "id"),
+    "round_results": ({"round_id": "rounds", "player_id": "players"}, "round_id"),
 }
+#: The table whose ids the column of :data:`COPIED` that keeps the original's rows holds.
+KEPT_BY = {"players": "players", "games": "games", "seats": "games", "rounds": "rounds"}
 
 
 def copy_circle(url: str, copies: int) -> None:
-    """Make ``copies`` more circles on the database at ``url``, each a copy of its first
-    circle's players, games, seats, rounds and results (codes made unique), so that the
-    first circle is one large circle among as many others; then the planner's statistics
-    are taken again (as after any bulk load)."""
+    """Make ``copies`` more circles on the database at ``url`` (which holds one), each a copy
+    of its circle's players, games, seats, rounds and results (codes made unique), so that
+    the first circle is one large circle among as many others; then the planner's
+    statistics are taken again (as after any bulk load)."""
     import sqlalchemy as sa
 
     engine = sa.create_engine(url)
@@ -347,19 +351,17 @@ def copy_circle(url: str, copies: int) -> None:
     meta.reflect(engine, only=["circles", *COPIED])
     circles = meta.tables["circles"]
     with engine.begin() as connection:
-        first = connection.scalar(sa.select(sa.func.min(circles.c.id)))
+        largest = {
+            name: int(connection.scalar(sa.select(sa.func.max(meta.tables[name].c.id))) or 0)
+            for name in ("players", "games", "rounds")
+        }
         for copy in range(1, copies + 1):
             circle = connection.scalar(
                 sa.insert(circles)
                 .values(name=f"Copy {copy}", secret_hash="0" * 64, created_at=sa.func.now())
                 .returning(circles.c.id)
             )
-            offsets = {
-                name: copy
-                * (connection.scalar(sa.select(sa.func.max(meta.tables[name].c.id))) or 0)
-                for name in ("players", "games", "rounds")
-            }
-            for name, moved in COPIED.items():
+            for name, (moved, kept) in COPIED.items():
                 table_ = meta.tables[name]
                 values: list[Any] = []
                 for column in table_.c:
@@ -368,12 +370,12 @@ def copy_circle(url: str, copies: int) -> None:
                     elif column.name == "code":
                         values.append((column + f"-{copy}").label(column.name))
                     elif column.name in moved:
-                        values.append((column + offsets[moved[column.name]]).label(column.name))
+                        offset = copy * largest[moved[column.name]]
+                        values.append((column + offset).label(column.name))
                     else:
                         values.append(column)
-                query = sa.select(*values)
-                if name in ("players", "games"):
-                    query = query.where(table_.c.circle_id == first)
+                original = table_.c[kept] <= largest[KEPT_BY.get(name, "rounds")]
+                query = sa.select(*values).where(original)
                 connection.execute(sa.insert(table_).from_select(list(table_.c.keys()), query))
         if engine.dialect.name == "postgresql":
             for name in ("circles", "players", "games", "rounds"):
