@@ -4,25 +4,33 @@
     python3 scripts/benchmark.py                        # SQLite, 10,000 games of history
     python3 scripts/benchmark.py --database postgres    # a throwaway PostgreSQL cluster
     python3 scripts/benchmark.py --games 2000 --duration 3   # quicker, rougher
+    python3 scripts/benchmark.py --listings-only        # only the API's listings of games
 
 From a fresh clone it first sets up as ``python3 manage.py setup`` does, then runs again with
-.venv's Python. It builds two throwaway databases (never the one in instance/):
+.venv's Python. It builds three throwaway databases (never the one in instance/), in a
+temporary folder removed at every exit, Ctrl-C and SIGTERM included:
 
 - **large**: ``flask demo-data --games 10000`` (a two-year history of a club), then, through
   the JSON API, an 8-player game with 5 of its 10 rounds scored (the table's game), and the
   games of the table's phone: another 8-player game playing round 6 live, 3 tricks in, a
   4-player game with no round yet, and 17 more 4-player games, in progress or finished, so
   that the phone's session holds the edit keys of 20 games (``PHONE_GAMES``);
-- **small**: ``flask demo-data --games 20``, then the same games with 1 round scored.
+- **small**: ``flask demo-data --games 20``, then the same games with 1 round scored;
+- **circles**: the large database's demo history, copied into ``--circles`` circles in all
+  (4), so that its first circle is a large circle among many large ones.
 
-It serves each with gunicorn on loopback (``-w 2``, sync workers unless ``--threads``),
+It serves large and small as a club's server (``CLUB_SERVER``, every game in one circle),
+circles and small as servers of circles (a circle read with its invite key), each with
+gunicorn on loopback (``-w 2``, sync workers unless ``--threads``),
 and measures, with threads of ``http.client`` connections, the throughput and the median and
 95th-percentile latency of every page and of API calls, each also as a ratio to
 ``GET /api/v1/setup`` (a request that touches no database) measured in the same run: the
 read-only and the editing scoreboard, home (the phone with 20 games), history pages 1 and
 200, a frequent player's page, that player's head to head with their most frequent
 opponent, the 304 of each of those (asked with its ETag), and the round pages of the
-table's game: mark, record, correct (round 1) and live (the other 8-player game). The
+table's game: mark, record, correct (round 1) and live (the other 8-player game), and the
+API's listings of games (``GET /api/v1/games``, :data:`LISTING_FILTERS`: pages 1 and 200,
+unfiltered and with each filter of the history page) on both kinds of server. The
 endpoints take turns (``--rounds``), so that a machine busy with something else slows them
 all alike. Each page kept once rendered (``RENDERED_AFTER_CHANGES``) is also measured right
 after each change (a round of the table's game corrected), as the first phone to ask after a
@@ -41,7 +49,8 @@ Budgets (the exit status is 1 when one fails):
   by how much slower this run's GET /api/v1/setup is than in that run, if it is;
 - history page 1, page 200, a frequent player's page and that player's head to head: median
   latency with 10,000 games at most 1.5x the same page with 20 games (page 200 is compared
-  with the last page there is);
+  with the last page there is); the same for each API listing of games, on a club's server
+  and for the large circle among others on a server of circles;
 - at most 5 SQL statements per request, the same with 10,000 games as with 20 (and for a game
   of 5 rounds as for one of 1);
 - the scoreboard weighs at most 40,000 bytes, HTML, stylesheets and scripts, uncompressed;
@@ -60,6 +69,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -86,6 +96,20 @@ PAGE_THROUGHPUT_RATIO = 0.25
 SCOREBOARD_THROUGHPUT_RATIO = 0.8
 SCOREBOARDS = ("scoreboard, read-only", "scoreboard, editing")
 HISTORY_LATENCY_RATIO = 1.5
+#: The API's listings of games (``GET /api/v1/games``), each at page 1 and page 200 (or the
+#: last there is): unfiltered and with each filter the history page offers. ``{player}`` is
+#: the frequent player; the variant is the most played preset of the demo data.
+LISTING_FILTERS = {
+    "all games": "",
+    "player": "player={player}&",
+    "variant": "variant=classic&",
+    "last 30 days": "period=30d&",
+    "this year": "period=year&",
+}
+#: The two kinds of server the listings are measured on: a club's (``CLUB_SERVER``, every
+#: game in one circle) and one of circles, where the large circle is one of ``--circles``
+#: as large, read with its invite key.
+SERVER_KINDS = ("club", "circle")
 MOST_STATEMENTS = 5
 SCOREBOARD_BYTES = 40_000
 #: The record page of a 4-player game, HTML before gzip.
@@ -203,6 +227,14 @@ def parse_options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--identity", action="store_true", help="ask for uncompressed answers (no gzip)"
     )
+    parser.add_argument(
+        "--circles", type=int, default=4, help="large circles of the circle server's database"
+    )
+    parser.add_argument(
+        "--listings-only",
+        action="store_true",
+        help="measure only GET /api/v1/setup and the API's listings of games (quicker)",
+    )
     parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     return parser.parse_args(argv)
 
@@ -215,11 +247,40 @@ def step(text: str) -> None:
 # Databases
 
 
+#: The databases: the large and small histories of a club, and the circles of another server.
+DATABASES = ("large", "small", "circles")
+
+
 @contextlib.contextmanager
-def databases(kind: str, folder: Path) -> Iterator[tuple[str, str]]:
-    """The URLs of two empty databases, large and small, removed afterwards."""
+def scratch_folder() -> Iterator[Path]:
+    """A temporary folder for the databases and the apps' instance folders, removed at
+    every exit: normal, an error, Ctrl-C (SIGINT) or SIGTERM and SIGHUP, which end the run
+    as Ctrl-C does, through every ``finally`` (servers and a throwaway PostgreSQL stop too).
+    The signals' previous handlers are back afterwards."""
+
+    def stop(number: int, _frame: Any) -> None:
+        raise SystemExit(128 + number)
+
+    stopping = (signal.SIGTERM, signal.SIGHUP)
+    before = {number: signal.signal(number, stop) for number in stopping}
+    folder = Path(tempfile.mkdtemp(prefix="sticheln-bench-"))
+    try:
+        yield folder
+    finally:
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            for number, handler in before.items():
+                signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def databases(kind: str, folder: Path) -> Iterator[tuple[str, str, str]]:
+    """The URLs of three empty databases (:data:`DATABASES`), removed afterwards."""
     if kind == "sqlite":
-        yield f"sqlite:///{folder / 'large.sqlite3'}", f"sqlite:///{folder / 'small.sqlite3'}"
+        yield tuple(  # type: ignore[misc]
+            f"sqlite:///{folder / f'{name}.sqlite3'}" for name in DATABASES
+        )
         return
     import sqlalchemy as sa
 
@@ -231,13 +292,13 @@ def databases(kind: str, folder: Path) -> Iterator[tuple[str, str]]:
     with manage.throwaway_postgres(postgres) as url:
         server = sa.create_engine(url, isolation_level="AUTOCOMMIT")
         with server.connect() as connection:
-            for name in ("bench_large", "bench_small"):
-                connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            for name in DATABASES:
+                connection.exec_driver_sql(f'CREATE DATABASE "bench_{name}"')
         server.dispose()
         base = sa.engine.make_url(url)
         yield tuple(  # type: ignore[misc]
-            base.set(database=name).render_as_string(hide_password=False)
-            for name in ("bench_large", "bench_small")
+            base.set(database=f"bench_{name}").render_as_string(hide_password=False)
+            for name in DATABASES
         )
 
 
@@ -263,13 +324,122 @@ def fill(url: str, secret: str, games: int, seed: int) -> None:
     flask_command(url, secret, "demo-data", "--games", str(games), "--seed", str(seed))
 
 
+#: What a copied circle's rows take from the original, by table: the columns whose ids are
+#: moved on by the copy's offset of that table (``circle_id`` becomes the copy's circle), and
+#: the column that keeps the original's rows only (their ids are at most the largest before
+#: the first copy).
+COPIED = {
+    "players": ({"id": "players"}, "id"),
+    "games": ({"id": "games", "next_game_id": "games"}, "id"),
+    "seats": ({"game_id": "games", "player_id": "players"}, "game_id"),
+    "rounds": ({"id": "rounds", "game_id": "games"}, "id"),
+    "round_results": ({"round_id": "rounds", "player_id": "players"}, "round_id"),
+}
+#: The table whose ids the column of :data:`COPIED` that keeps the original's rows holds.
+KEPT_BY = {"players": "players", "games": "games", "seats": "games", "rounds": "rounds"}
+
+
+def copy_circle(url: str, copies: int) -> None:
+    """Make ``copies`` more circles on the database at ``url`` (which holds one), each a copy
+    of its circle's players, games, seats, rounds and results (codes made unique), so that
+    the first circle is one large circle among as many others; then the planner's
+    statistics are taken again (as after any bulk load)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    meta = sa.MetaData()
+    meta.reflect(engine, only=["circles", *COPIED])
+    circles = meta.tables["circles"]
+    with engine.begin() as connection:
+        largest = {
+            name: int(connection.scalar(sa.select(sa.func.max(meta.tables[name].c.id))) or 0)
+            for name in ("players", "games", "rounds")
+        }
+        for copy in range(1, copies + 1):
+            circle = connection.scalar(
+                sa.insert(circles)
+                .values(name=f"Copy {copy}", secret_hash="0" * 64, created_at=sa.func.now())
+                .returning(circles.c.id)
+            )
+            for name, (moved, kept) in COPIED.items():
+                table_ = meta.tables[name]
+                values: list[Any] = []
+                for column in table_.c:
+                    if column.name == "circle_id":
+                        values.append(sa.literal(circle).label(column.name))
+                    elif column.name == "code":
+                        values.append((column + f"-{copy}").label(column.name))
+                    elif column.name in moved:
+                        offset = copy * largest[moved[column.name]]
+                        values.append((column + offset).label(column.name))
+                    else:
+                        values.append(column)
+                original = table_.c[kept] <= largest[KEPT_BY.get(name, "rounds")]
+                query = sa.select(*values).where(original)
+                connection.execute(sa.insert(table_).from_select(list(table_.c.keys()), query))
+        if engine.dialect.name == "postgresql":
+            for name in ("circles", "players", "games", "rounds"):
+                connection.exec_driver_sql(
+                    f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                    f"(SELECT max(id) FROM {name}))"
+                )
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.exec_driver_sql("ANALYZE")
+    engine.dispose()
+
+
+def clone(source: str, target: str) -> None:
+    """Make the database at ``target`` a copy of the one at ``source`` (no one connected)."""
+    import sqlalchemy as sa
+
+    source_url, target_url = sa.engine.make_url(source), sa.engine.make_url(target)
+    if source_url.get_backend_name() == "sqlite":
+        import sqlite3
+
+        with (
+            contextlib.closing(sqlite3.connect(str(source_url.database))) as original,
+            contextlib.closing(sqlite3.connect(str(target_url.database))) as copy,
+        ):
+            original.backup(copy)
+        return
+    server = sa.create_engine(source_url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE "{target_url.database}"')
+        connection.exec_driver_sql(
+            f'CREATE DATABASE "{target_url.database}" TEMPLATE "{source_url.database}"'
+        )
+    server.dispose()
+
+
+def invite_key(url: str) -> str:
+    """A new invite key of the first circle of the database at ``url`` (only its hash is
+    stored, as ``flask circles invite`` does)."""
+    import sqlalchemy as sa
+
+    from companion.services.keys import hash_edit_key
+
+    key = secrets.token_urlsafe(18)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "UPDATE circles SET secret_hash = :hash WHERE id = (SELECT min(id) FROM circles)"
+            ),
+            {"hash": hash_edit_key(key)},
+        )
+    engine.dispose()
+    return key
+
+
 # --------------------------------------------------------------------------------------------
 # Servers
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]:
-    """Serve the app on the database at ``url``; yield its port; stop it afterwards."""
+def gunicorn(url: str, secret: str, workers: int, threads: int, club: bool = True) -> Iterator[int]:
+    """Serve the app on the database at ``url`` as a club's server (or, not ``club``, a
+    server of circles); yield its port; stop it afterwards."""
     port = free_port()
     command = [
         str(BIN / "gunicorn"),
@@ -284,13 +454,13 @@ def gunicorn(url: str, secret: str, workers: int, threads: int) -> Iterator[int]
         "companion:create_app()",
     ]
     # The benchmark's tables start their games from one address: no limit of game starts.
-    # It measures a club's server: one circle, whose history every phone reads (issue 28).
+    # Mostly a club's server: one circle, whose history every phone reads (issue 28).
     environment = {
         **os.environ,
         "DATABASE_URL": url,
         "SECRET_KEY": secret,
         "GAME_STARTS_LIMIT": "",
-        "CLUB_SERVER": "1",
+        "CLUB_SERVER": "1" if club else "",
     }
     process = subprocess.Popen(command, cwd=ROOT, env=environment, start_new_session=True)
     try:
@@ -926,12 +1096,25 @@ def main(argv: list[str]) -> int:
     options = parse_options(argv)
     secret = secrets.token_hex(16)
     encoding = {"Accept-Encoding": "identity" if options.identity else "gzip"}
-    folder = Path(tempfile.mkdtemp(prefix="sticheln-bench-"))
-    try:
-        with databases(options.database, folder) as (large_url, small_url):
-            return run(options, secret, encoding, folder, large_url, small_url)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with scratch_folder() as folder, databases(options.database, folder) as urls:
+        return run(options, secret, encoding, folder, *urls)
+
+
+def listing_targets(port: int, headers: dict[str, str], player: str, kind: str) -> list[Target]:
+    """The API's listings of games (:data:`LISTING_FILTERS`), page 1 and page 200 or the
+    last there is, as asked of the server at ``port`` (``headers``: a circle's key)."""
+    targets = []
+    for name, query in LISTING_FILTERS.items():
+        query = query.format(player=urllib.parse.quote(player))
+        plain = {k: v for k, v in headers.items() if k != "Accept-Encoding"}
+        answer = request(port, "GET", f"/api/v1/games?{query}page=1", headers=plain)
+        if answer.status != 200:
+            sys.exit(f"GET /api/v1/games?{query}: status {answer.status}")
+        last = min(200, int(json.loads(answer.body)["pages"]))
+        for label, page in (("page 1", 1), ("page 200", last)):
+            path = f"/api/v1/games?{query}page={page}"
+            targets.append(Target(f"{kind}: {name}, {label}", "GET", path, headers=headers))
+    return targets
 
 
 def run(
@@ -941,22 +1124,29 @@ def run(
     folder: Path,
     large_url: str,
     small_url: str,
+    circles_url: str,
 ) -> int:
     started = time.monotonic()
     step(f"large database: {options.games} demo games ({options.database})")
     fill(large_url, secret, options.games, options.seed)
+    step(f"circles database: {options.circles} circles of {options.games} games each")
+    clone(large_url, circles_url)
+    copy_circle(circles_url, options.circles - 1)
     step(f"small database: {options.small_games} demo games")
     fill(small_url, secret, options.small_games, options.seed)
+    circle_key, small_key = invite_key(circles_url), invite_key(small_url)
     large_app = make_app(large_url, secret, folder)
     small_app = make_app(small_url, secret, folder)
     large_player, small_player = frequent_player(large_app), frequent_player(small_app)
     large_rival = frequent_opponent(large_app, large_player)
     small_rival = frequent_opponent(small_app, small_player)
 
-    step(f"gunicorn -w {options.workers} on both databases")
+    step(f"gunicorn -w {options.workers} on each database, club's and circles' servers")
     with (
         gunicorn(large_url, secret, options.workers, options.threads) as large,
         gunicorn(small_url, secret, options.workers, options.threads) as small,
+        gunicorn(circles_url, secret, options.workers, options.threads, club=False) as circles,
+        gunicorn(small_url, secret, options.workers, options.threads, club=False) as small_circle,
     ):
         large_table = play_table_game(large, rounds=5)
         small_table = play_table_game(small, rounds=1)
@@ -1061,7 +1251,33 @@ def run(
             for t in small_targets
             if t.name in ("history page 1", "player page", "head to head")
         ]
-        samples = measure(plan, options)
+        # The API's listings, each beside its counterpart with the small history: on a club's
+        # server, and on a server of circles, the first of the large circles (its key sent)
+        # and the small history's one circle.
+        listings: dict[str, list[Target]] = {"large": [], "small": []}
+        for kind, (big, little) in {
+            "club": ((large, {**encoding}), (small, {**encoding})),
+            "circle": (
+                (circles, {**encoding, "Authorization": f"Bearer {circle_key}"}),
+                (small_circle, {**encoding, "Authorization": f"Bearer {small_key}"}),
+            ),
+        }.items():
+            listings["large"] += listing_targets(*big, large_player, kind)
+            listings["small"] += listing_targets(*little, small_player, kind)
+        ports = {
+            "large": {"club": large, "circle": circles},
+            "small": {"club": small, "circle": small_circle},
+        }
+        listing_plan = [
+            (f"{size} {t.name}", ports[size][t.name.split(":", 1)[0]], t)
+            for pair in zip(listings["large"], listings["small"], strict=True)
+            for size, t in zip(("large", "small"), pair, strict=True)
+        ]
+        if options.listings_only:
+            setup = next(t for t in large_targets if t.name == "GET /api/v1/setup")
+            samples = measure([(f"large {setup.name}", large, setup), *listing_plan], options)
+            return listings_report(options, samples, listings["large"], time.monotonic() - started)
+        samples = measure(plan + listing_plan, options)
         samples["small history page 200"] = samples["small history page 1"]
         for name in AFTER_CHANGE_ROWS:
             step(f"{name}, first request after a change (a round corrected each time)")
@@ -1093,7 +1309,7 @@ def run(
                     large, url, {"Accept-Encoding": accept}
                 )
 
-    return report(
+    code = report(
         options,
         samples,
         large_counts,
@@ -1103,6 +1319,88 @@ def run(
         large_targets,
         time.monotonic() - started,
     )
+    listed = listings_report(options, samples, listings["large"], time.monotonic() - started)
+    return max(code, listed)
+
+
+def listing_ratios(samples: dict[str, Sample], targets: list[Target]) -> dict[str, float]:
+    """Each listing's median with the large history over its median with the small one."""
+    return {
+        t.name: samples[f"large {t.name}"].median_ms / samples[f"small {t.name}"].median_ms
+        for t in targets
+    }
+
+
+def listings_report(
+    options: argparse.Namespace, samples: dict[str, Sample], targets: list[Target], seconds: float
+) -> int:
+    """The API's listings' table and their budgets: each median with the large history at
+    most :data:`HISTORY_LATENCY_RATIO` times the same listing's with the small one."""
+    ratios = listing_ratios(samples, targets)
+    rows = [
+        [
+            name,
+            f"{samples[f'large {name}'].median_ms:.1f}",
+            f"{samples[f'small {name}'].median_ms:.1f}",
+            f"{ratio:.2f}",
+            f"{samples[f'large {name}'].errors + samples[f'small {name}'].errors}",
+        ]
+        for name, ratio in ratios.items()
+    ]
+    print()
+    print(
+        f"{options.database}, GET /api/v1/games on a club's server and on a server of "
+        f"{options.circles} circles; GET /api/v1/setup median "
+        f"{samples['large GET /api/v1/setup'].median_ms:.1f} ms"
+    )
+    print(
+        table(
+            rows,
+            [
+                "GET /api/v1/games, median",
+                f"{options.games} games ms",
+                f"{options.small_games} games ms",
+                "ratio",
+                "errors",
+            ],
+        )
+    )
+    budgets = [
+        Budget(
+            f"API listing, {name}: median with the large history <= {HISTORY_LATENCY_RATIO}x "
+            "the small",
+            ratio <= HISTORY_LATENCY_RATIO,
+            f"{ratio:.2f}x",
+        )
+        for name, ratio in ratios.items()
+    ]
+    failed = [
+        f"{size} {t.name}: {samples[f'{size} {t.name}'].errors} "
+        f"({samples[f'{size} {t.name}'].last_error})"
+        for t in targets
+        for size in ("large", "small")
+        if samples[f"{size} {t.name}"].errors
+    ]
+    budgets.append(Budget("no API listing failed", not failed, ", ".join(failed) or "none"))
+    print()
+    for budget in budgets:
+        print(f"{'PASS' if budget.passed else 'FAIL'}  {budget.name}: {budget.detail}")
+    if options.listings_only:
+        print(f"\n{seconds:.0f} s in all.")
+        if options.json:
+            options.json.write_text(
+                json.dumps(
+                    {
+                        "samples": {
+                            k: {"median_ms": s.median_ms, "requests": len(s.latencies)}
+                            for k, s in samples.items()
+                        },
+                        "budgets": [vars(b) for b in budgets],
+                    },
+                    indent=2,
+                )
+            )
+    return 0 if all(b.passed for b in budgets) else 1
 
 
 def report(

@@ -353,3 +353,51 @@ def test_a_circle_is_found_by_its_secret_through_an_index(app: Flask) -> None:
         with db.engine.connect() as connection:
             assert _rows(connection, "SELECT id, name, secret_hash FROM circles") == circles
         drop_everything()
+
+
+def test_a_circles_games_are_listed_and_counted_through_its_indexes(app: Flask) -> None:
+    """0016: two indexes start with the circle, one for the listing newest first (created_at,
+    id, and status to count those in progress), one for the variant filter; they replace
+    the index of circle_id alone and the variant index without the circle. Going back
+    makes those two again; every game stays as it was, both ways."""
+    listing = ["circle_id", "created_at", "id", "status"]
+    variant = ["circle_id", "family", "scoring", "colours_marked", "reveal", "created_at", "id"]
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0015")
+        with db.engine.begin() as connection:
+            (club,) = _rows(connection, "SELECT id FROM circles")[0]
+            connection.execute(
+                sa.text(
+                    "INSERT INTO games (id, code, edit_key_hash, family, scoring, "
+                    "colours_marked, reveal, rounds_planned, first_leader, status, created_at, "
+                    "updated_at, version, circle_id) VALUES (1, 'one', 'h', 'classic', "
+                    "'classic', 1, 'open', 5, 0, 'finished', '2026-01-01', '2026-01-01', 7, "
+                    ":club), (2, 'two', 'h', 'hat-trick', NULL, NULL, NULL, 3, 1, "
+                    "'in_progress', '2026-01-02', '2026-01-02', 1, :club)"
+                ),
+                {"club": club},
+            )
+            games = _rows(connection, "SELECT * FROM games ORDER BY id")
+
+        def indexes() -> dict[str, list[str]]:
+            return {
+                str(index["name"]): [str(column) for column in index["column_names"]]
+                for index in sa.inspect(db.engine).get_indexes("games")
+            }
+
+        before = indexes()
+        assert before["ix_games_circle_id"] == ["circle_id"]
+        assert before["ix_games_variant"] == variant[1:5]
+        upgrade(revision="0016")
+        after = indexes()
+        assert after["ix_games_circle_id_created_at"] == listing
+        assert after["ix_games_circle_id_variant"] == [*variant, "status"]
+        assert "ix_games_circle_id" not in after and "ix_games_variant" not in after
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT * FROM games ORDER BY id") == games
+        downgrade(revision="0015")
+        assert indexes() == before
+        with db.engine.connect() as connection:
+            assert _rows(connection, "SELECT * FROM games ORDER BY id") == games
+        drop_everything()
