@@ -356,7 +356,7 @@ def test_a_circle_is_found_by_its_secret_through_an_index(app: Flask) -> None:
 
 
 def test_a_circles_games_are_listed_and_counted_through_its_indexes(app: Flask) -> None:
-    """0016: two indexes start with the circle, one for the listing newest first (created_at,
+    """0017: two indexes start with the circle, one for the listing newest first (created_at,
     id, and status to count those in progress), one for the variant filter; they replace
     the index of circle_id alone and the variant index without the circle. Going back
     makes those two again; every game stays as it was, both ways."""
@@ -364,7 +364,7 @@ def test_a_circles_games_are_listed_and_counted_through_its_indexes(app: Flask) 
     variant = ["circle_id", "family", "scoring", "colours_marked", "reveal", "created_at", "id"]
     with app.app_context():
         drop_everything()
-        upgrade(revision="0015")
+        upgrade(revision="0016")
         with db.engine.begin() as connection:
             (club,) = _rows(connection, "SELECT id FROM circles")[0]
             connection.execute(
@@ -389,14 +389,14 @@ def test_a_circles_games_are_listed_and_counted_through_its_indexes(app: Flask) 
         before = indexes()
         assert before["ix_games_circle_id"] == ["circle_id"]
         assert before["ix_games_variant"] == variant[1:5]
-        upgrade(revision="0016")
+        upgrade(revision="0017")
         after = indexes()
         assert after["ix_games_circle_id_created_at"] == listing
         assert after["ix_games_circle_id_variant"] == [*variant, "status"]
         assert "ix_games_circle_id" not in after and "ix_games_variant" not in after
         with db.engine.connect() as connection:
             assert _rows(connection, "SELECT * FROM games ORDER BY id") == games
-        downgrade(revision="0015")
+        downgrade(revision="0016")
         assert indexes() == before
         with db.engine.connect() as connection:
             assert _rows(connection, "SELECT * FROM games ORDER BY id") == games

@@ -84,7 +84,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "games"
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
-    #: Indexed first in the circle's listing indexes below (migration 0016).
+    #: Indexed first in the circle's listing indexes below (migration 0017).
     circle_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("circles.id"))
     code: so.Mapped[str] = so.mapped_column(sa.String(16), unique=True)
     edit_key_hash: so.Mapped[str] = so.mapped_column(sa.String(64))
@@ -137,7 +137,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         # A circle's games newest first, read a page at a time in the index's order and
         # counted (status: those in progress) without the table; a period is a range of
         # created_at; the variant filter has its own, its four columns after the circle
-        # (migration 0016).
+        # (migration 0017).
         sa.Index("ix_games_circle_id_created_at", "circle_id", "created_at", "id", "status"),
         sa.Index(
             "ix_games_circle_id_variant",

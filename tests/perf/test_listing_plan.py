@@ -1,6 +1,6 @@
 """The API's listing of a circle's games reads an index in its order, newest first, and
 stops after the page: no sort of the whole circle, however many games it and the other
-circles hold (migration 0016). Held on the query plans of the statements served, on SQLite
+circles hold (migration 0017). Held on the query plans of the statements served, on SQLite
 (``EXPLAIN QUERY PLAN``: no temporary B-tree for the listing's ORDER BY) and on PostgreSQL
 (``EXPLAIN``: an index scan under the page's LIMIT, no Sort of the circle's games), with
 thousands of games in the measured circle and in another one, the planner's statistics

@@ -12,8 +12,8 @@ games the circle and the server hold:
   for the variant filter; it replaces ``ix_games_variant`` (migration 0004), which no
   statement uses without a circle.
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-12-07 13:30:00
 
 """
@@ -21,8 +21,8 @@ Create Date: 2026-12-07 13:30:00
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0016"
-down_revision = "0015"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
