@@ -91,7 +91,7 @@ def scoreboard_html(
         page_reader(),
         excluded=game.excluded,
         next_game_code=next_game_code(game),
-        following=followed_round(game, playing, state["players"]),
+        following=followed_round(game, playing, [seat.player.name for seat in game.seats]),
     )
     context = board_context(
         state,

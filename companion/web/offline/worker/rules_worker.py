@@ -173,7 +173,7 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
         state,
         reader(language),
         excluded=fields.get("excluded") is True,
-        next_game_code=str(fields["next_game"]) if fields.get("next_game") else None,
+        next_game_code=next_game(fields.get("next_game"), state),
     )
     link = linker(str(fields.get("root") or ""))
     context = scoreboard_page.board_context(
@@ -213,6 +213,14 @@ def routes() -> dict[str, str]:
     """The app's route map (endpoint -> URL rule), as the server handed it to the kit."""
     loaded: dict[str, str] = json.loads(ROUTES.read_text())
     return loaded
+
+
+def next_game(kept: object, state: Mapping[str, Any]) -> str | None:
+    """The table's next game, as the kept page named it, or as this phone started it (play
+    again offline: its pages are under the game's own, ``/g/<code>/next``)."""
+    if kept or state.get(offline_game.NEXT_STARTED):
+        return str(kept or offline_game.NEXT_STARTED)
+    return None
 
 
 def linker(root: str) -> Callable[..., str]:
