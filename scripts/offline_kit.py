@@ -77,6 +77,16 @@ RULES_STDLIB = (
     "re",
     "typing",
     "unicodedata",
+    # What Jinja2 and MarkupSafe, which render the pages the worker draws, load as they run.
+    "hashlib",
+    "importlib.util",
+    "numbers",
+    "pickle",
+    "pprint",
+    "string",
+    "tempfile",
+    "threading",
+    "urllib.parse",
 )
 #: What the worker's unpacking of the rules archive imports besides (``unpackArchive`` runs
 #: ``shutil.unpack_archive``; zip names are read as code page 437).
@@ -91,11 +101,15 @@ RULES_BYTECODE = "rules-bytecode"
 BYTECODE_INDEX = "index.json"
 #: The rules archive's modules, by their path inside it (kit.py ships these and the readers
 #: of companion/formats it names; compiling all of that folder is simpler and costs nothing).
-RULES_FOLDERS = ("companion/rules", "companion/formats")
+RULES_FOLDERS = ("companion/rules", "companion/formats", "companion/pages")
 #: And the pure modules of companion/data it ships (a new table's checks, kit.py).
 RULES_DATA = ("companion/data/__init__.py", "companion/data/names.py", "companion/data/seating.py")
 #: The worker's Python side and the bare ``companion`` package it ships (kit.py).
 WORKER_FOLDER = ROOT / "companion" / "web" / "offline" / "worker"
+#: The pure-Python packages that render the worker's pages, as ``manage.py setup`` installed
+#: them in the virtual environment (kit.py ships them from the installed packages).
+TEMPLATE_PACKAGES = ("jinja2", "markupsafe")
+VENV_PACKAGES = ".venv/lib/python*/site-packages"
 
 
 class KitError(Exception):
@@ -269,6 +283,9 @@ def rules_sources(root: Path = ROOT) -> dict[str, Path]:
     worker = root / WORKER_FOLDER.relative_to(ROOT)
     sources["companion/__init__.py"] = worker / "companion_package.py"  # the bare package
     sources["rules_worker.py"] = worker / "rules_worker.py"
+    for package in TEMPLATE_PACKAGES:
+        for folder in sorted(root.glob(f"{VENV_PACKAGES}/{package}"))[:1]:
+            sources.update({f"{package}/{path.name}": path for path in sorted(folder.glob("*.py"))})
     return sources
 
 

@@ -1,7 +1,8 @@
 // Offline play: a round marked, recorded or corrected on a phone with no network is checked
 // and scored on the phone, kept in its outbox (static/outbox.js), shown on the scoreboard as
-// "on this phone, not yet sent" with its scores and the totals, and sent by itself, in order,
-// once the server answers. Loaded by app.js, after outbox.js, on a game's pages
+// the server will show it once sent (the rules worker draws the board with the server's page
+// model and template, the round marked "on this phone, not yet sent"), and sent by itself,
+// in order, once the server answers. Loaded by app.js, after outbox.js, on a game's pages
 // ([data-game]) once this phone kept the offline kit (static/keep.js names its rules worker).
 //
 // - What the phone shows of a game offline, and whether a change is refused, is decided by
@@ -215,9 +216,7 @@
       return drawChanges(note, online).then(function (waiting) {
         var pageForm = main.querySelector(".play-again form");
         if (pageForm && !placeholder) {
-          takePlayAgain(pageForm); // the server's own button, should the network go
-        } else if (!placeholder && !online) {
-          offerPlayAgain(); // online, the server's page says how the table goes on
+          takePlayAgain(pageForm); // the board's own button, should the network go
         }
         if (waiting || (placeholder && !online)) {
           retryLater(); // (a next game waits for its play again, kept with the game before)
@@ -246,34 +245,6 @@
 
   // ------------------------------------------------------------------------------------------
   // Play again with no network: the table's next game, started on this phone
-
-  // The game is over here (its last rounds may be on this phone only): its Play again
-  // starts the next game on the phone; once started, the way to it.
-  function offerPlayAgain() {
-    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
-      var over = found[0] && found[0].state && found[0].state.status !== "in_progress";
-      if (over || waitingOf(found[1]).length) {
-        return offlineGame().then(showPlayAgain); // the rounds kept here may end the game
-      }
-    });
-  }
-
-  function showPlayAgain(offline) {
-    if (!offline || offline.game.status === "in_progress") {
-      return;
-    }
-    var actions = main.querySelector(".offline-again") || element("p", null, { class: "actions offline-again" });
-    actions.textContent = "";
-    if (offline.game.next_started) {
-      actions.appendChild(element("a", words.to_next, { class: "button button--primary", href: nextAddress(code, "") }));
-    } else {
-      var button = element("button", words.play_again, { type: "button", class: "button button--primary" });
-      button.addEventListener("click", startNext);
-      actions.appendChild(button);
-    }
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(actions, heading.nextSibling);
-  }
 
   // The page's own Play again (a game the server has as over): with no network, on the phone.
   function takePlayAgain(pageForm) {
@@ -546,7 +517,7 @@
 
   // Whether this page is the copy the service worker kept, shown with no network.
   function keptCopyShown() {
-    return document.querySelector("[data-offline-copy]:not([hidden])") !== null;
+    return document.querySelector("[data-offline-copy]:not([hidden])") !== null || main.hasAttribute("data-offline-drawn");
   }
 
   // Whether the page may be loaded again for the server's copy: once a minute at most, so
@@ -752,14 +723,21 @@
       if (!waiting.length || !kept) {
         return waiting.length;
       }
-      return rules("games/offline", { state: kept.state, queued: queued(waiting) }).then(
-        function (answer) {
-          if (answer.status === 200) {
-            drawPending(answer.body);
-          }
-          return waiting.length;
-        }
-      );
+      var drawn = placeholder ? drawPlaceholder(kept.state, waiting) : drawBoard(kept.state, waiting);
+      return drawn.then(function () {
+        return waiting.length;
+      });
+    });
+  }
+
+  // A game the server does not have yet (a next game, a game started here), drawn on the
+  // kept page of another game: the rounds not yet sent in a table of their own, and the
+  // round to come. (Its pages are not drawn by the rules worker yet.)
+  function drawPlaceholder(state, waiting) {
+    return rules("games/offline", { state: state, queued: queued(waiting) }).then(function (answer) {
+      if (answer.status === 200) {
+        drawPending(answer.body);
+      }
     });
   }
 
@@ -906,6 +884,40 @@
       actions.insertBefore(link, actions.firstChild);
     }
     link.href = liveAddress(number);
+  }
+
+  // The board (the rounds, the totals, the round to come) as the server will draw it once
+  // the changes ``waiting`` are sent: drawn by the rules worker with the server's page model
+  // and template (the pages/scoreboard call), put in place of the kept page's.
+  function drawBoard(state, waiting) {
+    var board = main.querySelector("[data-board]");
+    var token = document.querySelector('input[name="csrf_token"]');
+    if (!board) {
+      return Promise.resolve();
+    }
+    return rules("pages/scoreboard", {
+      state: state,
+      queued: queued(waiting),
+      root: root,
+      token: token ? token.value : "",
+      editable: true,
+      excluded: board.querySelector(".excluded-note") !== null,
+      next_game: board.querySelector("[data-next-game]") ? "next" : null,
+    }).then(function (answer) {
+      if (answer.status !== 200) {
+        return;
+      }
+      board.innerHTML = answer.body.html;
+      var again = board.querySelector(".play-again form");
+      if (again && !placeholder) {
+        takePlayAgain(again); // the board's own button, should the network stay away
+      }
+      var copy = document.querySelector("[data-offline-copy]");
+      if (copy && !copy.hidden) {
+        copy.hidden = true; // the board is the game as it stands here (one notice)
+        main.setAttribute("data-offline-drawn", ""); // still the kept page (keptCopyShown)
+      }
+    });
   }
 
   // The live page of round ``number``.

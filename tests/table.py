@@ -131,6 +131,11 @@ class Table:
         opened = phone.get(f"/g/{game['id']}/edit/{key or game['edit_key']}")
         assert opened.status_code == 302, opened.status_code
         assert opened.headers["Location"] == f"/g/{game['id']}"
+        # A browser follows the redirect: the scoreboard says once that the phone keeps the
+        # score now (companion/web/round_saved.py), so the phone's next pages are the usual.
+        confirmed = phone.get(opened.headers["Location"])
+        assert confirmed.status_code == 200, confirmed.status_code
+        assert "notice--saved" in confirmed.get_data(as_text=True)
         return phone
 
     def phone(self, game: Mapping[str, Any] | None = None, key: str | None = None) -> FlaskClient:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask_babel import get_translations, gettext, ngettext
+from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
+from companion.pages.scoreboard import MINUS_SIGN, signed_number, variant_words
 from companion.read_models.names_in_sentences import reader_language
 from companion.rules import HAT_TRICK, Colour, Message, Variant
 from companion.rules.wording import (
@@ -25,7 +26,7 @@ from companion.rules.wording import (
     seat_words,
 )
 
-MINUS_SIGN = "\u2212"
+__all__ = ["MINUS_SIGN", "signed_number"]
 
 
 def as_colour(colour: Colour | str) -> Colour:
@@ -71,16 +72,6 @@ def plural_form(singular: str, plural: str, count: int) -> str:
     return str(get_translations().ngettext(singular, plural, count))
 
 
-def signed_number(number: int) -> str:
-    """A score with its sign always shown, and a real minus sign (U+2212), not a hyphen:
-    "+3", "−7", "0"."""
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"{MINUS_SIGN}{-number}"
-    return "0"
-
-
 #: The presets by name (RULES.md section 5 and 6), as the table calls them.
 PRESET_NAMES = {
     "classic": _l("Classic"),
@@ -107,16 +98,4 @@ REVEAL_NAMES = {
 
 def variant_label(variant: Variant) -> str:
     """A variant's name: the preset's, or its three settings when it is no preset."""
-    preset = variant.preset
-    if preset is not None:
-        return str(PRESET_NAMES[preset])
-    settings = variant.settings  # only the classic family has settings outside a preset
-    assert settings is not None
-    return str(
-        gettext(
-            "Custom: %(scoring)s, %(colours)s %(reveal)s",
-            scoring=SCORING_NAMES[settings.scoring.name],
-            colours=ngettext("%(num)d colour", "%(num)d colours", settings.colours),
-            reveal=REVEAL_NAMES[settings.reveal.value],
-        )
-    )
+    return variant_words(variant, page_reader())

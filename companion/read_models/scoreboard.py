@@ -1,5 +1,9 @@
 """Read-only views of a stored game for the pages: the scoreboard as the table reads it.
 
+The scoreboard page itself is drawn by the page model of companion/pages/scoreboard.py, from
+the game's state; this one serves the table display and the confirmations, and lends its
+next round to the table setup page.
+
 Nothing here changes a game (that is ``companion.services``' job); it gathers what the
 scoreboard shows — seats, rounds, marked colours (hidden while hazy, R15), running totals,
 who deals and leads (R3), winners (R11) — into plain values, so the template stays simple.
@@ -13,15 +17,11 @@ from dataclasses import dataclass
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
+from companion.pages.scoreboard import NextRound, Standing, ranked_standings, short_names
 from companion.read_models.chips import Chip
 from companion.read_models.following import FollowedRound, followed_round
 from companion.read_models.messages import variant_label
 from companion.rules import Colour, round_dealer, round_leader
-
-#: The fewest characters a shortened name keeps, so "Anna" and "Anne" stay apart.
-SHORTEST_NAME = 4
-#: About how many characters of names fit across a 390 px phone in the score table.
-NAME_CHARACTERS_PER_ROW = 30
 
 
 @dataclass(frozen=True)
@@ -50,36 +50,6 @@ class RoundRow:
     def is_scored(self) -> bool:
         """Whether the round's scores are in (and its hazy colours may be shown, R15)."""
         return self.status == RoundStatus.SCORED
-
-
-@dataclass(frozen=True)
-class NextRound:
-    """The round the table plays now or next, of how many: who deals, who leads the first
-    trick (R3). The scoreboard and the table setup page both show it."""
-
-    number: int
-    planned: int
-    dealer: int
-    leader: int
-    colours_marked: bool
-    lays_out_indicators: bool
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A seat in the players' list, with its rank once the game is finished."""
-
-    seat: int
-    rank: int | None = None
-
-
-def ranked_standings(totals: Sequence[int]) -> tuple[Standing, ...]:
-    """The seats by rank, highest total first (R11); equal totals share a rank and keep seat
-    order, and the next rank skips as many places as were shared ("1, 1, 3")."""
-    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
-    return tuple(
-        Standing(seat, 1 + sum(1 for total in totals if total > totals[seat])) for seat in order
-    )
 
 
 @dataclass(frozen=True)
@@ -151,38 +121,6 @@ class Scoreboard:
     def winning_total(self) -> int | None:
         """The winners' total, once there are winners."""
         return self.totals[self.winners[0]] if self.winners else None
-
-
-def short_names(names: Sequence[str]) -> list[str]:
-    """Names short enough for a column each on a phone, still telling every player apart.
-
-    The more players, the shorter; a cut name shows "…". Names that would look the same
-    ("Alexandra", "Alexander") keep their last letter too ("Al…a", "Al…r"), then more
-    characters, until they differ or are shown whole.
-    """
-    limit = max(SHORTEST_NAME, NAME_CHARACTERS_PER_ROW // max(len(names), 1))
-    choices = [_short_forms(name, limit) for name in names]
-    picked = [0] * len(names)
-    while True:
-        shown = [forms[index] for forms, index in zip(choices, picked, strict=True)]
-        clashing = [
-            seat
-            for seat, label in enumerate(shown)
-            if shown.count(label) > 1 and picked[seat] < len(choices[seat]) - 1
-        ]
-        if not clashing:
-            return shown
-        for seat in clashing:
-            picked[seat] += 1
-
-
-def _short_forms(name: str, limit: int) -> list[str]:
-    """A name's possible labels, shortest first, the whole name last."""
-    forms = []
-    for length in range(limit, len(name)):
-        forms.append(name[: length - 1].rstrip() + "…")
-        forms.append(name[: length - 2].rstrip() + "…" + name[-1])
-    return [*forms, name]
 
 
 def chips_of_cards(cards: Sequence[Mapping[str, object]]) -> tuple[Chip, ...]:

@@ -13,8 +13,7 @@ from companion.data.circles import circle_name_of
 from companion.data.models import Game
 from companion.data.states import GameStatus
 from companion.formats import bg_stats
-from companion.read_models.messages import signed_number
-from companion.read_models.scoreboard import Scoreboard, ranked_standings
+from companion.pages.scoreboard import Scoreboard, ranked_standings, signed_number
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,12 @@ import flask_babel
 from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, format_decimal, get_locale, get_translations
-from jinja2 import pass_context
-from jinja2.runtime import Context
-from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
+from companion.pages import render as pages_render
 from companion.read_models.names_in_sentences import (
-    ELIDING,
-    before_names,
     names_in_place,
     reader_language,
 )
@@ -145,25 +141,14 @@ def keep_languages_with_catalogs(app: Flask) -> None:
 
 
 def counts_written_locally(ngettext: Any) -> Any:
-    """The templates' ``ngettext`` with its count written as the reader writes numbers:
-    "10,000 games", "10.000 Partien", "10 000 parties". The count still picks the plural
-    form; only ``%(num)s`` in the text changes (a caller's own ``num=`` is kept)."""
-
-    @pass_context
-    def localized(
-        context: Context, singular: str, plural: str, count: int, /, **variables: Any
-    ) -> str:
-        variables.setdefault("num", format_decimal(count))
-        language = reader_language()
-        if language not in ELIDING:
-            text: str = ngettext(context, singular, plural, count, **variables)
-            return text
-        form = get_translations().ungettext(singular, plural, count)
-        found = before_names(form, variables, language)
-        shown = Markup(found) if context.eval_ctx.autoescape else found
-        return shown % variables
-
-    return localized
+    """The templates' ``ngettext`` with its count written as the reader writes numbers and
+    the word before a name as the reader's language writes it (companion/pages/render.py)."""
+    return pages_render.counts_written_locally(
+        ngettext,
+        reader_language,
+        lambda singular, plural, count: get_translations().ungettext(singular, plural, count),
+        format_decimal,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -205,19 +190,10 @@ def gettext_with_names(string: str, /, **variables: Any) -> str:
 
 def names_written_locally(gettext: Any) -> Any:
     """The templates' ``gettext`` with the word before a name written as the reader's
-    language writes it (``before_names``); escaping stays as Jinja's own gettext does it."""
-
-    @pass_context
-    def localized(context: Context, string: str, /, **variables: Any) -> str:
-        language = reader_language()
-        if not variables or language not in ELIDING:
-            text: str = gettext(context, string, **variables)
-            return text
-        found = before_names(get_translations().ugettext(string), variables, language)
-        shown = Markup(found) if context.eval_ctx.autoescape else found
-        return shown % variables
-
-    return localized
+    language writes it (companion/pages/render.py)."""
+    return pages_render.names_written_locally(
+        gettext, reader_language, lambda string: get_translations().ugettext(string)
+    )
 
 
 babel = NamesBabel()

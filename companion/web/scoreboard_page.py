@@ -6,21 +6,24 @@ first; so it is a web piece of its own, not one blueprint's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import segno
 from flask import make_response, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
 from companion.data import queries
-from companion.data.models import Game, Round
-from companion.data.states import GameStatus, RoundMode
+from companion.data.models import Game
+from companion.data.states import RoundStatus
+from companion.formats.game_json import game_state
+from companion.pages.scoreboard import COLOURS, board_context, scoreboard_of, signed_number
 from companion.read_models.charts import cumulative_chart
-from companion.read_models.messages import signed_number
-from companion.read_models.scoreboard import Scoreboard, scoreboard_of
+from companion.read_models.following import followed_round
+from companion.read_models.messages import page_reader
+from companion.read_models.scoreboard import next_game_code
 from companion.web.after_game import after_game_of
 from companion.web.edit_rights import can_edit, device_edit_key, edit_rights_lost
 from companion.web.round_saved import SavedRound
@@ -46,39 +49,6 @@ def game_template_helpers() -> dict[str, Any]:
         "qr_svg": qr_svg,
         "cumulative_chart": cumulative_chart,
     }
-
-
-@dataclass(frozen=True)
-class EditActions:
-    """The changes an editing device is offered on the scoreboard (``None``: not now)."""
-
-    mark_url: str | None
-    record_url: str | None
-    corrections: list[tuple[int, str]]
-    live_url: str | None = None  # play the next round (or the marked one) live
-    continue_live_url: str | None = None  # the live round in progress
-
-
-def edit_actions(board: Scoreboard, live: Round | None = None) -> EditActions:
-    """Mark colours (when the variant lays indicators out and they are not marked yet),
-    record the next round or play it live (or continue the ``live`` round in progress),
-    and correct any scored round of a game not abandoned."""
-    next_round = board.next_round
-    mark_url = record_url = live_url = continue_live_url = None
-    if next_round is not None and live is not None:
-        continue_live_url = url_for("games.live_round", code=board.code, number=live.number)
-    elif next_round is not None:
-        if next_round.lays_out_indicators and not next_round.colours_marked:
-            mark_url = url_for("games.mark_colours", code=board.code)
-        record_url = url_for("games.record_round", code=board.code)
-        live_url = url_for("games.start_live_round", code=board.code)
-    corrections = []
-    if board.status != GameStatus.ABANDONED:
-        for row in board.rows:
-            if row.is_scored:
-                url = url_for("games.correct_round", code=board.code, number=row.number)
-                corrections.append((row.number, url))
-    return EditActions(mark_url, record_url, corrections, live_url, continue_live_url)
 
 
 def render_scoreboard(
@@ -113,22 +83,45 @@ def scoreboard_html(
     etag: str | None = None,
     saved: SavedRound | None = None,
 ) -> str:
-    """The scoreboard's HTML (``editable``: with the changes this phone is offered)."""
-    board = scoreboard_of(game)
+    """The scoreboard's HTML (``editable``: with the changes this phone is offered): its
+    board drawn by the page model from the game's state, as the phone draws it offline."""
+    state = board_state(game)
     playing = queries.playing_round(game)
-    live = playing if playing is not None and playing.mode == RoundMode.LIVE else None
+    board = scoreboard_of(
+        state,
+        page_reader(),
+        excluded=game.excluded,
+        next_game_code=next_game_code(game),
+        following=followed_round(game, playing, [seat.player.name for seat in game.seats]),
+    )
+    context = board_context(
+        state,
+        board,
+        url_for,
+        generate_csrf() if editable else "",
+        editable,
+        view,
+        saved.number if saved is not None else None,
+    )
     return render_template(
         "games/scoreboard.html",
-        board=board,
-        editable=editable,
-        actions=edit_actions(board, live) if editable else None,
-        live_round=live,
+        **context,
         conflict=conflict,
         rights_lost=not view and edit_rights_lost(game),
-        poll_url=url_for("games.view" if view else "games.scoreboard", code=game.code),
-        view=view,
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,
         after=after_game_of(game, board),
     )
+
+
+def board_state(game: Game) -> dict[str, object]:
+    """The game's state as the API gives it, as the scoreboard's page model reads it, with
+    the colours each seat scored with as they are stored (a round imported without its
+    entries cannot be explained)."""
+    state = game_state(game, "", "")
+    rounds: list[dict[str, object]] = state["rounds"]  # type: ignore[assignment]
+    for round_, stored in zip(rounds, game.rounds, strict=True):
+        if stored.status == RoundStatus.SCORED:
+            round_[COLOURS] = [result.colour_names.split(",") for result in stored.results]
+    return state

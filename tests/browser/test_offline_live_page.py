@@ -165,8 +165,11 @@ def test_a_round_started_live_offline_is_played_there_and_sent_when_back(
     expect(page.locator("#offline-play-status")).to_contain_text(words["waiting"].format(count=2))
 
     page.get_by_role("link", name="Scoreboard").click()
-    pending = page.locator(".offline-pending")
-    expect(pending).to_contain_text("Round 1: being played live on this phone.")
+    pending = page.locator(".score-table tbody tr.is-pending.is-playing")  # in the one table
+    expect(pending).to_have_count(1, timeout=WORKER_START_MS)
+    expect(page.locator(".current-round")).to_contain_text(
+        "This round is being played live, trick by trick."
+    )
     page.get_by_role("link", name="Continue live round").click()
     expect(page.locator("#live-trick-title")).to_have_text("Trick 2 of 14", timeout=WORKER_START_MS)
     assert live_table.state(game)["rounds"] == []

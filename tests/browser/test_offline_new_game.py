@@ -33,7 +33,7 @@ from tests.browser.test_offline_play import (
     WORDS,
     enter_quick_seat,
     expected_pending,
-    pending_table,
+    placeholder_pending_table,
     ready_phone,
 )
 from tests.browser.test_offline_table import deal_led_by, live_round, quick_entries, scores_of
@@ -87,7 +87,9 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(players).to_have_attribute("aria-describedby", "offline-new-game-errors")
     fill_table(page, ["Dora", "Ann", "dora"])  # the server's own refusal, in its words
     page.get_by_role("button", name="Start the game").click()
-    expect(errors).to_have_text("Dora is entered twice: each player takes one seat.")
+    expect(errors).to_have_text(  # the rules worker's answer
+        "Dora is entered twice: each player takes one seat.", timeout=WORKER_START_MS
+    )
     save_screenshot(phone, "offline-new-game-refused-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game refused offline")
     assert problems == [], "\n".join(problems)
@@ -106,7 +108,8 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(page).to_have_url(address + "/rounds/mark")
     heading = page.get_by_role("heading", level=1)
     expect(heading).to_have_text("Mark colours, round 1", timeout=WORKER_START_MS)
-    expect(page.locator("[data-leading]")).to_have_text("Emil leads the first trick.")
+    leading = page.locator("[data-leading]")  # told once the rules worker answered
+    expect(leading).to_have_text("Emil leads the first trick.", timeout=WORKER_START_MS)
     names = page.locator(".round-seat__name")
     expect(names).to_have_text(["Emil", "Dora", "Ann"])  # from the first leader on (R3)
     for seat, entry in enumerate(FIVE_ROUNDS[0]):
@@ -138,7 +141,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     page.get_by_role("button", name=words["save"]).click()
     expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
     expect(status).to_contain_text(words["round_kept"].format(number=1))
-    assert pending_table(phone) == expected_pending(PLAYERS, [], FIVE_ROUNDS[:1])
+    assert placeholder_pending_table(phone) == expected_pending(PLAYERS, [], FIVE_ROUNDS[:1])
     save_screenshot(phone, "offline-new-game-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game offline")
     assert problems == [], "\n".join(problems)

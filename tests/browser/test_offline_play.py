@@ -27,6 +27,7 @@ from companion.rules import (
     HatTrickQuickEntry,
     Refusal,
     implied_hat_trick_count,
+    round_dealer,
     round_leader,
     score_checked,
     table_setup,
@@ -80,6 +81,9 @@ WORDS = {
         "pending": "On this phone, not yet sent",
         "sent": "Every round entered on this phone is saved.",
         "scoreboard": "Scoreboard",
+        "scored": "{rounds} of {planned} rounds scored",
+        "deals": "deals",
+        "leads": "opens the round",
         "led": "{name} led the first trick.",
         "offline": "This phone is offline. Rounds entered on it are kept on this phone and sent by "
         "themselves when the connection is back.",
@@ -98,6 +102,9 @@ WORDS = {
         "pending": "Auf diesem Handy, noch nicht gesendet",
         "sent": "Jede auf diesem Handy eingegebene Runde ist gespeichert.",
         "scoreboard": "Spielstand",
+        "scored": "{rounds} von {planned} Runden gewertet",
+        "deals": "gibt",
+        "leads": "eröffnet die Runde",
         "led": "{name} hat den ersten Stich eröffnet.",
         "offline": "Dieses Handy ist offline. Hier eingegebene Runden bleiben auf diesem Handy und "
         "werden von selbst gesendet, sobald die Verbindung wieder da ist.",
@@ -166,10 +173,47 @@ def record_offline(
 
 
 def pending_table(phone: Phone) -> list[list[str]]:
-    """The rounds not yet sent as the scoreboard shows them: a row per player."""
+    """The rounds not yet sent as the scoreboard shows them, in its one rounds table (each
+    marked as on this phone): a row per player, its scores in those rounds, then its total."""
+    page = phone.page
+    pending = page.locator(".score-table tbody tr.is-pending")
+    expect(pending.first).to_be_visible(timeout=WORKER_START_MS)  # drawn by the rules worker
+    expect(pending.first.locator(".row-pending")).to_be_visible()
+    names = page.locator(".score-table thead th").all_inner_texts()[1:]
+    totals = page.locator(".score-table tfoot td").all_inner_texts()
+    scored = page.locator(".score-table tbody tr.is-pending.is-scored").all()
+    scores = [row.locator("td b").all_inner_texts() for row in scored]
+    return [
+        [name, *[round_[seat] for round_ in scores], totals[seat]]
+        for seat, name in enumerate(names)
+    ]
+
+
+def placeholder_pending_table(phone: Phone) -> list[list[str]]:
+    """The rounds not yet sent of a game the server does not have yet (a next game, a game
+    started offline), in the table of their own its board still draws: a row per player."""
     rows = phone.page.locator(".offline-pending tbody tr")
     expect(rows.first).to_be_visible()  # drawn once the rules worker answered
     return [row.locator("th, td").all_inner_texts() for row in rows.all()]
+
+
+def expect_round_to_come(phone: Phone, words: Any, number: int, scored: int) -> None:
+    """The scoreboard offline says what the server's will once its rounds are sent: how many
+    rounds are scored, who deals and leads round ``number`` (R3), the players' totals in the
+    list as in the table; the round's buttons at the top, under one notice."""
+    page = phone.page
+    summary = page.locator(".game-summary")
+    expect(summary).to_contain_text(words["scored"].format(rounds=scored, planned=5))
+    dealer = NAMES[round_dealer(number, 0, len(NAMES))]
+    leader = NAMES[round_leader(number, 0, len(NAMES))]
+    expect(page.locator(".current-round .deal dd")).to_have_text([dealer, leader])
+    expect(page.locator(".seat", has_text=dealer).locator(".badge")).to_have_text(words["deals"])
+    expect(page.locator(".seat", has_text=leader).locator(".badge")).to_have_text(words["leads"])
+    actions = page.locator(".current-round .actions")  # marking first (R4), as online
+    expect(actions.get_by_role("link", name=words["record"].format(number=number))).to_be_visible()
+    totals = page.locator(".score-table tfoot td").all_inner_texts()
+    expect(page.locator(".seat__total")).to_have_text(totals)
+    expect(page.locator("main .notice:visible")).to_have_count(1)
 
 
 def expected_pending(names: list[str], server: list[Any], offline: list[Any]) -> list[list[str]]:
@@ -211,13 +255,17 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     expect(page.locator("#offline-play-status")).to_contain_text(words["waiting_one"])
     assert pending_table(phone) == expected_pending(names, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:2])
+    expect_round_to_come(phone, words, 3, scored=2)  # as the server's page once sent
 
     page.reload()  # still offline: the outbox is on the phone, not in the page
-    expect(page.locator(".offline-pending h2")).to_have_text(words["pending"])
+    expect(page.locator(".score-table tbody tr.is-pending")).to_have_count(
+        1, timeout=WORKER_START_MS
+    )
     record_offline(phone, 3, FIVE_ROUNDS[2], words, axe_source)
     status = page.locator("#offline-play-status")
     expect(status).to_contain_text(words["waiting"].format(count=2))
     assert pending_table(phone) == expected_pending(names, FIVE_ROUNDS[:1], FIVE_ROUNDS[1:3])
+    expect_round_to_come(phone, words, 4, scored=3)
     assert posts == []  # nothing left the phone
     assert len(live_table.state(game)["rounds"]) == 1
     save_screenshot(phone, f"offline-scoreboard-waiting-{language}")
@@ -226,7 +274,7 @@ def test_rounds_recorded_offline_are_kept_shown_and_sent_once_when_back(
 
     phone.set_offline(False)  # sent by themselves, then the page as the server has it
     expect(status).to_have_text(words["sent"])
-    expect(page.locator(".offline-pending")).to_have_count(0)
+    expect(page.locator(".score-table tbody tr.is-pending")).to_have_count(0)
     state = live_table.state(game)
     assert [round_["scores"] for round_ in state["rounds"]] == round_scores(FIVE_ROUNDS[:3])
     assert state["totals"] == totals_of(FIVE_ROUNDS[:3])
@@ -287,7 +335,8 @@ def test_a_network_back_while_the_scoreboard_draws_sends_at_once(
     phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
     phone.set_offline(False)
-    expect(phone.page.locator("#offline-play-status")).to_have_text(words["sent"])
+    status = phone.page.locator("#offline-play-status")
+    expect(status).to_have_text(words["sent"], timeout=WORKER_START_MS)  # once drawn
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
 
@@ -421,7 +470,7 @@ def test_rounds_kept_offline_outlive_closing_the_browser(
     with browser_on_profile(browser, live_server.url, profile) as phone:
         phone.goto(f"/g/{game['id']}")
         expect(phone.page.locator(".score-table tbody tr.is-scored")).to_have_count(2)
-        expect(phone.page.locator(".offline-pending")).to_have_count(0)
+        expect(phone.page.locator(".score-table tbody tr.is-pending")).to_have_count(0)
         assert phone.page.evaluate(OUTBOX_SIZE) == 0
     rounds = live_table.state(game)["rounds"]
     assert [round_["scores"] for round_ in rounds] == round_scores(FIVE_ROUNDS[:2])
@@ -552,6 +601,8 @@ def test_a_round_entered_on_the_kept_page_is_saved_in_turn_when_the_network_retu
     page = phone.page
     phone.set_offline(True)
     record_offline(phone, 2, FIVE_ROUNDS[1], words)
+    pending = page.locator(".score-table tbody tr.is-pending")
+    expect(pending).to_have_count(1, timeout=WORKER_START_MS)  # the board drawn with round 2
     page.get_by_role("link", name="Record round 3").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Record round 3")
     for place, entry in enumerate(FIVE_ROUNDS[2]):
@@ -588,8 +639,11 @@ def test_colours_marked_offline_then_the_round_recorded_are_sent_in_order(
         tap_chip(page.locator(f'[data-field="s{place}-marked"]'), entry.indicator, "radio")
     page.get_by_role("button", name="Save colours").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
-    pending = page.locator(".offline-pending")
-    expect(pending).to_contain_text("Round 1: colours marked on this phone.")
+    marked = page.locator(".score-table tbody tr.is-pending.is-playing")  # round 1, marked
+    expect(marked).to_have_count(1, timeout=WORKER_START_MS)
+    expect(page.locator(".current-round .hint")).to_have_text(
+        "The colours are marked; the round is being played."
+    )
 
     page.get_by_role("link", name="Record round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(

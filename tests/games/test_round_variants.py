@@ -195,7 +195,7 @@ def test_hat_trick_quick_entry_counts_colours_and_passes(client: FlaskClient, ta
     ]
     checked = quick_round(client, url, seats, action="check", page=page).get_data(as_text=True)
     assert "Cards accounted for: 56 of 56 · all accounted for" in text_of(checked)
-    assert "Ann +1" in seat_text(checked, 0).replace(" leads", "")
+    assert "Ann +1" in seat_text(checked, 0).replace(" opens the round", "")
     assert f"Cleo {MINUS}4" in seat_text(checked, 2)
     assert record(client, code, seats) == [1, 6, -4, -2]
 

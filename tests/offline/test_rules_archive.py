@@ -15,12 +15,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import markupsafe
 from flask import Flask
 from flask.testing import FlaskClient
 
 import companion.data
 import companion.formats
+import companion.pages
 import companion.rules
+from companion import resources
 from companion.formats.offline_game import offline_state
 from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.web.offline import kit
@@ -63,9 +67,20 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     assert expected["companion/rules/scoring.py"].exists()
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
+    pages = Path(companion.pages.__file__).parent
+    for name in ("__init__", "scoreboard", "render"):  # the page models
+        expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
+    for package in (jinja2, markupsafe):  # what renders the pages, as installed
+        folder = Path(str(package.__file__)).parent
+        expected.update({f"{folder.name}/{path.name}": path for path in folder.glob("*.py")})
+    templates = resources.folder("templates")
+    for name in ("games/scoreboard_board.html", "games/game_macros.html", "macros.html"):
+        expected[f"templates/{name}"] = templates / name
+    for name, path in expected.items():
+        assert members[name] == path.read_bytes(), name
     extra = set(members) - set(expected)
     catalogs = {name for name in extra if name.startswith(f"{kit.CATALOGS}/")}
-    assert extra - catalogs == {"companion/__init__.py", "rules_worker.py"}
+    assert extra - catalogs == {"companion/__init__.py", "rules_worker.py", "routes.json"}
     assert catalogs, "the compiled catalogs (tests/offline/test_worker_words.py)"
     assert b"import" not in members["companion/__init__.py"], "no app, no Flask on the phone"
 
@@ -182,10 +197,12 @@ def test_the_standard_library_the_archive_imports_is_compiled_into_the_kit() -> 
     (with what they import) at kit-build time, so that no start on the phone compiles them:
     every one the shipped modules import is named there."""
     members = {info.filename: archive().read(info) for info in archive().infolist()}
-    ours = ("companion", "rules_worker")
+    # Jinja2's and MarkupSafe's own imports are partly optional: what they load as they run
+    # is named in RULES_STDLIB.
+    ours = ("companion", "rules_worker", "jinja2", "markupsafe")
     imported = set()
     for name, source in members.items():
-        if name.endswith(".py"):
+        if name.endswith(".py") and name.split("/")[0] not in ("jinja2", "markupsafe"):
             imported |= {m for m in imported_modules(source) if m.split(".")[0] not in ours}
     assert {"json", "gettext", "dataclasses"} <= imported
     assert imported <= set(offline_kit.RULES_STDLIB), "add it to RULES_STDLIB"

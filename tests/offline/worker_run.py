@@ -36,8 +36,9 @@ else:
 """
 
 
-def archive() -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members())))
+def archive(routes: dict[str, str] | None = None) -> zipfile.ZipFile:
+    """The rules archive as the app builds it (with its ``routes``, kit.route_map)."""
+    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members(routes))))
 
 
 def ask_worker(unpacked: Path, calls: list[tuple[str, Any, str | None]]) -> list[Any]:

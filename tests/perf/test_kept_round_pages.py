@@ -23,7 +23,7 @@ NAMES = ["Ann", "Ben", "Cleo"]
 def editing_phone(app: Flask, game: dict[str, Any]) -> FlaskClient:
     """A phone that opened the game's edit link."""
     phone = app.test_client()
-    phone.get(f"/g/{game['id']}/edit/{game['edit_key']}")
+    phone.get(f"/g/{game['id']}/edit/{game['edit_key']}", follow_redirects=True)
     return phone
 
 

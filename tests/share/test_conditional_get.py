@@ -127,6 +127,7 @@ def test_two_games_of_the_same_players_never_share_a_page(
     )  # the same names, the same version
     keeper = table.phone(first)
     assert keeper.get(f"/g/{second['id']}/edit/{second['edit_key']}").status_code == 302
+    keeper.get(f"/g/{second['id']}")  # the notice that this phone keeps the score, said once
     for who, path in ((client, "/g/{}/view"), (keeper, "/g/{}")):
         pages = {game["id"]: who.get(path.format(game["id"])) for game in (first, second)}
         assert pages[first["id"]].headers["ETag"] != pages[second["id"]].headers["ETag"]

@@ -10,6 +10,9 @@ each under a fingerprint (a hash of its content) in its URL.
   (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
   the phone's rules are always the server's; plus the worker's Python side
   (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals);
+  the page models (``companion.pages``), the templates of the pages the worker draws, Jinja2
+  and MarkupSafe as installed, and the app's route map (endpoint -> URL rule, ``routes.json``)
+  from which the worker builds the pages' links;
   and, beside each module whose source is still the one ``manage.py setup`` compiled, its
   bytecode for Pyodide's CPython (``rules-bytecode/`` beside Pyodide), so that the phone does
   not compile the rules at each start.
@@ -34,11 +37,15 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+import jinja2
+import markupsafe
 from flask import Flask, current_app
 
 import companion.data
 import companion.formats
+import companion.pages
 import companion.rules
+from companion.resources import folder as resource_folder
 from companion.web import compression
 
 HERE = Path(__file__).resolve().parent
@@ -77,9 +84,18 @@ SHIPPED_MODULES = (
     "companion.formats.new_game",
     "companion.data.names",
     "companion.data.seating",
+    "companion.pages.scoreboard",
+    "companion.pages.render",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
-SHIPPED_PACKAGES = ("companion.formats", "companion.data")
+SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
+#: The templates of the pages the worker renders (under ``templates/`` in the archive), and
+#: the pure-Python packages that render them, from the installed packages as the rules are.
+SHIPPED_TEMPLATES = ("games/scoreboard_board.html", "games/game_macros.html", "macros.html")
+TEMPLATES = "templates"
+TEMPLATE_PACKAGES = (jinja2, markupsafe)
+#: The route map the worker builds the pages' links from: endpoint -> URL rule.
+ROUTES = "routes.json"
 #: Where the archive holds the compiled catalogs, and the catalogs the app has (inside
 #: ``companion/translations``, each compiled beside itself by setup and by the wheel's build).
 CATALOGS = "companion/translations"
@@ -242,13 +258,16 @@ def package_folder(package: str) -> Path:
     folders = {
         "companion.formats": companion.formats.__file__,
         "companion.data": companion.data.__file__,
+        "companion.pages": companion.pages.__file__,
     }
     return Path(folders[package]).parent
 
 
-def archive_members() -> dict[str, bytes]:
+def archive_members(routes: dict[str, str] | None = None) -> dict[str, bytes]:
     """What the rules archive holds, by path inside it: the rules package's modules, the
-    shipped readers, a bare ``companion`` package and the worker's Python side."""
+    shipped readers and page models, a bare ``companion`` package and the worker's Python
+    side; Jinja2 and MarkupSafe, the templates the worker renders and the app's ``routes``
+    (:func:`route_map`)."""
     rules = Path(companion.rules.__file__).parent
     members = {"companion/__init__.py": (WORKER_FOLDER / PACKAGE_STUB).read_bytes()}
     for package in SHIPPED_PACKAGES:
@@ -260,7 +279,32 @@ def archive_members() -> dict[str, bytes]:
         members[name.replace(".", "/") + ".py"] = module_file(name).read_bytes()
     members[WORKER_MODULE] = (WORKER_FOLDER / WORKER_MODULE).read_bytes()
     members.update(catalog_members())
+    members.update(template_members())
+    members[ROUTES] = json.dumps(routes or {}, sort_keys=True, indent=0).encode()
     return members
+
+
+def template_members() -> dict[str, bytes]:
+    """Jinja2's and MarkupSafe's Python modules (MarkupSafe's C speed-ups are optional and
+    left out) and the templates of the pages the worker renders."""
+    members = {}
+    for package in TEMPLATE_PACKAGES:
+        folder = Path(str(package.__file__)).parent
+        for path in sorted(folder.glob("*.py")):
+            members[f"{folder.name}/{path.name}"] = path.read_bytes()
+    templates = resource_folder("templates")
+    for name in SHIPPED_TEMPLATES:
+        members[f"{TEMPLATES}/{name}"] = (templates / name).read_bytes()
+    return members
+
+
+def route_map(app: Flask) -> dict[str, str]:
+    """Each endpoint's URL rule (its first, as ``url_for`` tries them), without the
+    ``URL_PREFIX`` (the worker puts the page's own root before each)."""
+    routes: dict[str, str] = {}
+    for rule in app.url_map.iter_rules():
+        routes.setdefault(rule.endpoint, rule.rule)
+    return routes
 
 
 def catalog_members() -> dict[str, bytes]:
@@ -334,11 +378,12 @@ def worker_script(pyodide: str, rules: KitFile) -> bytes:
     return source.replace(KIT_MARKER, json.dumps(places)).encode()
 
 
-def build_kit(folder: Path) -> Kit:
-    """The kit served from Pyodide in ``folder`` and the installed rules."""
+def build_kit(folder: Path, routes: dict[str, str] | None = None) -> Kit:
+    """The kit served from Pyodide in ``folder`` and the installed rules, its pages linking
+    by ``routes``."""
     version, python, files = pyodide_files(folder)
     try:
-        members = archive_members()
+        members = archive_members(routes)
         members.update(bytecode_members(folder, members))
         rules = kit_file(RULES_ARCHIVE, rules_archive(members))
         worker = kit_file(WORKER_SCRIPT, worker_script(files[0].fingerprint, rules))
@@ -367,7 +412,7 @@ class KitHolder:
             return self.kit
         with self.lock:
             if self.kit is None:
-                self.kit = build_kit(self.folder)
+                self.kit = build_kit(self.folder, route_map(current_app))
             return self.kit
 
 

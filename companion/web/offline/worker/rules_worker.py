@@ -10,7 +10,10 @@ table's next game, as play again starts it), ``games/new`` (a game started as ``
 /games`` starts it), ``rounds/live_entries`` (a round played live here, in full),
 ``rounds/fields`` and ``rounds/marks`` (a round form's posted fields read as the page reads
 them), ``tricks/tap`` (a tap on the trick resolver, told as its page tells it) and
-``live/tap`` (a tap on a live round's page, and the change it queues). Given the player's
+``live/tap`` (a tap on a live round's page, and the change it queues); and one page,
+``pages/scoreboard``: the scoreboard's board drawn from the kept state and the queue by the
+server's page model and template (companion/pages), its links from the route map the kit
+carries. Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -19,10 +22,12 @@ from __future__ import annotations
 
 import gettext
 import json
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from companion.formats import (
     live_taps,
@@ -64,21 +69,30 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
     "live/tap": live_taps.live_tap,
 }
 
+#: The pages the worker renders, as the server renders them.
+PAGES = frozenset({"pages/scoreboard"})
+
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
 FIELDS_NAMED = frozenset({"games/new"})
 
 
 #: The compiled catalogs, unpacked beside this module (companion/web/offline/kit.py).
-CATALOGS = Path(__file__).resolve().parent / "companion" / "translations"
+HERE = Path(__file__).resolve().parent
+CATALOGS = HERE / "companion" / "translations"
+#: The templates of the pages the worker renders, and the app's route map (kit.py).
+TEMPLATES = HERE / "templates"
+ROUTES = HERE / "routes.json"
+#: A variable part of a URL rule: ``<code>``, ``<int:number>``, ``<any(a, b):page>``.
+RULE_PART = re.compile(r"<(?:[^:<>]+:)?([A-Za-z_][A-Za-z0-9_]*)>")
 
 
 def answer(call: str, request: str, language: str | None = None) -> str:
     """``{"status": ..., "body": ...}`` as JSON text: what ``POST /api/v1/<call>`` answers
     to the JSON text ``request``; a refusal's ``error`` in ``language`` as the pages say it,
     if one is given (English for a language the app does not have)."""
-    if call not in ANSWERS and call not in TOLD:
-        known = ", ".join(sorted([*ANSWERS, *TOLD]))
+    if call not in ANSWERS and call not in TOLD and call not in PAGES:
+        known = ", ".join(sorted([*ANSWERS, *TOLD, *PAGES]))
         return reply(404, {"error": f'The rules worker answers {known}, not "{call}".'})
     try:
         body = parse.read_json(request.encode("utf-8", "surrogatepass"))
@@ -86,6 +100,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, offline_game.game_offline(body, table_words(language)))
         if call in TOLD:
             return reply(200, TOLD[call](body, reader(language or "en")))
+        if call == "pages/scoreboard":
+            return reply(200, scoreboard(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -126,3 +142,94 @@ def catalog_reader(language: str) -> Reader:
 
 def reply(status: int, body: Mapping[str, object]) -> str:
     return json.dumps({"status": status, "body": body})
+
+
+# --------------------------------------------------------------------------------------------
+# Pages
+
+
+def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The scoreboard's board (templates/games/scoreboard_board.html) of the game the phone
+    kept (``state``) with the changes it queued (``queued``), as the server will draw it once
+    they are sent, the queued rounds marked as not yet sent. ``root`` is where the app is
+    (its URL prefix), ``token`` the CSRF token of the page the phone kept, ``editable``
+    whether this phone may change the game; ``excluded`` and ``next_game``, which the game's
+    state does not hold, as the kept page said them. Answers the HTML, the number of the
+    round to record next and what the server would refuse of the queue."""
+    # Imported when the first page is drawn, not at the worker's start: the rules answer
+    # sooner, and a phone that never draws a page offline never loads Jinja.
+    from companion.pages import scoreboard as scoreboard_page  # noqa: PLC0415
+
+    fields = parse.fields(
+        body,
+        "The request",
+        ("state", "queued"),
+        ("root", "token", "editable", "view", "excluded", "next_game"),
+    )
+    state = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    board = scoreboard_page.scoreboard_of(
+        state,
+        reader(language),
+        excluded=fields.get("excluded") is True,
+        next_game_code=next_game(fields.get("next_game"), state),
+    )
+    link = linker(str(fields.get("root") or ""))
+    context = scoreboard_page.board_context(
+        state,
+        board,
+        link,
+        str(fields.get("token") or ""),
+        fields.get("editable") is True,
+        fields.get("view") is True,
+    )
+    html = environment(language).get_template("games/scoreboard_board.html").render(context)
+    return {
+        "html": html,
+        "pending": state[offline_game.PENDING],
+        "refused": state["refused"],
+        "next_round": state["next_round"],
+        "status": state["status"],
+    }
+
+
+@cache
+def environment(language: str) -> Any:
+    """The templates in ``language``, compiled once for the visit (Jinja keeps them)."""
+    from companion.pages import render  # noqa: PLC0415 (see scoreboard)
+
+    known = language.isalpha() and catalog(language).is_file()
+    if known:
+        with catalog(language).open("rb") as file:
+            translations: gettext.NullTranslations = gettext.GNUTranslations(file)
+    else:
+        translations = gettext.NullTranslations()
+    return render.page_environment(TEMPLATES, translations, language if known else "en")
+
+
+@cache
+def routes() -> dict[str, str]:
+    """The app's route map (endpoint -> URL rule), as the server handed it to the kit."""
+    loaded: dict[str, str] = json.loads(ROUTES.read_text())
+    return loaded
+
+
+def next_game(kept: object, state: Mapping[str, Any]) -> str | None:
+    """The table's next game, as the kept page named it, or as this phone started it (play
+    again offline: its pages are under the game's own, ``/g/<code>/next``)."""
+    if kept or state.get(offline_game.NEXT_STARTED):
+        return str(kept or offline_game.NEXT_STARTED)
+    return None
+
+
+def linker(root: str) -> Callable[..., str]:
+    """``url_for`` as the worker has it: an endpoint's rule with its values filled in,
+    under ``root``."""
+
+    def url(endpoint: str, **values: object) -> str:
+        rule = routes()[endpoint]
+        path = RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
+        return root + path
+
+    return url

@@ -1,0 +1,98 @@
+"""The templates' words, as the server's pages and the phone's rules worker both say them.
+
+Jinja's i18n extension gives templates ``_``, ``gettext`` and ``ngettext`` (new style: the
+variables are filled in, and escaped, by Jinja). The app writes two things on top, here once
+for both sides: the word before a player's name as the reader's language writes it ("ad
+Anna", companion/rules/names_in_sentences.py), and a count as the reader writes numbers.
+The server wraps Flask-Babel's callables (companion/web/i18n.py); the worker wraps Python's
+``gettext`` over the compiled catalogs (:func:`page_environment`).
+"""
+
+from __future__ import annotations
+
+import gettext as python_gettext
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from companion.rules.names_in_sentences import ELIDING, before_names
+
+
+def names_written_locally(
+    gettext: Any, language: Callable[[], str], translate: Callable[[str], str]
+) -> Any:
+    """The templates' ``gettext`` with the word before a name written as the reader's
+    ``language`` writes it (``before_names``); escaping stays as Jinja's own gettext does it."""
+
+    @pass_context
+    def localized(context: Context, string: str, /, **variables: Any) -> str:
+        reader = language()
+        if not variables or reader not in ELIDING:
+            text: str = gettext(context, string, **variables)
+            return text
+        found = before_names(translate(string), variables, reader)
+        shown = Markup(found) if context.eval_ctx.autoescape else found
+        return shown % variables
+
+    return localized
+
+
+def counts_written_locally(
+    ngettext: Any,
+    language: Callable[[], str],
+    translate: Callable[[str, str, int], str],
+    number: Callable[[int], str],
+) -> Any:
+    """The templates' ``ngettext`` with its count written as the reader writes numbers
+    (``number``): "10,000 games", "10.000 Partien", "10 000 parties". The count still picks
+    the plural form; only ``%(num)s`` in the text changes (a caller's own ``num=`` is kept)."""
+
+    @pass_context
+    def localized(
+        context: Context, singular: str, plural: str, count: int, /, **variables: Any
+    ) -> str:
+        variables.setdefault("num", number(count))
+        reader = language()
+        if reader not in ELIDING:
+            text: str = ngettext(context, singular, plural, count, **variables)
+            return text
+        form = translate(singular, plural, count)
+        found = before_names(form, variables, reader)
+        shown = Markup(found) if context.eval_ctx.autoescape else found
+        return shown % variables
+
+    return localized
+
+
+def plain_number(count: int) -> str:
+    """A count as the worker writes it: the pages it renders count rounds, cards and tricks,
+    which stay below a thousand, where every language writes the digits alone."""
+    return str(count)
+
+
+def page_environment(
+    templates: Path, translations: python_gettext.NullTranslations, language: str
+) -> Environment:
+    """The templates in ``templates`` as the server renders them, in ``language`` through
+    ``translations``: HTML escaped, the words of the i18n extension written as the server's
+    pages write them."""
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        auto_reload=False,
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        translations.gettext, translations.ngettext, newstyle=True
+    )
+    env.globals["gettext"] = names_written_locally(
+        env.globals["gettext"], lambda: language, translations.gettext
+    )
+    env.globals["ngettext"] = counts_written_locally(
+        env.globals["ngettext"], lambda: language, translations.ngettext, plain_number
+    )
+    return env
