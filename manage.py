@@ -10,6 +10,8 @@ the machine has it or can install it, vendors the offline kit).
                                       included, in headless Chromium), the wheel smoke test,
                                       and pytest again on a throwaway PostgreSQL server (ARGS
                                       go to pytest)
+    python3 manage.py screens         setup, then take the user's guide's screenshots again
+                                      into docs/_static/screens/ (a test run leaves them be)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -225,6 +227,22 @@ def test(args: list[str]) -> None:
         pytest("pytest on PostgreSQL", [*ignore, *args], {"TEST_DATABASE_URL": url})
 
 
+def screens() -> None:
+    """Take the screenshots of the user's guide again, into docs/_static/screens/: the only
+    way they change (``tests/browser/test_docs_screens.py``)."""
+    setup()
+    if not ensure_chromium():
+        raise StepFailed(f"screenshots: {CHROMIUM} is missing and cannot be installed here")
+    step("take the guide's screenshots")
+    code = subprocess.run(
+        [str(BIN / "pytest"), "-p", "no:cacheprovider", "tests/browser/test_docs_screens.py"],
+        cwd=ROOT,
+        env={**os.environ, "WRITE_SCREENS": "1"},
+    ).returncode
+    if code != 0:
+        raise StepFailed(f"step 'take the guide's screenshots' failed with exit code {code}")
+
+
 def build_docs() -> None:
     """Build docs/ with Sphinx into a throwaway folder; a warning (a broken link, a missing
     page or screenshot, a docstring autodoc cannot read) fails the step. No link is fetched:
@@ -369,7 +387,7 @@ def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
 
 def main(argv: list[str]) -> int:
     """Dispatch the command line; return the process exit code."""
-    if len(argv) < 1 or argv[0] not in {"setup", "serve", "test"}:
+    if len(argv) < 1 or argv[0] not in {"setup", "serve", "test", "screens"}:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     command, args = argv[0], argv[1:]
@@ -379,6 +397,11 @@ def main(argv: list[str]) -> int:
                 print("setup takes no arguments", file=sys.stderr)
                 return 2
             setup()
+        elif command == "screens":
+            if args:
+                print("screens takes no arguments", file=sys.stderr)
+                return 2
+            screens()
         elif command == "serve":
             serve(args)
         else:
