@@ -71,12 +71,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 #: The fixtures that reach the suite's database, ``TEST_DATABASE_URL`` when it is set: the
 #: apps of the unit and page tests (``app``, and through it ``client``, ``table``...), the
-#: fuzz tests' ``world``, the concurrency tests' gunicorn ``server``, the backup tests'
-#: second database and exported document, and the apps made with other settings of
-#: tests/security (``make_app``, ``deployment``).
-DATABASE_FIXTURES = frozenset(
-    {"app", "world", "server", "second_database_url", "exported_once", "make_app", "deployment"}
-)
+#: fuzz tests' ``world``, the concurrency tests' gunicorn ``server`` and the backup tests'
+#: second database.
+DATABASE_FIXTURES = frozenset({"app", "world", "server", "second_database_url"})
 
 
 def reaches_the_database(item: pytest.Item) -> bool:
