@@ -113,14 +113,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run the slowest folders first (``SLOW_FIRST``; a file's tests keep their order). On
     PostgreSQL (``TEST_DATABASE_URL``), run only the tests that reach the database
     (``reaches_the_database``), and of those not the ones about SQLite's own driver
-    (``sqlite_only``): the others are deselected, never skipped; they ran on the SQLite pass."""
+    (``sqlite_only``) nor those whose checks the database cannot change
+    (``same_on_any_database``): the others are deselected, never skipped; they ran on the
+    SQLite pass."""
     items.sort(key=slowness_rank)
     if not os.environ.get("TEST_DATABASE_URL"):
         return
     kept = [
         item
         for item in items
-        if reaches_the_database(item) and not item.get_closest_marker("sqlite_only")
+        if reaches_the_database(item)
+        and not item.get_closest_marker("sqlite_only")
+        and not item.get_closest_marker("same_on_any_database")
     ]
     if len(kept) < len(items):
         chosen = set(kept)
