@@ -10,6 +10,8 @@ the machine has it or can install it, vendors the offline kit).
                                       included, in headless Chromium), the wheel smoke test,
                                       and pytest again on a throwaway PostgreSQL server (ARGS
                                       go to pytest)
+    python3 manage.py screens         setup, then take the user's guide's screenshots again
+                                      into docs/_static/screens/ (a test run leaves them be)
 
 Standard library only: this script runs before any dependency is installed.
 """
@@ -46,16 +48,6 @@ NPM_STAMP = NODE_MODULES / ".package-lock.sha256"
 
 PYTEST_NO_TESTS_COLLECTED = 5
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
-#: Tests that never touch a database run once, on the SQLite pass only.
-DATABASE_FREE_TESTS = [
-    "tests/rules",
-    "tests/packaging",
-    "tests/scripts",
-    "tests/offline",
-    "tests/docs",
-]
-#: The browser tests serve the app on a SQLite file of their own: SQLite pass only, too.
-BROWSER_TESTS = ["tests/browser"]
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -221,8 +213,25 @@ def test(args: list[str]) -> None:
         step("pytest on PostgreSQL: no PostgreSQL server here, skipped (CI never skips)")
         return
     with throwaway_postgres(postgres) as url:
-        ignore = ignored(DATABASE_FREE_TESTS + BROWSER_TESTS)
-        pytest("pytest on PostgreSQL", [*ignore, *args], {"TEST_DATABASE_URL": url})
+        # Only the tests that reach the database run again (tests/conftest.py deselects the
+        # others: the rules, the browser tests, an app pinned to SQLite...).
+        pytest("pytest on PostgreSQL", args, {"TEST_DATABASE_URL": url})
+
+
+def screens() -> None:
+    """Take the screenshots of the user's guide again, into docs/_static/screens/: the only
+    way they change (``tests/browser/test_docs_screens.py``)."""
+    setup()
+    if not ensure_chromium():
+        raise StepFailed(f"screenshots: {CHROMIUM} is missing and cannot be installed here")
+    step("take the guide's screenshots")
+    code = subprocess.run(
+        [str(BIN / "pytest"), "-p", "no:cacheprovider", "tests/browser/test_docs_screens.py"],
+        cwd=ROOT,
+        env={**os.environ, "WRITE_SCREENS": "1"},
+    ).returncode
+    if code != 0:
+        raise StepFailed(f"step 'take the guide's screenshots' failed with exit code {code}")
 
 
 def build_docs() -> None:
@@ -236,16 +245,15 @@ def build_docs() -> None:
         )
 
 
-def ignored(paths: list[str]) -> list[str]:
-    """pytest options that leave ``paths`` out of a pass."""
-    return [f"--ignore={path}" for path in paths]
-
-
 def parallel_workers() -> list[str]:
     """pytest-xdist options: one worker per core (at most 4), a test file per worker at a
-    time so that a file's expensive fixtures (a browser, a server) start once."""
+    time so that a file's expensive fixtures start once, the files in the suite's order (the
+    slowest folders first, tests/conftest.py's ``SLOW_FIRST``), not in xdist's own (the files
+    of most tests first)."""
     workers = min(os.cpu_count() or 1, 4)
-    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+    if workers < 2:
+        return []
+    return ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"]
 
 
 def pytest(name: str, args: list[str], env: dict[str, str] | None = None) -> None:
@@ -369,7 +377,7 @@ def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
 
 def main(argv: list[str]) -> int:
     """Dispatch the command line; return the process exit code."""
-    if len(argv) < 1 or argv[0] not in {"setup", "serve", "test"}:
+    if len(argv) < 1 or argv[0] not in {"setup", "serve", "test", "screens"}:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     command, args = argv[0], argv[1:]
@@ -379,6 +387,11 @@ def main(argv: list[str]) -> int:
                 print("setup takes no arguments", file=sys.stderr)
                 return 2
             setup()
+        elif command == "screens":
+            if args:
+                print("screens takes no arguments", file=sys.stderr)
+                return 2
+            screens()
         elif command == "serve":
             serve(args)
         else:

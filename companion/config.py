@@ -51,7 +51,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "PROXY_TRUST_HOST": False,
         "URL_PREFIX": "",
         # Each table's games, players and history are its circle's, shown only to its
-        # phones (issue 28); a club server is one circle open to every phone.
+        # phones; a club server is one circle open to every phone.
         "CLUB_SERVER": False,
         "LANGUAGES": list(LANGUAGES),
         "BABEL_DEFAULT_LOCALE": "en",

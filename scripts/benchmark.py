@@ -126,7 +126,7 @@ RENDERED_AFTER_CHANGES = (
     "player page",
     "head to head",
 )
-#: The round pages, kept once rendered since issue 29 (companion/web/round_page_cache.py):
+#: The round pages, kept once rendered (companion/web/round_page_cache.py):
 #: measured after each change too, though they answer no 304 (their page holds this
 #: phone's CSRF token and is never stored by the browser). The live page follows another
 #: game than the one changed, so it stays out.
@@ -454,7 +454,7 @@ def gunicorn(url: str, secret: str, workers: int, threads: int, club: bool = Tru
         "companion:create_app()",
     ]
     # The benchmark's tables start their games from one address: no limit of game starts.
-    # Mostly a club's server: one circle, whose history every phone reads (issue 28).
+    # Mostly a club's server: one circle, whose history every phone reads.
     environment = {
         **os.environ,
         "DATABASE_URL": url,

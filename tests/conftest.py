@@ -69,16 +69,67 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["TEST_DATABASE_URL"] = url
 
 
+#: The fixtures that reach the suite's database, ``TEST_DATABASE_URL`` when it is set: the
+#: apps of the unit and page tests (``app``, and through it ``client``, ``table``...), the
+#: fuzz tests' ``world``, the concurrency tests' gunicorn ``server`` and the backup tests'
+#: second database.
+DATABASE_FIXTURES = frozenset({"app", "world", "server", "second_database_url"})
+
+
+def reaches_the_database(item: pytest.Item) -> bool:
+    """Whether a test can tell SQLite from PostgreSQL: it asks for a fixture of
+    ``DATABASE_FIXTURES`` (itself or through another fixture), or it reaches the database
+    otherwise and says so (``database``). The rest (the rules, the browser tests, whose
+    server keeps a SQLite file of its own, tests of an app pinned to ``sqlite://``) would
+    run the same on either."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return bool(fixtures & DATABASE_FIXTURES) or item.get_closest_marker("database") is not None
+
+
+#: The folders whose files take longest, run first: under pytest-xdist a worker takes the
+#: next file when it is done with one (``--dist loadfile``, in this order: the test command
+#: turns xdist's own order, most tests first, off), so a long file started last would keep one
+#: worker busy while the other waits. A browser test loads pages in Chromium, a concurrency
+#: test drives gunicorn, packaging builds a wheel, docs builds the documentation.
+SLOW_FIRST = (
+    "tests/browser/",
+    "tests/concurrency/",
+    "tests/packaging/",
+    "tests/docs/",
+    "tests/fuzz/",
+    "tests/scripts/",
+)
+
+
+def slowness_rank(item: pytest.Item) -> int:
+    """Where ``item``'s folder stands in ``SLOW_FIRST`` (the rest after it)."""
+    for rank, folder in enumerate(SLOW_FIRST):
+        if item.nodeid.startswith(folder):
+            return rank
+    return len(SLOW_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL (``TEST_DATABASE_URL``), leave out the tests about SQLite's own driver
-    (``sqlite_only``): they are deselected, as the test command leaves out the files that
-    touch no database, never skipped."""
+    """Run the slowest folders first (``SLOW_FIRST``; a file's tests keep their order). On
+    PostgreSQL (``TEST_DATABASE_URL``), run only the tests that reach the database
+    (``reaches_the_database``), and of those not the ones about SQLite's own driver
+    (``sqlite_only``) nor those whose checks the database cannot change
+    (``same_on_any_database``): the others are deselected, never skipped; they ran on the
+    SQLite pass."""
+    items.sort(key=slowness_rank)
     if not os.environ.get("TEST_DATABASE_URL"):
         return
-    left_out = [item for item in items if item.get_closest_marker("sqlite_only")]
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if not item.get_closest_marker("sqlite_only")]
+    kept = [
+        item
+        for item in items
+        if reaches_the_database(item)
+        and not item.get_closest_marker("sqlite_only")
+        and not item.get_closest_marker("same_on_any_database")
+    ]
+    if len(kept) < len(items):
+        chosen = set(kept)
+        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+        items[:] = kept
 
 
 @pytest.fixture(autouse=True)

@@ -177,6 +177,7 @@ def test_other_games_language_host_or_prefix_is_another_page(
     )
 
 
+@pytest.mark.database  # makes its apps itself, on database_url()
 def test_a_change_made_through_another_worker_shows_at_once(
     app: Flask,
     client: FlaskClient,

@@ -1,5 +1,4 @@
-"""The operator's commands for circles, the games and players of one table or club
-(issue 28):
+"""The operator's commands for circles, the games and players of one table or club:
 
     flask --app companion circles list
     flask --app companion circles invite ID

@@ -1,4 +1,4 @@
-"""Circles in the database (issue 28): the server's first circle, and the circles a phone
+"""Circles in the database: the server's first circle, and the circles a phone
 is in.
 
 Every game and player belongs to a circle (migration 0013 put those stored before into one,

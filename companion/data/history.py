@@ -65,7 +65,7 @@ class HistoryFilter:
     variant: str | None = None  #: a preset name (RULES.md sections 5 and 6)
     since: datetime | None = None  #: created at or after (UTC)
     until: datetime | None = None  #: created before (UTC)
-    #: The circle whose games are listed (issue 28: a history shows one circle); ``None``:
+    #: The circle whose games are listed (a history shows one circle); ``None``:
     #: the server's first circle, a club server's one circle, found inside the statement.
     circle_id: int | None = None
 

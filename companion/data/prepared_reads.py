@@ -16,14 +16,14 @@ class PreparedRead:
     rendered, which every phone's poll makes), compiled once per database and sent straight
     to the driver, in autocommit, on a pooled connection.
 
-    ``database.read_once`` costs some 130 µs on SQLite, the SQL itself some 30: the rest is
-    the connection's events, the ``BEGIN`` of ``database._sqlite_begin``, the statement's
-    cache key (built again at every execution, joins and all) and the result's processing.
-    A single statement sees one consistent state on its own (as with ``read_once``), so
-    here it runs without them. The values are the driver's own (no type processing: a
-    SQLite timestamp is text), fit for an ETag, not for a page. The statement is still
-    announced to the engine's ``before_cursor_execute`` listeners, so the statement counts
-    (tests, ``scripts/benchmark.py``) see every statement a request runs."""
+    Most of what ``database.read_once`` costs on SQLite is not the SQL itself but the connection's
+    events, the ``BEGIN`` of ``database._sqlite_begin``, the statement's cache key (built again
+    at every execution, joins and all) and the result's processing. A single statement sees one
+    consistent state on its own (as with ``read_once``), so here it runs without them
+    (docs/development.md, "Measurements behind the design"). The values are the driver's own (no
+    type processing: a SQLite timestamp is text), fit for an ETag, not for a page. The statement
+    is still announced to the engine's ``before_cursor_execute`` listeners, so the statement
+    counts (tests, ``scripts/benchmark.py``) see every statement a request runs."""
 
     def __init__(self, statement: sa.Select[*tuple[Any, ...]]):
         self.statement = statement

@@ -76,7 +76,7 @@ class PlayerRef:
 
 def find_player(name: str, circle_id: int | None = None) -> PlayerRef | None:
     """The player of the circle ``circle_id`` called ``name`` (case and edge spaces aside),
-    if any: a name is matched within its circle only (issue 28). ``None`` for the circle:
+    if any: a name is matched within its circle only. ``None`` for the circle:
     the server's first, a club server's one circle."""
     circle = first_circle_id() if circle_id is None else sa.literal(circle_id, sa.Integer)
     row = db.session.execute(

@@ -1,4 +1,4 @@
-"""Merging two circles into one (issue 28), written to the circles' journal so that it can
+"""Merging two circles into one, written to the circles' journal so that it can
 be undone exactly (``circle_journal``).
 
 Two circles a club finds are one table become one: every game and player of the source
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from companion.data.database import hold_write_lock
+from companion.data.database import hold_write_lock, lock_rows
 from companion.data.models import Circle, CircleChange, Game, Player, Seat, db
 from companion.data.stats import PlayerRef
 from companion.rules.text import N_
@@ -61,16 +61,7 @@ def games_to_lock(source_id: int, pairs: Sequence[Pair]) -> set[int]:
 
 def lock_circles(circle_ids: Sequence[int]) -> dict[int, Circle]:
     """Lock the circles' rows in the order of their ids; each must exist."""
-    hold_write_lock()
-    found = {
-        circle.id: circle
-        for circle in db.session.scalars(
-            sa.select(Circle)
-            .where(Circle.id.in_(sorted(circle_ids)))
-            .order_by(Circle.id)
-            .with_for_update()
-        )
-    }
+    found: dict[int, Circle] = lock_rows(Circle, circle_ids)
     for circle_id in circle_ids:
         if circle_id not in found:
             raise NotFound(N_("There is no circle %(id)s."), id=circle_id)

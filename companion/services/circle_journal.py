@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from companion.data.database import hold_write_lock
+from companion.data.database import hold_write_lock, lock_rows
 from companion.data.models import Circle, CircleChange, Player, PlayerChange, db, utcnow
 from companion.rules.text import N_
 from companion.services.circle_changes import seats_across_circles
@@ -179,15 +179,7 @@ def _lock_players(
     """The players the merge moved, locked with those their namesakes were merged into (by
     id); each still in the target, as they were called."""
     ids = {id_ for id_, _name in moved.players} | {merge.target_id for merge in merges}
-    found = {
-        player.id: player
-        for player in db.session.scalars(
-            sa.select(Player)
-            .where(Player.id.in_(sorted(ids)))
-            .order_by(Player.id)
-            .with_for_update()
-        )
-    }
+    found: dict[int, Player] = lock_rows(Player, ids)
     for id_, name in moved.players:
         player = found.get(id_)
         if player is None or player.circle_id != change.target_id or player.name != name:

@@ -1,7 +1,7 @@
-"""Circles (issue 28): a new one for a table's first game, one opened by its invite secret,
-and the operator's: listed with their games and players, renamed (each rename journalled,
-as a merge is: ``circle_changes``), and given a new invite secret. Only the secret's hash
-is stored, as of a game's edit key."""
+"""Circles, the games and players of one table or club: a new one for a table's first game, one
+opened by its invite secret, and the operator's: listed with their games and players, renamed
+(each rename journalled, as a merge is: ``circle_changes``), and given a new invite secret. Only
+the secret's hash is stored, as of a game's edit key."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from companion.data import ledger
-from companion.data.database import hold_write_lock
+from companion.data.database import hold_write_lock, lock_rows
 from companion.data.models import (
     Game,
     Player,
@@ -193,9 +193,7 @@ def lock_games(game_ids: set[int]) -> list[Game]:
     other in a circle."""
     if not game_ids:
         return []
-    hold_write_lock()
-    query = sa.select(Game).where(Game.id.in_(sorted(game_ids))).order_by(Game.id)
-    return list(db.session.scalars(query.with_for_update()))
+    return list(lock_rows(Game, game_ids).values())
 
 
 def lock_player(player_id: int) -> Player:

@@ -22,25 +22,9 @@ they are; a ``url_defaults`` hook rewrites the name and the static view accepts 
 - Stylesheets and scripts are served without comments and needless blanks
   (``companion.web.minify``); the fingerprint and the ETag still come from the file itself.
 
-Why ours and not WhiteNoise or flask-static-digest (measured, with our minifier of
-then): WhiteNoise 6.12 serving a build of minified plain and fingerprinted copies gzipped by
-its compress step (its immutable test on our names, a headers function for ``no-cache``) sent
-the same bytes plain (the editing scoreboard mid-trick in Hungarian: 39,505) and gzipped (the
-scoreboard's CSS 3,762; JS 2,121 against our 2,318, as it also gzips the two scripts under
-``compression.MIN_SIZE``), but failed 12 tests of tests/assets and tests/pwa: its ETag is the
-build copy's modification time and size, the same for the gzip and plain variants and not the
-same on two servers; an old fingerprint is a 404; files are read once at start, so a changed
-file, in debug mode too, keeps its name and old content until a rebuild; and it gzips for
-``gzip;q=0``. flask-static-digest 0.4.1 only writes ``name-<md5>.ext`` copies, their .gz and a
-manifest into the static folder (a build step; the service worker would cache them all) and
-leaves serving to Flask's static view: no gzip (the scoreboard's CSS and JS go out as 17,966
-bytes instead of 6,080), no ``immutable``, an ETag from modification time, size and path, a 404
-for old names. It does not minify, so the scoreboard weighs 44,099 bytes (budget 40,000; 39,697
-with ours first, 192 more than ours for the longer names): 19 tests fail (5 of them the
-budget), besides 2 that expect our names. Either would take the serving half of this module
-(about 145 of its 181 lines of code) and give back some 50 (the build of copies and manifest,
-the link hook, settings) and a build step in ``manage.py setup`` and every deployment. Ours
-stays.
+Why ours and not WhiteNoise or flask-static-digest: their ETags, old names and stale files
+fail our tests, and they add a build step (docs/development.md, "Measurements behind the
+design").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which circles a phone is in (issue 28): the history, players and statistics of a circle
+"""Which circles a phone is in: the history, players and statistics of a circle
 are shown only to its phones.
 
 A phone is in a circle while it holds either

@@ -16,13 +16,8 @@ SVG shrink to a fifth or less with gzip (standard library, no dependency). The r
   ``If-None-Match`` names a ``-gzip`` tag is shown to the views with the plain tag added, so a
   view that checks its ETag answers 304; the 304 then carries the tag the client holds.
 
-Why ours and not Flask-Compress (measured): Flask-Compress 1.25 wired in its place
-(gzip, level 6, min size 500) sent the same bytes for the home page in Hungarian (1,462 gzipped)
-and kept tests/perf/test_page_weight.py, tests/share/test_conditional_get.py and
-tests/security/test_headers.py green, but failed 7 of tests/assets/test_compression.py: it
-gzips for ``gzip;q=0``, for HEAD, for a streamed body and for non-SVG images, its gzip ETag
-loses the plain one (no 304 to the ``-gzip`` tag, a weak tag not kept weak), and it keeps no
-gzip per strong ETag. Ours stays; it would have saved this module's 177 lines.
+Why ours and not Flask-Compress: it fails our own tests of what gzip may be applied to and of
+the ETags of both variants (docs/development.md, "Measurements behind the design").
 """
 
 from __future__ import annotations
@@ -39,9 +34,9 @@ from werkzeug.wrappers import Response
 
 #: Bodies smaller than this are sent as they are.
 MIN_SIZE = 500
-#: Pages are compressed on every request, with zlib's default: the 33 KB scoreboard takes
-#: 0.5 ms to 4.7 KB (level 1: 0.25 ms to 5.6 KB; level 9: 0.7 ms to 4.6 KB). Static files,
-#: compressed once per content, take the smallest, ``STATIC_LEVEL``.
+#: Pages are compressed on every request, with zlib's default, the balance of time and size
+#: (docs/development.md, "Measurements behind the design"). Static files, compressed once
+#: per content, take the smallest, ``STATIC_LEVEL``.
 LEVEL = 6
 STATIC_LEVEL = 9
 #: Gzipped bodies kept by strong ETag, most recently used last (a few hundred KB at most).

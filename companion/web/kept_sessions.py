@@ -1,10 +1,11 @@
 """Session cookies whose signature this process has checked already.
 
 A phone polls its scoreboard every few seconds with the same session cookie. Checking that
-cookie (base64, HMAC, the tagged JSON of its edit keys) took an eighth of a kept scoreboard's
-time in the app. The result of a check only depends on the cookie's exact text, the secret
-keys and the clock (a cookie expires), so each process keeps the data of the cookies it has
-verified, keyed by their text, until they expire. Every request gets its own copy to change.
+cookie (base64, HMAC, the tagged JSON of its edit keys) is a large share of the time a kept
+scoreboard takes in the app (docs/development.md, "Measurements behind the design"). The result
+of a check only depends on the cookie's exact text, the secret keys and the clock (a cookie
+expires), so each process keeps the data of the cookies it has verified, keyed by their text,
+until they expire. Every request gets its own copy to change.
 
 A forged cookie is never in the dict: only text that passed the signature check is kept, and
 a lookup costs the same whether it hits or not (Python's string hashes are keyed per process).

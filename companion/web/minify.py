@@ -8,16 +8,9 @@ a third off the stylesheets and scripts and keeps the 8 players x 5 rounds score
 its byte budget. It is done once per file content, when ``companion.web.assets`` reads the
 file; the fingerprint and the ETag still come from the file itself.
 
-Why rCSSmin and rJSmin and not ours (measured): our minifier dropped whole-line
-comments and indentation only, and kept every line break. Over the 23 stylesheets and scripts
-in ``static/`` (115,542 bytes) it left 86,838 bytes, rCSSmin 1.3 and rJSmin 1.3 leave 77,136
-(gzipped: 25,747 and 24,399). The scoreboard's stylesheets go from 12,766 to 11,280 bytes and
-its scripts from 5,200 to 4,474, so the editing scoreboard in the middle of a live trick in
-Hungarian weighs 37,293 bytes instead of 39,505 (budget 40,000). Wired in place of ours, they
-failed only the 7 tests that compared a served file with our exact blanks; every script still
-parses (``node --check``) and the browser tests that run them pass. They replace 34 lines of
-code with 10 and add two small packages (each one module with an optional C speed-up;
-Apache-2.0). WhiteNoise and flask-static-digest have no minifier of their own.
+Why rCSSmin and rJSmin and not a minifier of ours: they take off more, and the scoreboard
+needs it to stay within its byte budget (docs/development.md, "Measurements behind the
+design").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The round pages (mark, record, correct, live) rendered once per change, then served as
-kept (issue 29).
+kept.
 
 A round page shows what the editing scoreboard shows of the game (its version, a live
 round's unfinished trick, the names) in the page's own templates, for a phone holding the

@@ -4,12 +4,8 @@ the reverse-proxy settings.
 The pages load nothing but their own scripts, styles and images, so the policy can forbid
 everything else: an injected ``<script>`` or a framing site gets nowhere.
 
-Why our headers and not Flask-Talisman (measured): Talisman 1.1.0 given our policy
-(HTTPS redirect, HSTS, X-XSS-Protection and its cookie flags turned off) kept every page-weight,
-ETag, asset and header test green and sent the very same headers and bytes (home page and a
-404), but it has no Cross-Origin-Opener-Policy, so an after-request of ours stays beside it;
-its settings take as many lines as ``SECURITY_HEADERS`` and ``add_security_headers`` (about
-15), so it would add a dependency and remove no code. The Sec-Fetch-Site check is ours anyway.
+Why our headers and not Flask-Talisman: it would add a dependency and remove no code
+(docs/development.md, "Measurements behind the design").
 """
 
 from __future__ import annotations

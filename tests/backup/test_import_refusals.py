@@ -20,6 +20,9 @@ from tests.db_snapshot import snapshot
 from tests.fresh_tables import clear_away, make_fresh
 from tests.table import Table
 
+#: Its apps are made here, on the suite's database (``database_url``).
+pytestmark = pytest.mark.database
+
 Document = dict[str, Any]
 
 

@@ -1,11 +1,17 @@
 """The screenshots of the user's guide (docs/users), taken here so that they stay current:
 the new game form, a scoreboard with rounds, the record page and the conflict view, in
 English and in German, on a 390×844 phone. Each is taken only once the page shows what it
-is meant to, and written into docs/_static/screens/, which the guide shows; a screenshot
-that cannot be written fails the test."""
+is meant to.
+
+A run leaves the committed screenshots (docs/_static/screens/, which the guide shows) as they
+are: another machine's fonts would change every one of them. It writes its own into a
+temporary folder and checks each against the committed one's name and size. Only
+``python3 manage.py screens`` (``WRITE_SCREENS=1``) writes them into docs/_static/screens/,
+where a screenshot that cannot be written fails the test."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
@@ -22,6 +28,8 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "_static" / "screens"
 SCALE = 2
 NAMES = ["Ann", "Ben", "Cleo"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: Set by ``python3 manage.py screens``: the screenshots replace the committed ones.
+WRITE_SCREENS = "WRITE_SCREENS"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -31,15 +39,25 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def keep(phone: Phone, name: str) -> None:
-    """The phone's screen as docs/_static/screens/<name>.png; fails if it is not written
-    whole."""
+def keep(phone: Phone, name: str, folder: Path) -> None:
+    """The phone's screen as <folder>/<name>.png, of the phone's size, as the committed
+    docs/_static/screens/<name>.png is; fails if it is not written whole."""
     shot = phone.page.screenshot()
-    path = SCREENS / f"{name}.png"
-    path.write_bytes(shot)
-    assert path.read_bytes() == shot, f"{path} was not written whole"
     width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
     assert png_size(shot) == (width * SCALE, height * SCALE)
+    path = folder / f"{name}.png"
+    path.write_bytes(shot)
+    assert path.read_bytes() == shot, f"{path} was not written whole"
+    committed = SCREENS / f"{name}.png"
+    assert committed.is_file(), f"{committed} is missing: python3 manage.py screens takes it"
+    assert png_size(committed.read_bytes()) == png_size(shot)
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """Where the screenshots go: docs/_static/screens/ when asked (``WRITE_SCREENS=1``),
+    else a temporary folder, so that a test run leaves the committed ones alone."""
+    return SCREENS if os.environ.get(WRITE_SCREENS) == "1" else tmp_path
 
 
 def chip_name(lang: str, text: str) -> str:
@@ -70,7 +88,7 @@ def phone_in(new_phone: PhoneFactory, lang: str) -> Phone:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_guides_screenshots_show_the_pages_they_name(
-    new_phone: PhoneFactory, live_table: Table, lang: str
+    new_phone: PhoneFactory, live_table: Table, lang: str, screens: Path
 ) -> None:
     phone = phone_in(new_phone, lang)
     page = phone.page
@@ -82,7 +100,7 @@ def test_the_guides_screenshots_show_the_pages_they_name(
         page.get_by_label(in_language(lang, "Seat %(number)s") % {"number": seat}).fill(name)
     # No focus ring, and no list of the names other tests left in the database.
     page.evaluate("document.activeElement.blur()")
-    keep(phone, f"new-game-{lang}")
+    keep(phone, f"new-game-{lang}", screens)
 
     game = live_table.new_game(NAMES, rounds=5)
     code = game["id"]
@@ -95,7 +113,7 @@ def test_the_guides_screenshots_show_the_pages_they_name(
     players = page.get_by_role("heading", level=2, name=in_language(lang, "Players"))
     players.evaluate("heading => heading.scrollIntoView({block: 'start'})")
     expect(rounds).to_be_in_viewport()
-    keep(phone, f"scoreboard-{lang}")
+    keep(phone, f"scoreboard-{lang}", screens)
 
     phone.goto(f"/g/{code}/rounds/record")
     title = in_language(lang, "Record round %(number)s") % {"number": 3}
@@ -103,7 +121,7 @@ def test_the_guides_screenshots_show_the_pages_they_name(
     for seat, entry in enumerate(FIVE_ROUNDS[2]):
         enter_quick_seat(phone, lang, seat, entry)
     page.evaluate("window.scrollTo(0, 0)")
-    keep(phone, f"record-{lang}")
+    keep(phone, f"record-{lang}", screens)
 
     live_table.record(game, [seat.entry() for seat in FIVE_ROUNDS[3]])  # another phone
     page.get_by_role("button", name=in_language(lang, "Save round")).click()
@@ -111,5 +129,5 @@ def test_the_guides_screenshots_show_the_pages_they_name(
     conflict = page.locator(".round-conflict h2")
     expect(conflict).to_have_text(clash % {"number": 3})
     conflict.scroll_into_view_if_needed()
-    keep(phone, f"conflict-{lang}")
+    keep(phone, f"conflict-{lang}", screens)
     assert not phone.foreign_requests()

@@ -1,5 +1,7 @@
-"""Every page at a phone's size: accessible (axe-core, WCAG 2.1 A and AA) in the light and the
-dark colour scheme, no horizontal scrolling in any of the five languages, and no request to
+"""Every page at a phone's size, and what is measured on it: the pages (``PAGES``) and the
+checks that test_pages_accessible.py (axe-core, WCAG 2.1 A and AA, in the light and the dark
+colour scheme) and test_pages_languages.py (no horizontal scrolling in any of the five
+languages) run on each, in files of their own so that two workers share them; no request to
 any host but the app's own.
 
 The pages are those of games set up once through the JSON API (``site`` in conftest.py);
@@ -17,7 +19,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.support import AXE_TAGS, PHONE, Phone, PhoneFactory, Site
@@ -243,60 +244,12 @@ def save_screenshot(phone: Phone, name: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The checks
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
-def test_page_is_accessible_and_fits_the_phone(
-    shared_phones: PhoneFactory, site: Site, axe_source: str, page: Page, scheme: str
-) -> None:
-    """axe-core finds no WCAG 2.1 A/AA violation, nothing scrolls sideways, every request
-    stays on the app's host."""
-    phone = shared_phones(scheme, color_scheme=scheme, storage_state=site.state)
-    phone.context.add_cookies([{"name": "lang", "value": "en", "url": site.base_url}])
-    where = f"{page.name} ({scheme})"
-    problems = open_page(phone, site, page, where)
-    lang = phone.page.locator("html").get_attribute("lang")
-    if lang != "en":
-        problems.append(f"{where}: <html lang={lang!r}>, expected 'en'")
-    save_screenshot(phone, f"{page.name}-{scheme}")
-    problems += describe_violations(axe_violations(phone, axe_source), where)
-    problems += overflow_problems(phone, where)
-    problems += foreign_request_problems(phone, where)
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
-def test_page_speaks_every_language_and_fits_the_phone(
-    shared_phones: PhoneFactory, site: Site, page: Page
-) -> None:
-    """In each of the five languages (the switcher's cookie) the page says so in <html lang>,
-    and its longer words still fit, on the phone of the other tests and on a 360 px one:
-    nothing scrolls sideways, no text runs out of its box, and a table meant to fit does
-    without scrolling in its box."""
-    phone = shared_phones("languages", storage_state=site.state)
-    problems = []
-    for lang in LANGUAGES:
-        phone.context.add_cookies([{"name": "lang", "value": lang, "url": site.base_url}])
-        for width in NARROW_PHONES:
-            phone.page.set_viewport_size({"width": width, "height": PHONE["viewport"]["height"]})
-            where = f"{page.name} ({lang}, {width} px)"
-            problems += open_page(phone, site, page, where)
-            html_lang = phone.page.locator("html").get_attribute("lang")
-            if html_lang != lang:
-                problems.append(f"{where}: <html lang={html_lang!r}>, expected {lang!r}")
-            problems += overflow_problems(phone, where)
-            problems += spilled_text_problems(phone, where)
-            problems += scrolled_box_problems(phone, where, page.unscrolled)
-    phone.page.set_viewport_size(PHONE["viewport"])
-    problems += foreign_request_problems(phone, page.name)
-    assert not problems, "\n".join(problems)
+# The checks of the checks, and of what no list of pages covers
 
 
 def test_axe_reports_what_it_finds(phone: Phone, axe_source: str) -> None:
-    """The axe-core run above does find violations: an image without a text alternative and
-    grey on white text fail it (so zero violations above means something)."""
+    """The axe-core run of the page checks does find violations: an image without a text
+    alternative and grey on white text fail it (so zero violations there means something)."""
     phone.goto("/offline")
     phone.page.evaluate(
         """() => {
@@ -310,8 +263,8 @@ def test_axe_reports_what_it_finds(phone: Phone, axe_source: str) -> None:
 
 
 def test_requests_to_other_hosts_are_seen(phone: Phone) -> None:
-    """The request check above does see a request to another host (stopped before it
-    leaves the machine)."""
+    """The request check of the page checks does see a request to another host (stopped
+    before it leaves the machine)."""
     phone.context.route("http://other-host.test/**", lambda route: route.abort())
     phone.goto("/offline")
     with phone.page.expect_event("requestfailed"):
@@ -345,7 +298,7 @@ def page_pattern(path: str) -> str:
 
 def test_every_page_reachable_from_home_is_checked(new_phone: PhoneFactory, site: Site) -> None:
     """Follow the links from home (as the phone keeping the games' score) and find each kind
-    of page among PAGES, so that a new page cannot escape the checks above. A few pages of
+    of page among PAGES, so that a new page cannot escape the page checks. A few pages of
     each kind are followed (a finished game links elsewhere than one in progress), not all."""
     phone = new_phone(storage_state=site.state)
     checked = {page_pattern(urlsplit(site.path(p.path)).path) for p in PAGES}

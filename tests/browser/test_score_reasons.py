@@ -95,7 +95,7 @@ def test_a_round_arriving_by_itself_brings_its_score_buttons(
     buttons = phone.page.locator(".why-button")
     expect(buttons).to_have_count(0)
     record_rounds(live_table, game, FIVE_ROUNDS[:1])  # another phone scores round 1
-    expect(buttons).to_have_count(len(NAMES), timeout=20_000)
+    expect(buttons).to_have_count(len(NAMES), timeout=40_000)
     buttons.first.tap()
     explained = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[0]])
     expect(phone.page.locator("#why-line [data-explanation]")).to_have_text(

@@ -27,7 +27,7 @@ def test_the_read_only_scoreboard_shows_a_new_round_by_itself(
 
     record_rounds(live_table, game, FIVE_ROUNDS[1:2])  # another phone scores
 
-    expect(scored).to_have_count(2, timeout=20_000)  # no reload: the page asks by itself
+    expect(scored).to_have_count(2, timeout=40_000)  # no reload: the page asks by itself
     totals = phone.page.locator(".score-table tfoot td")
     expect(totals).to_have_text(signed(totals_of(FIVE_ROUNDS[:2])))
     expect(phone.page.locator("[role='status'][aria-live='polite']")).to_have_text("Scores updated")

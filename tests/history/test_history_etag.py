@@ -205,6 +205,7 @@ def test_an_unchanged_page_is_known_without_reading_a_game(
         ), statement
 
 
+@pytest.mark.database  # makes its apps itself, on database_url()
 def test_a_change_made_through_another_worker_shows_at_once(
     app: Flask,
     client: FlaskClient,

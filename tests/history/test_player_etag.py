@@ -159,6 +159,7 @@ def test_another_language_is_another_page(
         assert read_page(german.get_data(as_text=True)).find("html").attrs["lang"] == "de"
 
 
+@pytest.mark.database  # makes its apps itself, on database_url()
 def test_a_change_made_through_another_worker_shows_at_once(
     app: Flask,
     client: FlaskClient,

@@ -331,6 +331,7 @@ def test_head_to_head_speaks_german(client: FlaskClient, history: FixedHistory) 
     assert "Geteilte Siege" in labels
 
 
+@pytest.mark.database  # makes its apps itself, on database_url()
 def test_the_time_of_day_is_shown_in_the_configured_time_zone(instance_path: Path) -> None:
     instance_path.mkdir(parents=True, exist_ok=True)
     (instance_path / "config.py").write_text('BABEL_DEFAULT_TIMEZONE = "Europe/Rome"\n')

@@ -18,6 +18,9 @@ from companion.data.models import db
 from companion.web.i18n import LANGUAGE_COOKIE
 from tests.conftest import TEST_CONFIG, database_url
 
+#: Its apps are made here, on the suite's database (``database_url``).
+pytestmark = pytest.mark.database
+
 PREFIX = "/sticheln"
 #: The session cookie's name, as docs/operators/security.md documents it: phones hold it, so
 #: it never changes.

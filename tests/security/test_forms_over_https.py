@@ -31,6 +31,9 @@ from scripts.page_reader import addresses, read_page
 from tests.conftest import TEST_CONFIG, database_url
 from tests.fuzz.form_reader import Form, read_forms
 
+#: Its apps are made here, on the suite's database (``database_url``).
+pytestmark = pytest.mark.database
+
 #: What a current browser adds to a form it posts from a page with ``no-referrer``.
 SAME_ORIGIN_BROWSER = {
     "Origin": "null",

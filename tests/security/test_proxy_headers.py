@@ -21,6 +21,9 @@ from companion.config import environment_config
 from companion.data.models import db
 from tests.conftest import TEST_CONFIG, database_url
 
+#: Its apps are made here, on the suite's database (``database_url``).
+pytestmark = pytest.mark.database
+
 EVIL = "evil.example"
 #: A request as an attacker sends it through the proxy, which passes these on unchanged.
 POISON = {

@@ -120,7 +120,7 @@ def add_demo_games(
             first_seen.setdefault(index, plan.created_at)
     seated = sorted(first_seen, key=first_seen.__getitem__)  # ids grow with time, as in use
     with db.engine.begin() as connection:
-        circle_id = server_circle_id(connection)  # the server's one circle (issue 28)
+        circle_id = server_circle_id(connection)  # the server's one circle
         known, new_players = player_ids(
             connection, circle_id, [group[i].name for i in seated], [first_seen[i] for i in seated]
         )

@@ -1,4 +1,4 @@
-"""Which circle an API request is about (issue 28): a game's history, players and
+"""Which circle an API request is about: a game's history, players and
 statistics are its circle's.
 
 A program names its circle by the circle's invite secret, sent as ``Authorization: Bearer

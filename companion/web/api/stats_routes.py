@@ -2,7 +2,7 @@
 
 Both read stored rows at request time with a fixed number of SQL statements
 (``companion.data.stats``): a recorded, corrected, deleted or excluded game shows at once.
-Both are of one circle (issue 28), named by its invite key or the phone's own pages
+Both are of one circle, named by its invite key or the phone's own pages
 (``circle_keys.circle_to_read``); on a club server, of the whole server.
 """
 

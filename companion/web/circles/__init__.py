@@ -1,5 +1,5 @@
 """The circles page: the circles this phone is in, each with its invite link and QR code,
-a new invite link, a new name; and the invite link that lets a phone in (issue 28)."""
+a new invite link, a new name; and the invite link that lets a phone in."""
 
 from flask import Blueprint
 

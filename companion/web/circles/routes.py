@@ -1,4 +1,4 @@
-"""The circles page and the invite link (issue 28).
+"""The circles page and the invite link.
 
 A circle's invite link (``/circles/<id>/join/<secret>``) lets the phone that opens it into
 the circle: it sees the circle's history, players and statistics, may fix their names, and

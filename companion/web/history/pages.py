@@ -2,7 +2,7 @@
 head to head, fixing a player's name, and the scoreboard's switch that leaves a game out of
 the statistics.
 
-Each page shows one circle (issue 28), to the phones in it: the one its ``circle`` argument
+Each page shows one circle, to the phones in it: the one its ``circle`` argument
 asks for if this phone is in it, else the one it used last (``circle_rights.shown_circle``);
 a name not in that circle is unknown, whoever else has it. A club server shows its one
 circle to every phone. Changes follow post/redirect/get, carry a CSRF token, and need

@@ -1,5 +1,5 @@
 """Who may fix a player's name from a page, and the statements that find players by name
-within the circles this phone is in (issue 28: a name is matched within its circle only).
+within the circles this phone is in (a name is matched within its circle only).
 
 On a server of circles a phone in the player's circle may rename or merge them: the
 circle's phones keep its history, and a stranger's game, always in another circle, neither

@@ -33,14 +33,7 @@ from flask_babel import gettext as _
 
 from companion.data.states import RoundMode
 from companion.rules import variant_named
-from companion.rules.variants import (
-    CLASSIC,
-    HAT_TRICK,
-    HAT_TRICK_MAX_PLAYERS,
-    HAT_TRICK_MIN_PLAYERS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-)
+from companion.rules.variants import CLASSIC, HAT_TRICK
 from companion.web.circle_rights import CIRCLES_HEADER
 from companion.web.pwa import bp
 
@@ -86,10 +79,7 @@ names offline."""
 
 #: How many players each family seats (R2, R17): the worker keeps a blank page of a game for
 #: each.
-FRAME_PLAYERS = {
-    CLASSIC: list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-    HAT_TRICK: list(range(HAT_TRICK_MIN_PLAYERS, HAT_TRICK_MAX_PLAYERS + 1)),
-}
+FRAME_PLAYERS = {name: list(variant_named(name).player_range) for name in (CLASSIC, HAT_TRICK)}
 
 GAMES_CACHE = "sticheln-games"
 """The cache of the scoreboards this phone opened, each as it last saw it, shown when the

@@ -107,7 +107,7 @@ def new_game_form() -> NewGameForm:
 
 def render_new_game(form: NewGameForm) -> str:
     """The new-game page, with the names known in the circle it offers first as
-    suggestions (names are matched within a circle, issue 28)."""
+    suggestions (names are matched within a circle)."""
     circle = shown_circle()
     return render_template(
         "games/new.html",
