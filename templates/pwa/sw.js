@@ -272,12 +272,9 @@
       .then(function (response) {
         keepCirclesCurrent(event, path, response);
         if (store && keepable(response) && !noStore(response)) {
-          var copy = response.clone();
-          event.waitUntil(
-            caches.open(store).then(function (cache) {
-              return cache.put(key, copy);
-            })
-          );
+          event.waitUntil(keep(store, key, response.clone()));
+        } else if (store === GAMES_CACHE && !round && keepable(response)) {
+          event.waitUntil(keepAgain(key));
         }
         return response;
       })
@@ -300,6 +297,30 @@
           }
           return store === GAMES_CACHE ? markedAsCopy(response) : response;
         });
+      });
+  }
+
+  // Keep ``response`` in the cache ``store`` under ``key``.
+  function keep(store, key, response) {
+    return caches.open(store).then(function (cache) {
+      return cache.put(key, response);
+    });
+  }
+
+  // A scoreboard answered with a note for this phone alone (a round just saved, an edit link
+  // just opened) is never kept as it is (no-store): the page is asked for again, now that the
+  // note was said, and kept as it stands, so that a phone that goes offline next has the
+  // game as it is now (the first scoreboard an edit link opens is such a page).
+  function keepAgain(key) {
+    return fetch(key, { credentials: "same-origin" })
+      .then(function (again) {
+        if (keepable(again) && !noStore(again)) {
+          return keep(GAMES_CACHE, key, again);
+        }
+        return undefined;
+      })
+      .catch(function () {
+        return undefined; // the network went: the copy kept before stays
       });
   }
 

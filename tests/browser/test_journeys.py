@@ -254,6 +254,11 @@ def test_undo_the_card_that_completed_a_live_trick(phone: Phone, live_table: Tab
 OFFLINE_NOTICE = "This phone is offline, so nothing was sent."
 
 
+#: Chromium tells a page it is offline a moment after the phone's network goes: until then
+#: its ``navigator.onLine`` is still true and a form would be sent.
+SEES_NO_NETWORK = "() => navigator.onLine === false"
+
+
 def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_back(
     phone: Phone, live_table: Table
 ) -> None:
@@ -273,6 +278,7 @@ def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_
     notice = page.get_by_role("alert").filter(has_text=OFFLINE_NOTICE)
 
     phone.set_offline(True)
+    page.wait_for_function(SEES_NO_NETWORK)  # the page, loaded online, is told so
     page.get_by_role("button", name="Start the game").click()
     expect(notice).to_be_visible()
     assert posts == [] and page.url.endswith("/games/new")
@@ -293,6 +299,7 @@ def test_a_form_sent_offline_is_kept_back_with_its_entries_until_the_network_is_
     sent = len(posts)
 
     phone.set_offline(True)
+    page.wait_for_function(SEES_NO_NETWORK)
     page.get_by_role("button", name="yellow 3", exact=True).click()
     expect(notice).to_be_visible()
     assert len(posts) == sent

@@ -10,7 +10,8 @@ from flask.testing import FlaskClient
 from flask_babel import force_locale
 from markupsafe import Markup
 
-from companion.web.i18n import before_names, gettext_with_names
+from companion.rules.names_in_sentences import before_names
+from companion.web.i18n import gettext_with_names
 from scripts.page_reader import read_page
 from tests.games.test_live_pages import play_cards
 from tests.table import Table
