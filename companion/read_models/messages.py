@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
+from companion.pages import scoreboard as pages_scoreboard
 from companion.pages.scoreboard import MINUS_SIGN, signed_number, variant_words
 from companion.read_models.names_in_sentences import reader_language
-from companion.rules import HAT_TRICK, Colour, Message, Variant
+from companion.rules import Colour, Message, Variant
 from companion.rules.wording import (
     COLOUR_SYMBOLS,
     Reader,
@@ -72,28 +73,9 @@ def plural_form(singular: str, plural: str, count: int) -> str:
     return str(get_translations().ngettext(singular, plural, count))
 
 
-#: The presets by name (RULES.md section 5 and 6), as the table calls them.
-PRESET_NAMES = {
-    "classic": _l("Classic"),
-    "mild": _l("Mild"),
-    "reverse": _l("Reverse"),
-    "aggravated": _l("Aggravated"),
-    "hazy": _l("Hazy"),
-    "delayed": _l("Delayed"),
-    HAT_TRICK: _l("Hat Trick"),
-}
-
-SCORING_NAMES = {
-    "classic": _l("classic scoring"),
-    "mild": _l("mild scoring"),
-    "reverse": _l("reverse scoring (lucky colour)"),
-}
-
-REVEAL_NAMES = {
-    "open": _l("shown at once"),
-    "hazy": _l("hidden until scored"),
-    "delayed": _l("chosen at the end"),
-}
+#: The presets by name (RULES.md section 5 and 6), as the table calls them: the page model's
+#: names (companion/pages/scoreboard.py), translated when shown.
+PRESET_NAMES = {name: _l(message) for name, message in pages_scoreboard.PRESET_NAMES.items()}
 
 
 def variant_label(variant: Variant) -> str:
