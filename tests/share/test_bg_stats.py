@@ -17,12 +17,14 @@ import sqlalchemy as sa
 from flask import Flask
 
 from companion.data.models import Circle, Game, db
+from companion.data.names import MAX_NAME_LENGTH
 from companion.formats.bg_stats import (
     CREATE_PLAY_URL,
     PlayFacts,
     play_of,
     play_url,
 )
+from companion.rules import MAX_PLAYERS
 from tests.offline.requests import CLASSIC_SETTINGS, HAT_TRICK, classic_round, hat_trick_round
 from tests.table import Table
 
@@ -262,3 +264,28 @@ def test_a_game_not_finished_has_no_play(table: Table) -> None:
     assert game["bg_stats_url"] is None
     answer = table.client.get(f"/api/v1/games/{game['id']}").json
     assert answer["bg_stats_url"] is None
+
+
+#: A link length every browser and phone's link handler takes (the shortest common limit is
+#: far above; BG Stats gets the whole play in the one query parameter).
+LONGEST_SAFE_LINK = 8000
+
+
+def test_the_longest_play_stays_a_link_every_phone_can_follow() -> None:
+    """A table of the most players, every name and the circle's as long as they may be, in
+    letters that each take 9 characters once encoded (3 UTF-8 bytes), still fits a link."""
+    longest = "李" * MAX_NAME_LENGTH
+    play = play_of(
+        facts(
+            names=[longest[:-1] + str(seat) for seat in range(MAX_PLAYERS)],
+            player_ids=list(range(10**9, 10**9 + MAX_PLAYERS)),
+            totals=[-100] * MAX_PLAYERS,
+            winners=list(range(MAX_PLAYERS)),
+            start_seat=MAX_PLAYERS - 1,
+            circle=longest,
+            comments="Változat: Fordított (jelölt színek: 2, felfedés: késleltetett). 99 forduló.",
+        )
+    )
+    url = play_url(play)
+    assert len(url) <= LONGEST_SAFE_LINK
+    assert decoded(url) == play
