@@ -363,7 +363,13 @@ def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
             "--no-instructions",
         ],
     )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    # A cluster for one run, thrown away after: nothing written needs to survive a crash
+    # (fsync, full_page_writes, synchronous_commit off), and no background ANALYZE may change
+    # the planner's statistics under a test that reads a plan (autovacuum off).
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        " -c full_page_writes=off -c synchronous_commit=off -c autovacuum=off"
+    )
     try:
         run_or_fail(
             f"pg_ctl start (port {port})",

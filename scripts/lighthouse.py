@@ -12,6 +12,11 @@ names, and exits 1 when a category scores below ``--min`` (2 when an audit could
 
 Needs ``python3 manage.py setup`` (for .venv), Node.js with npx and Chromium (CHROME_PATH,
 default /usr/bin/chromium). Standard library only, like manage.py.
+
+It is over 450 lines because it is one script run on its own, read from top to bottom in
+the order of a run (command line, processes that must not outlive it, the app, a game
+through the API, Lighthouse, reading its report, printing); each section is small, and no
+other script shares them.
 """
 
 from __future__ import annotations

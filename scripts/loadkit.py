@@ -5,6 +5,10 @@ checks that the database is whole afterwards.
 Used by ``scripts/load_test.py``, ``scripts/crash_test.py`` and ``tests/concurrency``; it
 needs the project's virtual environment (``companion`` is installed there) and nothing else.
 Everything happens on 127.0.0.1; every wait has a deadline.
+
+It is over 450 lines because it is one kit for three users, each of which reaches every part
+as ``loadkit.<name>`` (a server, a client, rounds, games, timings, the checks of the
+database); its sections follow that order, and each is small and stands alone.
 """
 
 from __future__ import annotations

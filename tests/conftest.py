@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from _pytest.nodeid import NodeId
 from flask import Flask, has_request_context
 from flask.testing import FlaskClient, FlaskCliRunner
 
@@ -109,13 +111,37 @@ def slowness_rank(item: pytest.Item) -> int:
     return len(SLOW_FIRST)
 
 
+def give_each_item_its_own_id(items: list[pytest.Item]) -> None:
+    """Make every test's node id its own, or stop the run.
+
+    pytest-xdist hands tests to its workers by node id: tests that share one run once between
+    them, counted as one pass, and nothing says the others never ran. Schemathesis makes one
+    test per operation of the API's document (``tests/api/test_openapi_schemathesis.py``),
+    named after it (``test_...[GET /api/v1/setup]``), but pytest 9.2 builds a test's id from
+    the function's name and its ``parametrize`` call, so they all had one id. Such
+    a test takes its full name as its id; an id still shared is an error."""
+    counts = Counter(item.nodeid for item in items)
+    for item in items:
+        if counts[item.nodeid] > 1 and item.parent is not None:
+            full = f"{item.parent.nodeid}::{item.name}"
+            if full != item.nodeid:
+                item._id = NodeId.parse(full)
+    shared = sorted(
+        nodeid for nodeid, count in Counter(i.nodeid for i in items).items() if count > 1
+    )
+    if shared:
+        raise pytest.UsageError(f"tests share a node id, so some would never run: {shared}")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the slowest folders first (``SLOW_FIRST``; a file's tests keep their order). On
+    """Give every test an id of its own (``give_each_item_its_own_id``). Run the slowest
+    folders first (``SLOW_FIRST``; a file's tests keep their order). On
     PostgreSQL (``TEST_DATABASE_URL``), run only the tests that reach the database
     (``reaches_the_database``), and of those not the ones about SQLite's own driver
     (``sqlite_only``) nor those whose checks the database cannot change
     (``same_on_any_database``): the others are deselected, never skipped; they ran on the
     SQLite pass."""
+    give_each_item_its_own_id(items)
     items.sort(key=slowness_rank)
     if not os.environ.get("TEST_DATABASE_URL"):
         return

@@ -2,6 +2,12 @@
 
 Scores are computed by ``companion.rules`` and stored with the round, so history and
 statistics read stored numbers; a corrected round is scored again and stored again.
+
+It is over 450 lines because every table is declared here, in sections (the game, the
+statistics ledger, the journals of name changes, the change counter, the stored replies, the
+rate limits): one metadata and one naming convention, which ``create_all``, the migrations'
+autogenerate and the tests' fresh tables all read whole: declarations, and the few helpers
+their columns need (a game's variant in its columns, the current time).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The table enters each seat's round in one of the shapes of ``entries``; :func:`s
 runs the checks of section 7 and scores every seat. Quick and full entries of the same round score
 the same, because both reduce to the marked-colour cards held and the count of the rest.
 
-It is a little over 400 lines on purpose: the whole way from entries to a round's score
+It is over 450 lines on purpose: the whole way from entries to a round's score
 (the checks in order, classic and delayed choices, Hat Trick holdings and their C5 limits)
 reads top to bottom in one place, and each step is a small function of its own; split by
 family, the order of the checks that ``round_problems`` and ``score_checked`` share would

@@ -16,8 +16,8 @@ from companion.data.seating import check_new_game
 from companion.data.states import GameStatus, RoundStatus
 from companion.rules import Variant, round_leader
 from companion.rules.text import N_
-from companion.services.answers import forget_answers_of
 from companion.services.errors import NotFound, ServiceError, StaleVersion
+from companion.services.idempotent_answers import forget_answers_of
 from companion.services.keys import hash_edit_key, is_game_code, new_code, new_edit_key
 from companion.services.players import find_or_add_players
 

@@ -21,7 +21,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from companion.web.kept_sessions import VerifiedCookies
+from companion.web.session_cookie_cache import VerifiedCookies
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -119,7 +119,7 @@ class SessionInterface(SecureCookieSessionInterface):
     session_class = Session
 
     def __init__(self) -> None:
-        #: The cookies this app's process has verified (``kept_sessions``).
+        #: The cookies this app's process has verified (``session_cookie_cache``).
         self.verified = VerifiedCookies()
         #: Flask's signing serializer, with the keys it was made for (``serializer`` is
         #: Flask's name for the JSON one inside it).
@@ -146,7 +146,7 @@ class SessionInterface(SecureCookieSessionInterface):
         self, app: Flask, serializer: URLSafeTimedSerializer, value: str
     ) -> SecureCookieSession:
         """The session a cookie carries (empty if its signature fails or has expired): a
-        cookie this process has verified before is not checked again (``kept_sessions``)."""
+        cookie this process has verified before is not checked again (``session_cookie_cache``)."""
         keys = signing_keys(app)
         data = self.verified.find(value, keys)
         if data is None:

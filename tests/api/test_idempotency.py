@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.data.database import hold_write_lock
 from companion.data.models import IdempotentAnswer, db, utcnow
-from companion.services import answers, games
+from companion.services import games, idempotent_answers
 from companion.web.api import idempotency
 from tests.api.test_games_api import blocked_on_a_lock, round_entries, wait_until
 from tests.api.test_live_api import open_classic, trick
@@ -265,7 +265,7 @@ def test_two_requests_with_one_key_at_once_apply_the_change_once(
     not committed: it waits (the game's row lock, SQLite's write lock, or on PostgreSQL the
     unique key of a new game's answer), then answers the first request's answer."""
     change = CHANGES[name](table)
-    original = answers.keep_answer
+    original = idempotent_answers.keep_answer
     twin: dict[str, Any] = {}
 
     def twin_phone() -> None:
@@ -287,7 +287,7 @@ def test_two_requests_with_one_key_at_once_apply_the_change_once(
             thread.start()
             wait_until(lambda: not thread.is_alive() or blocked_on_a_lock(twin))
 
-    monkeypatch.setattr(answers, "keep_answer", racing)
+    monkeypatch.setattr(idempotent_answers, "keep_answer", racing)
     for module in (idempotency, games):  # where a new game's, and a game's, lock is taken
         monkeypatch.setattr(module, "hold_write_lock", asking_for_the_write_lock)
     games_before = table.client.get("/api/v1/games").json["total"]
@@ -365,20 +365,20 @@ def test_a_crash_before_the_commit_keeps_neither_the_change_nor_its_answer(
     """The round and its answer are written in one transaction: a failure once both are
     written, before the commit, leaves neither; sent again, the round is recorded then."""
     change = record_a_round(table)
-    original = answers.keep_answer
+    original = idempotent_answers.keep_answer
 
     def crashing(*arguments: Any) -> None:
         original(*arguments)
         raise RuntimeError("the server died before the commit")
 
-    monkeypatch.setattr(answers, "keep_answer", crashing)
+    monkeypatch.setattr(idempotent_answers, "keep_answer", crashing)
     with app.app_context():
         before = snapshot()
     with pytest.raises(RuntimeError):
         send(table.client, change)
     with app.app_context():
         assert snapshot() == before
-    monkeypatch.setattr(answers, "keep_answer", original)
+    monkeypatch.setattr(idempotent_answers, "keep_answer", original)
     again = send(table.client, change)
     assert again.status_code == 201 and "Idempotent-Replayed" not in again.headers
     assert [r["number"] for r in again.json["rounds"]] == [1]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.services.answers import KEY_PATTERN
+from companion.services.idempotent_answers import KEY_PATTERN
 from tests.browser.support import Phone
 
 STATIC = Path(__file__).resolve().parents[2] / "static"

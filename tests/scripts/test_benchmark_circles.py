@@ -1,4 +1,4 @@
-"""The benchmark's server of circles (scripts/benchmark.py, ``copy_circle``): the first
+"""The benchmark's server of circles (scripts/bench/databases.py, ``copy_circle``): the first
 circle's players, games, seats, rounds and results are copied into more circles, each copy
 complete and its own (no row of it points into another circle), on SQLite and PostgreSQL."""
 
@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from flask import Flask
 
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db
-from scripts.benchmark import copy_circle
+from scripts.bench.databases import copy_circle
 from tests.history.helpers import quick
 from tests.table import Table
 

@@ -1,6 +1,6 @@
 """The benchmark's temporary folder (its databases, some 160 MB with 10,000 games) goes at
 every exit: when the run ends, fails, or is stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP
-(scripts/benchmark.py, ``scratch_folder``)."""
+(scripts/bench/databases.py, ``scratch_folder``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: given "fail", fails).
 RUN = """
 import sys
-from scripts.benchmark import scratch_folder
+from scripts.bench.databases import scratch_folder
 with scratch_folder() as folder:
     (folder / "large.sqlite3").write_bytes(b"x" * 1024)
     print(folder, flush=True)
@@ -63,7 +63,7 @@ def test_a_run_that_ends_or_fails_leaves_no_folder() -> None:
 
 
 def test_the_signals_handlers_are_given_back() -> None:
-    from scripts.benchmark import scratch_folder
+    from scripts.bench.databases import scratch_folder
 
     before = signal.getsignal(signal.SIGTERM)
     with scratch_folder() as folder:

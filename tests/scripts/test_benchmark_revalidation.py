@@ -1,4 +1,4 @@
-"""The benchmark's revalidations (scripts/benchmark.py, ``renewed``): a page answered under a
+"""The benchmark's revalidations (scripts/bench/load.py, ``renewed``): a page answered under a
 new ETag is kept as a browser keeps it, and asked for with that tag from then on; a 200
 under the tag already sent is still an error."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from scripts.benchmark import Target, renewed
+from scripts.bench.load import Target, renewed
 
 EDITING_304 = Target("scoreboard, editing, 304", "GET", "/g/abc", status=304)
 

@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.data.models import Game, IdempotentAnswer, db
-from companion.services import answers
+from companion.services import idempotent_answers
 from companion.web.api import circle_keys
 from companion.web.security import OWN_PAGES
 from tests.api.test_games_api import round_entries
@@ -255,7 +255,7 @@ def test_each_holder_keeps_a_bounded_number_of_answers(
 ) -> None:
     """Storing one more deletes the holder's oldest; another holder's are kept; the newest
     still replay."""
-    monkeypatch.setattr(answers, "ANSWERS_PER_HOLDER", 5)
+    monkeypatch.setattr(idempotent_answers, "ANSWERS_PER_HOLDER", 5)
     game, other = table.new_game(), table.new_game()
     refused = {"version": game["version"], "entries": []}
 

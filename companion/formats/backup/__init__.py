@@ -20,7 +20,7 @@ matched within the circle a game goes into.
 
 One game's download (its page's and the API's export) is of version 2 as well, without
 ``circles`` and without the game's ``circle``: anyone with the game's read-only link may
-fetch it, while a circle's name, like its history, is for its own phones (issue 28); and
+fetch it, while a circle's name, like its history, is for its own phones; and
 whoever imports the game chooses the circle it joins. Version 1, written before circles,
 is the same document without them; a document without circles is imported into the
 circle the import is told, or else into the server's first.

@@ -23,7 +23,7 @@ from companion.services.errors import NotFound
 FORMAT = "sticheln-companion"
 
 
-#: Version 2 (issue 28) added the circles; ``reading.READ_VERSIONS`` reads version 1 too.
+#: Version 2 added the circles; ``reading.READ_VERSIONS`` reads version 1 too.
 FORMAT_VERSION = 2
 
 

@@ -23,7 +23,8 @@ is looked at is not stored: a missing or wrong edit key (401/403, a key never pa
 rights), an unknown game, a malformed ``Idempotency-Key`` (400); nor is a refused start of a
 game (it has no holder yet: the body, the circle rights are checked first). A start with no
 holder at all (a program sending neither a circle key nor from our pages) is not stored.
-Each holder keeps at most ``answers.ANSWERS_PER_HOLDER`` answers (docs/operators/security.md).
+Each holder keeps at most ``idempotent_answers.ANSWERS_PER_HOLDER`` answers
+(docs/operators/security.md).
 
 Two requests with one key at once: the later waits for the earlier's lock (the game's row
 lock, SQLite's write lock), then finds its answer; a new game has no row to lock on
@@ -58,13 +59,13 @@ from werkzeug.wrappers import Response
 from companion.data.database import hold_write_lock
 from companion.data.models import IdempotentAnswer, db, utcnow
 from companion.formats.parse import ApiError
-from companion.services import answers
+from companion.services import idempotent_answers
 
 HEADER = "Idempotency-Key"
 #: Said by a replayed answer.
 REPLAYED = "Idempotent-Replayed"
-#: An opaque id the client chose (``answers.KEY_PATTERN``).
-KEY_PATTERN = answers.KEY_PATTERN
+#: An opaque id the client chose (``idempotent_answers.KEY_PATTERN``).
+KEY_PATTERN = idempotent_answers.KEY_PATTERN
 #: The headers of an answer that are stored with it (the rest is added to any answer alike).
 KEPT_HEADERS = ("Content-Type", "Cache-Control", "Location")
 #: What stands in a stored body for a secret it handed out: a NUL, then the secret's purpose
@@ -79,7 +80,7 @@ class Pending:
     stored), the salt of the secrets its answer hands out, if any, and what each is for."""
 
     key: str
-    sent: answers.Request | None = None
+    sent: idempotent_answers.Request | None = None
     salt: str | None = None
     purposes: list[str] = field(default_factory=list)
     keep_refusals: bool = True
@@ -116,7 +117,7 @@ def idempotent(view: Callable[..., ResponseReturnValue]) -> Callable[..., Respon
             if response.status_code >= 500:
                 return response
             hold_write_lock()
-            again = answers.find_answer(pending.sent, expired_before())
+            again = idempotent_answers.find_answer(pending.sent, expired_before())
             if again is not None:  # the same request, at the same moment, stored first
                 return replayed(again, pending.sent)
         if pending.sent is None:
@@ -144,9 +145,11 @@ def recall(holder: str | None, keep_refusals: bool = True) -> None:
     if holder is None:
         return
     fingerprint = hashlib.sha256(request.query_string + b"?" + request.get_data()).hexdigest()
-    sent = answers.Request(pending.key, holder, request.method, request.path, fingerprint)
+    sent = idempotent_answers.Request(
+        pending.key, holder, request.method, request.path, fingerprint
+    )
     hold_write_lock()  # on SQLite: the one writer from here, so the answer read stays true
-    stored = answers.find_answer(sent, expired_before())
+    stored = idempotent_answers.find_answer(sent, expired_before())
     if stored is not None:
         raise Replay(replayed(stored, sent))
     pending.sent = sent
@@ -195,7 +198,7 @@ def expired_before() -> datetime:
     return utcnow() - timedelta(days=current_app.config["IDEMPOTENCY_KEY_DAYS"])
 
 
-def kept(response: Response, pending: Pending, sent: answers.Request) -> Response:
+def kept(response: Response, pending: Pending, sent: idempotent_answers.Request) -> Response:
     """Store ``response`` with the change in the transaction and commit both; if the same
     request stored its answer first (a twin at the same moment), roll back and answer that."""
     body, salt = response.get_data(), None
@@ -206,13 +209,13 @@ def kept(response: Response, pending: Pending, sent: answers.Request) -> Respons
                 body, salt = body.replace(secret, placeholder(purpose)), pending.salt
     headers = [(name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers]
     try:
-        answers.purge_expired_answers(expired_before())
-        answers.keep_answer(sent, response.status_code, headers, body, salt)
+        idempotent_answers.purge_expired_answers(expired_before())
+        idempotent_answers.keep_answer(sent, response.status_code, headers, body, salt)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()  # the twin's change and answer stand; this one's are undone
         hold_write_lock()
-        twin = answers.find_answer(sent, expired_before())
+        twin = idempotent_answers.find_answer(sent, expired_before())
         if twin is None:
             raise
         return replayed(twin, sent)
@@ -224,7 +227,7 @@ def placeholder(purpose: str) -> bytes:
     return b'"\x00' + purpose.encode() + b'"'
 
 
-def replayed(stored: IdempotentAnswer, sent: answers.Request) -> Response:
+def replayed(stored: IdempotentAnswer, sent: idempotent_answers.Request) -> Response:
     """The stored answer, as sent the first time, if ``sent`` is the request it answered;
     another request with the same key is refused (422)."""
     if not hmac.compare_digest(stored.fingerprint, sent.fingerprint):

@@ -11,7 +11,7 @@ rights: to the game for the exclude switch, to the player's circle for a rename 
 (``companion.data.history``, ``companion.data.stats``), however long the history is; the
 circles this phone is in are read in the statement each page reads first.
 
-It is over 400 lines because it is one blueprint's area: every history and player route
+It is over 450 lines because it is one blueprint's area: every history and player route
 sits here with the few formatting helpers its templates share. The numbers themselves are
 read in ``companion.data`` and the charts drawn in ``companion.read_models.charts``; what
 stays is routes, rights and rendering.

@@ -29,12 +29,12 @@ from companion.rules.table import DEFAULT_ROUNDS
 from companion.services.games import get_game
 from companion.web.errors import Link, PageArea, home, register_page_errors
 from companion.web.tools import bp
-from companion.web.tools.box import (
+from companion.web.tools.forms import GameTrickForm, ResolverForm, SetupForm, TrickForm
+from companion.web.tools.setup_view import (
     box_view,
     seat_names,
     trick_rule_of,
 )
-from companion.web.tools.forms import GameTrickForm, ResolverForm, SetupForm, TrickForm
 from companion.web.tools.trick import TrickTable, picker_groups, trick_view
 
 

@@ -27,7 +27,7 @@ from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
 from companion.read_models.scoreboard import scoreboard_of
-from companion.services import answers
+from companion.services import idempotent_answers
 from companion.services.circles import circle_name_for, new_circle
 from companion.services.keys import new_edit_key
 from companion.web.circle_rights import (
@@ -307,9 +307,9 @@ def started_offline(key: str, page: str | None, number: int | None = None) -> Re
     (``request_logs``)."""
     answer = None
     holder = phone_holder()
-    if answers.KEY_PATTERN.fullmatch(key) and holder is not None:
+    if idempotent_answers.KEY_PATTERN.fullmatch(key) and holder is not None:
         create = url_for("api.create_game")[len(request.script_root) :]
-        answer = answers.started_answer(key, create, holder)
+        answer = idempotent_answers.started_answer(key, create, holder)
     if answer is None:
         abort(
             404,

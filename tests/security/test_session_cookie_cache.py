@@ -1,4 +1,4 @@
-"""Session cookies checked once per process (``companion/web/kept_sessions.py``): a phone
+"""Session cookies checked once per process (``companion/web/session_cookie_cache.py``): a phone
 polling with the same cookie is not checked again, and what a check refuses stays refused:
 a forged or expired cookie, and one signed with a key the server no longer has."""
 
@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from itsdangerous import URLSafeTimedSerializer
 
 from companion.config import SESSION_COOKIE_NAME
-from companion.web.kept_sessions import VerifiedCookies
+from companion.web.session_cookie_cache import VerifiedCookies
 from scripts.page_reader import read_page
 from tests.table import Table
 
