@@ -11,13 +11,14 @@ The server wraps Flask-Babel's callables (companion/web/i18n.py); the worker wra
 from __future__ import annotations
 
 import gettext as python_gettext
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion.rules.names_in_sentences import ELIDING, before_names
 
@@ -96,3 +97,30 @@ def page_environment(
         env.globals["ngettext"], lambda: language, translations.ngettext, plain_number
     )
     return env
+
+
+#: How many rulings and checks RULES.md numbers: R1-R23 and C1-C6.
+RULING_COUNTS = {"R": 23, "C": 6}
+#: A citation such as "R7" or "C3": a whole word, no leading zero.
+CITATION = re.compile(r"\b([RC])([1-9][0-9]?)\b")
+
+
+def link_citations(text: object, rules_url: str) -> Markup:
+    """``text`` HTML-escaped, with each citation of a ruling or check ("R7", "C3") made a
+    link to its anchor on the rules page at ``rules_url``: "(R7, R8)" becomes
+    "(<a href="/rules#r7">R7</a>, <a href="/rules#r8">R8</a>)". Numbers that name no ruling
+    ("R99") stay plain text.
+
+    Markup (a translated template string, say) is trusted as it is; anything else is
+    escaped first, so a player's name can never inject HTML."""
+    if text is None:
+        return Markup("")
+
+    def link(match: re.Match[str]) -> str:
+        letter, number = match.group(1), int(match.group(2))
+        if number > RULING_COUNTS[letter]:
+            return match.group(0)
+        citation = f"{letter}{number}"
+        return f'<a href="{escape(rules_url)}#{citation.lower()}">{citation}</a>'
+
+    return Markup(CITATION.sub(link, str(escape(text))))

@@ -68,13 +68,20 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
     pages = Path(companion.pages.__file__).parent
-    for name in ("__init__", "scoreboard", "render"):  # the page models
+    for name in ("__init__", "scoreboard", "render", "resolver"):  # the page models
         expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
     for package in (jinja2, markupsafe):  # what renders the pages, as installed
         folder = Path(str(package.__file__)).parent
         expected.update({f"{folder.name}/{path.name}": path for path in folder.glob("*.py")})
     templates = resources.folder("templates")
-    for name in ("games/scoreboard_board.html", "games/game_macros.html", "macros.html"):
+    shipped_templates = (
+        "games/scoreboard_board.html",
+        "games/game_macros.html",
+        "macros.html",
+        "tools/resolver_trick.html",
+        "tools/macros.html",
+    )
+    for name in shipped_templates:
         expected[f"templates/{name}"] = templates / name
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
