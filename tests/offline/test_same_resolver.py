@@ -12,15 +12,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import variant_named
 from companion.rules.variants import HAT_TRICK
-from companion.web.offline import kit
 from tests.offline.test_worker_words import LANGUAGES
-from tests.offline.worker_run import archive, ask_worker
+from tests.offline.worker_run import ask_worker
 from tests.table import Table
 from tests.tools.tool_helpers import page_text, read_form, tap
 
@@ -36,13 +33,6 @@ RULES = [
 GAMES = [
     (name, players) for name in PRESETS for players in sorted(variant_named(name).player_range)
 ]
-
-
-@pytest.fixture
-def routed(app: Flask, tmp_path: Path) -> Path:
-    """The rules archive as the app serves it (its route map in it), unpacked alone."""
-    archive(kit.route_map(app)).extractall(tmp_path)
-    return tmp_path
 
 
 def trick_of(page: str) -> str:

@@ -87,6 +87,7 @@ SHIPPED_MODULES = (
     "companion.pages.scoreboard",
     "companion.pages.render",
     "companion.pages.resolver",
+    "companion.pages.round_scores",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
 SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
@@ -98,6 +99,7 @@ SHIPPED_TEMPLATES = (
     "macros.html",
     "tools/resolver_trick.html",
     "tools/macros.html",
+    "games/round_scores_list.html",
 )
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)

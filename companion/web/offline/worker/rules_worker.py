@@ -12,7 +12,8 @@ table's next game, as play again starts it), ``games/new`` (a game started as ``
 them) and ``live/tap`` (a tap on a live round's page, and the change it queues); and
 pages drawn by the server's page models and templates (companion/pages), their links from
 the route map the kit carries: ``pages/scoreboard``, the scoreboard's board from the kept
-state and the queue, and ``pages/resolver``, the trick resolver's trick after a tap.
+state and the queue, ``pages/resolver``, the trick resolver's trick after a tap, and
+``pages/round_scores``, a round's scores with their reasons, a round queued here included.
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
@@ -68,7 +69,7 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard", "pages/resolver"})
+PAGES = frozenset({"pages/scoreboard", "pages/resolver", "pages/round_scores"})
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -102,6 +103,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, scoreboard(body, language or "en"))
         if call == "pages/resolver":
             return reply(200, resolver(body, language or "en"))
+        if call == "pages/round_scores":
+            return reply(200, round_scores(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -236,6 +239,26 @@ def resolver(body: Mapping[str, Any], language: str) -> dict[str, object]:
     context = resolver_page.resolver_context(page, linker(str(fields.get("root") or "")))
     html = environment(language).get_template("tools/resolver_trick.html").render(context)
     return {"html": html, "trick": tapped.field, "refused": page.refusal is not None}
+
+
+def round_scores(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """Round ``number``'s scores with their reasons (templates/games/round_scores_list.html)
+    in the game the phone kept (``state``) with the changes it queued (``queued``), as the
+    server will draw them once they are sent; ``root`` is where the app is. Answers the HTML,
+    or none for a round not scored."""
+    from companion.pages import round_scores as round_page  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(body, "The request", ("state", "queued", "number"), ("root",))
+    number = parse.integer(fields["number"], "number", 1, 1000)
+    state = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    page = round_page.round_scores_of(state, number, reader(language))
+    if page is None:
+        return {"html": None}
+    context = round_page.round_context(page, linker(str(fields.get("root") or "")))
+    html = environment(language).get_template("games/round_scores_list.html").render(context)
+    return {"html": html}
 
 
 @cache
