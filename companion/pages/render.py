@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import gettext as python_gettext
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2 import BaseLoader, Environment, FileSystemLoader, ModuleLoader, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
@@ -75,18 +75,37 @@ def plain_number(count: int) -> str:
     return str(count)
 
 
+def templates_environment(loader: BaseLoader) -> Environment:
+    """The templates as the server renders them: HTML escaped, Jinja's i18n extension (the
+    compiled templates of :func:`compiled_templates` hold these settings)."""
+    return Environment(
+        loader=loader, autoescape=True, extensions=["jinja2.ext.i18n"], auto_reload=False
+    )
+
+
+def compiled_templates(templates: Path, names: Sequence[str]) -> dict[str, str]:
+    """The templates ``names`` (under ``templates``) compiled to Python modules, each by the
+    file name Jinja's ``ModuleLoader`` looks for: done once when the kit is built, so that
+    the phone imports a page's template instead of compiling it at its first render."""
+    environment = templates_environment(FileSystemLoader(str(templates)))
+    compiled = {}
+    for name in names:
+        source = Path(templates, name).read_text(encoding="utf-8")
+        code = environment.compile(source, name, None, raw=True, defer_init=True)
+        compiled[ModuleLoader.get_module_filename(name)] = code
+    return compiled
+
+
 def page_environment(
     templates: Path, translations: python_gettext.NullTranslations, language: str
 ) -> Environment:
     """The templates in ``templates`` as the server renders them, in ``language`` through
-    ``translations``: HTML escaped, the words of the i18n extension written as the server's
-    pages write them."""
-    env = Environment(
-        loader=FileSystemLoader(str(templates)),
-        autoescape=True,
-        extensions=["jinja2.ext.i18n"],
-        auto_reload=False,
-    )
+    ``translations``, the words of the i18n extension written as the server's pages write
+    them. ``templates`` holds the templates, or the modules :func:`compiled_templates`
+    made of them."""
+    compiled = any(templates.glob("tmpl_*.py"))
+    loader = ModuleLoader(str(templates)) if compiled else FileSystemLoader(str(templates))
+    env = templates_environment(loader)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         translations.gettext, translations.ngettext, newstyle=True
     )

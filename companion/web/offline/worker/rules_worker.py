@@ -79,7 +79,8 @@ FIELDS_NAMED = frozenset({"games/new"})
 #: The compiled catalogs, unpacked beside this module (companion/web/offline/kit.py).
 HERE = Path(__file__).resolve().parent
 CATALOGS = HERE / "companion" / "translations"
-#: The templates of the pages the worker renders, and the app's route map (kit.py).
+#: The templates of the pages the worker renders, compiled to Python modules when the kit was
+#: built, and the app's route map (kit.py).
 TEMPLATES = HERE / "templates"
 ROUTES = HERE / "routes.json"
 #: A variable part of a URL rule: ``<code>``, ``<int:number>``, ``<any(a, b):page>``.
@@ -263,7 +264,7 @@ def round_scores(body: Mapping[str, Any], language: str) -> dict[str, object]:
 
 @cache
 def environment(language: str) -> Any:
-    """The templates in ``language``, compiled once for the visit (Jinja keeps them)."""
+    """The templates in ``language``, each imported once for the visit (Jinja keeps them)."""
     from companion.pages import render  # noqa: PLC0415 (see scoreboard)
 
     known = language.isalpha() and catalog(language).is_file()
