@@ -176,6 +176,7 @@
       }
     });
     main.addEventListener("scoreboard:swapped", enhance);
+    main.addEventListener("scoreboard:drawn", enhance); // offline, by static/offline_play.js
     enhance();
   }
 

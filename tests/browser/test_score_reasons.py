@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from companion.rules import explain_round
 from tests.browser.scenario import FIVE_ROUNDS, THREE_PLAYERS, signed
 from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest, record_rounds
-from tests.browser.test_offline_play import WORDS, WORKER_START_MS, ready_phone
+from tests.browser.test_offline_play import WORDS, WORKER_START_MS, ready_phone, record_offline
 from tests.browser.test_pages import axe_violations, describe_violations
 from tests.table import Table
 
@@ -108,7 +108,8 @@ def test_offline_the_reason_is_drawn_by_the_phone_s_rules_worker(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:
     """With no network, a round's page cannot be fetched: a phone that kept the offline kit
-    has its rules worker draw it from the kept game (pages/round_scores), the same line."""
+    has its rules worker draw it from the kept game and the rounds queued on the phone
+    (pages/round_scores), the same line."""
     kit_manifest(live_server)
     game = live_table.new_game(NAMES, rounds=5)
     record_rounds(live_table, game, FIVE_ROUNDS[:2])
@@ -125,3 +126,13 @@ def test_offline_the_reason_is_drawn_by_the_phone_s_rules_worker(
     expect(line.locator(".round-reason__head")).to_have_text(
         f"Cleo {signed([explained[2].score])[0]}"
     )
+
+    # A round recorded here, not yet sent: its reasons too, as the server will give them.
+    record_offline(phone, 3, FIVE_ROUNDS[2], WORDS["en"])
+    row = page.locator(".score-table tbody tr.is-pending")
+    expect(row).to_have_count(1, timeout=WORKER_START_MS)
+    row.locator(".why-button").nth(1).tap()  # Ben
+    third = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[2]])
+    expect(line.locator("[data-explanation]")).to_have_text(english_line(third[1]))
+    expect(line.locator(".round-reason__head")).to_have_text(f"Ben {signed([third[1].score])[0]}")
+    assert len(live_table.state(game)["rounds"]) == 2  # still only on this phone
