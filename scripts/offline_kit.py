@@ -110,6 +110,21 @@ WORKER_FOLDER = ROOT / "companion" / "web" / "offline" / "worker"
 #: them in the virtual environment (kit.py ships them from the installed packages).
 TEMPLATE_PACKAGES = ("jinja2", "markupsafe")
 VENV_PACKAGES = ".venv/lib/python*/site-packages"
+#: The templates the worker renders, compiled to Python modules by the installed app as the
+#: server compiles them into the archive (companion/web/offline/kit.py, ``template_members``),
+#: so that their bytecode is built with the rules'; written in ``TARGET`` beside it.
+VENV_PYTHON = ".venv/bin/python"
+COMPILED_TEMPLATES = "rules-templates"
+WRITE_TEMPLATES = """
+import sys
+from pathlib import Path
+from companion.web.offline import kit
+folder = Path(sys.argv[1])
+folder.mkdir(parents=True)
+for name, data in kit.template_members().items():
+    if name.startswith(kit.TEMPLATES + "/"):
+        (folder / name.removeprefix(kit.TEMPLATES + "/")).write_bytes(data)
+"""
 
 
 class KitError(Exception):
@@ -272,8 +287,9 @@ def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOC
     return True
 
 
-def rules_sources(root: Path = ROOT) -> dict[str, Path]:
-    """The Python files of the rules archive, by their path inside it."""
+def rules_sources(root: Path = ROOT, target: Path | None = None) -> dict[str, Path]:
+    """The Python files of the rules archive, by their path inside it; with ``target``, the
+    worker's templates compiled to modules there too (:func:`template_sources`)."""
     sources = {
         path.relative_to(root).as_posix(): path
         for folder in RULES_FOLDERS
@@ -286,7 +302,28 @@ def rules_sources(root: Path = ROOT) -> dict[str, Path]:
     for package in TEMPLATE_PACKAGES:
         for folder in sorted(root.glob(f"{VENV_PACKAGES}/{package}"))[:1]:
             sources.update({f"{package}/{path.name}": path for path in sorted(folder.glob("*.py"))})
+    if target is not None:
+        sources.update(template_sources(root, target))
     return sources
+
+
+def template_sources(root: Path, target: Path) -> dict[str, Path]:
+    """The templates the worker renders, compiled to Python modules by the app installed in
+    ``root``'s virtual environment into ``target``, by their path inside the rules archive;
+    none without that environment (the phone then compiles their modules' source)."""
+    python = root / VENV_PYTHON
+    if not python.exists():
+        return {}
+    folder = target / COMPILED_TEMPLATES
+    shutil.rmtree(folder, ignore_errors=True)
+    command = [str(python), "-c", WRITE_TEMPLATES, str(folder)]
+    try:
+        run = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise KitError(f"compiling the worker's templates failed: {error}") from None
+    if run.returncode != 0:
+        raise KitError(f"compiling the worker's templates failed:\n{run.stderr}")
+    return {f"templates/{path.name}": path for path in sorted(folder.glob("*.py"))}
 
 
 def rules_index(sources: dict[str, Path], cache_tag: str) -> dict[str, object]:
@@ -304,15 +341,15 @@ def rules_compiled(target: Path = TARGET, root: Path = ROOT) -> bool:
         index: dict[str, object] = json.loads(
             (target / RULES_BYTECODE / BYTECODE_INDEX).read_text()
         )
-        return index == rules_index(rules_sources(root), str(index["cache_tag"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return index == rules_index(rules_sources(root, target), str(index["cache_tag"]))
+    except (OSError, ValueError, KeyError, TypeError, KitError):
         return False
 
 
 def compile_rules(target: Path = TARGET, root: Path = ROOT) -> dict[str, object]:
     """Compile the rules archive's modules with the Pyodide vendored in ``target`` into
     ``target/rules-bytecode`` (replaced whole), with its index; answer the index."""
-    sources = rules_sources(root)
+    sources = rules_sources(root, target)
     folder = target / RULES_BYTECODE
     building = folder.with_name(RULES_BYTECODE + ".new")
     shutil.rmtree(building, ignore_errors=True)

@@ -908,6 +908,7 @@
         return;
       }
       board.innerHTML = answer.body.html;
+      main.dispatchEvent(new CustomEvent("scoreboard:drawn")); // scoreboard.js: the reasons
       var again = board.querySelector(".play-again form");
       if (again && !placeholder) {
         takePlayAgain(again); // the board's own button, should the network stay away

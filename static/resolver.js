@@ -9,12 +9,12 @@
  *    now), so Back after a rule link, a reload or a shared link shows the same trick.
  * 4. Where the browser has a share sheet (Web Share API), a button shares that address.
  * 5. Offline (the page is the service worker's kept copy, or the line dropped), a tap cannot
- *    reach the server. A phone that kept the offline kit asks its rules worker instead
- *    (companion/formats/trick_taps.py with companion/rules, under Pyodide): the same checks,
- *    the same verdict and the same words, drawn here into the page as the server draws it
- *    (templates/tools/resolver.html). No rule is written here. A phone without the kit says,
- *    beside the trick, that the tap was not applied, instead of posting the form into the
- *    browser's error page.
+ *    reach the server. A phone that kept the offline kit asks its rules worker instead: it
+ *    applies the tap and renders the trick with the server's page model and template
+ *    (companion/pages/resolver.py, templates/tools/resolver_trick.html), and the answer is
+ *    put in place here. Nothing is drawn here. A phone without the kit says, beside the
+ *    trick, that the tap was not applied, instead of posting the form into the browser's
+ *    error page.
  */
 (function () {
   "use strict";
@@ -91,7 +91,11 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // Offline: the rules worker answers the tap, and the page is drawn here as the server draws it
+  // Offline: the rules worker answers the tap with the trick as the server renders it
+
+  /* Where the app is (its URL prefix), as the server's links start. */
+  var script = document.currentScript;
+  var root = script ? new URL(script.src).pathname.split("/static/")[0] : "";
 
   var offlineRules = null;
   try {
@@ -158,15 +162,21 @@
     var body = tableOf(form, state);
     body.trick = state.trick !== undefined ? state.trick : fieldValue(form, "trick") || "";
     body.tap = tapOf(name, value);
-    return askRules("tricks/tap", body).then(function (reply) {
+    body.root = root;
+    return askRules("pages/resolver", body).then(function (reply) {
       if (reply.status !== 200) {
         sayRefused(form, reply.body && reply.body.error);
         return;
       }
-      drawTrick(form, reply.body);
+      var old = form.querySelector(".resolver-offline");
+      if (old) {
+        old.remove();
+      }
+      form.elements.namedItem("trick").value = reply.body.trick;
+      form.querySelector("#resolver-trick").innerHTML = reply.body.html;
       var address = offlineAddress(form, reply.body);
       keepAddress(address);
-      offlineRules.drawn += 1; // each drawing is told apart, a refused tap's too
+      offlineRules.drawn += 1; // each answer is told apart, a refused tap's too
       form.setAttribute("data-offline-drawn", offlineRules.drawn + " " + address);
       focusAfterSwap(form, name, value);
       revealVerdict(form);
@@ -191,268 +201,6 @@
   function sayRefused(form, text) {
     sayOffline(form);
     form.querySelector(".resolver-offline").textContent = text || form.dataset.offline;
-  }
-
-  function element(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) {
-      made.className = className;
-    }
-    if (text !== undefined && text !== null) {
-      made.textContent = text;
-    }
-    return made;
-  }
-
-  /* A card's chip, as the chip macro of templates/macros.html draws it. */
-  function chip(card, colour, classes, tag, attributes) {
-    var made = element(tag || "span", "chip " + classes);
-    made.setAttribute("data-colour", colour.colour);
-    Object.keys(attributes || {}).forEach(function (key) {
-      made.setAttribute(key, attributes[key]);
-    });
-    var number = element("span", "chip__value", String(card.value));
-    var symbol = element("span", "chip__symbol", colour.symbol);
-    number.setAttribute("aria-hidden", "true");
-    symbol.setAttribute("aria-hidden", "true");
-    made.append(number, symbol);
-    if (!attributes || !("aria-label" in attributes)) {
-      made.append(element("span", "visually-hidden", card.label));
-    }
-    return made;
-  }
-
-  function colourLabel(colour) {
-    var label = element("span", "tool-colour");
-    label.setAttribute("data-colour", colour.colour);
-    var symbol = element("span", "tool-colour__symbol", colour.symbol);
-    symbol.setAttribute("aria-hidden", "true");
-    label.append(symbol, " " + colour.name);
-    return label;
-  }
-
-  /* Each card of the deck by its token, with its colour's row. */
-  function cardsOf(trick) {
-    var cards = {};
-    trick.deck.forEach(function (colour) {
-      colour.cards.forEach(function (card) {
-        cards[card.token] = { card: card, colour: colour };
-      });
-    });
-    return cards;
-  }
-
-  /* The rulings cited in a sentence, made links to the rules page (link_rulings). */
-  function withRulings(form, text) {
-    var line = document.createDocumentFragment();
-    var last = 0;
-    var counts = { R: 23, C: 6 };
-    text.replace(/\b([RC])([1-9][0-9]?)\b/g, function (whole, letter, number, at) {
-      if (Number(number) <= counts[letter]) {
-        line.append(text.slice(last, at));
-        var link = element("a", "", whole);
-        link.href = form.dataset.rules + "#" + whole.toLowerCase();
-        line.append(link);
-        last = at + whole.length;
-      }
-      return whole;
-    });
-    line.append(text.slice(last));
-    return line;
-  }
-
-  function drawTrick(form, trick) {
-    var words = JSON.parse(form.dataset.words || "{}");
-    var cards = cardsOf(trick);
-    form.elements.namedItem("trick").value = trick.trick;
-    passHint(form, trick);
-    var old = form.querySelector(".resolver-offline");
-    if (old) {
-      old.remove();
-    }
-    var panel = form.querySelector("#trick-panel");
-    panel.replaceWith(trickPanel(form, trick, cards, words));
-    var picker = form.querySelector(".picker");
-    picker.querySelectorAll(".picker-group").forEach(function (group) {
-      group.remove();
-    });
-    trick.deck.forEach(function (colour) {
-      picker.append(pickerGroup(trick, colour));
-    });
-    var bar = form.querySelector(".trick-bar");
-    if (bar) {
-      bar.remove();
-    }
-    if (trick.plays.length) {
-      form.append(trickBar(trick, cards, words));
-    }
-  }
-
-  /* The Hat Trick pass hint (R19), as the page draws it: shown once two colours are in the
-     trick, in the worker's words; none for the other tricks. */
-  function passHint(form, trick) {
-    var hint = form.querySelector(".pass-hint");
-    if (!trick.hat_trick) {
-      if (hint) {
-        hint.remove();
-      }
-      return;
-    }
-    if (!hint) {
-      hint = element("p", "tool-hint pass-hint");
-      hint.id = "pass-hint";
-      form.querySelector("#picker-title").insertAdjacentElement("afterend", hint);
-    }
-    hint.textContent = trick.pass_hint || "";
-    hint.hidden = !trick.pass_hint;
-  }
-
-  function trickPanel(form, trick, cards, words) {
-    var panel = element("section", "tool-panel trick");
-    panel.id = "trick-panel";
-    panel.setAttribute("aria-labelledby", "trick-title");
-    if (trick.complete) {
-      panel.setAttribute("data-complete", "");
-    }
-    var title = form.querySelector("#trick-title").cloneNode(false);
-    title.textContent = form.querySelector("#trick-title").firstChild.textContent;
-    title.append(element("span", "trick__count", trick.count));
-    panel.append(title);
-    if (trick.notice) {
-      var notice = element("p", "notice tool-notice", trick.notice);
-      notice.setAttribute("role", "status");
-      panel.append(notice);
-    }
-    var list = element("ol", "trick-plays");
-    trick.plays.forEach(function (play, index) {
-      var found = cards[play.token];
-      var item = element(
-        "li",
-        "trick-play" +
-          (play.takes ? " trick-play--takes" : "") +
-          (play.leads_next ? " trick-play--leads-next" : "") +
-          (play.passed ? " trick-play--passed" : "")
-      );
-      item.append(element("span", "trick-play__player", play.player), " ");
-      item.append(
-        chip(found.card, found.colour, "chip--large" + (play.passed ? " chip--passed" : ""), "span", {
-          title: found.card.label,
-        })
-      );
-      var badges = element("span", "trick-play__badges");
-      play.badges.forEach(function (badge) {
-        badges.append(element("span", "tool-badge" + (badge.kind ? " tool-badge--" + badge.kind : ""), badge.text));
-      });
-      item.append(" ", badges);
-      list.append(item);
-    });
-    if (!trick.plays.length) {
-      list.append(element("li", "trick-empty", trick.empty));
-    }
-    panel.append(list);
-    if (trick.refusal) {
-      var refusal = element("p", "notice notice--refusal trick-refusal");
-      refusal.setAttribute("role", "alert");
-      refusal.append(element("strong", "", words.not_added), " " + trick.refusal);
-      panel.append(refusal);
-    }
-    panel.append(trickResult(form, trick, cards));
-    var actions = form.querySelector(".trick-actions").cloneNode(true);
-    actions.querySelectorAll("button").forEach(function (button) {
-      button.disabled = !trick.plays.length;
-    });
-    panel.append(actions);
-    return panel;
-  }
-
-  function trickResult(form, trick, cards) {
-    var result = element("div", "trick-result" + (trick.complete ? " trick-result--complete" : ""));
-    result.setAttribute("aria-live", "polite");
-    if (trick.plays.length && !trick.hat_trick) {
-      result.append(element("p", "trick-result__main", trick.main));
-      var reason = element("p", "trick-reason");
-      reason.append(withRulings(form, trick.reason));
-      result.append(reason);
-    } else if (trick.plays.length) {
-      var piles = element("ul", "trick-piles");
-      trick.piles.forEach(function (pile) {
-        var item = element("li", "trick-pile");
-        var chips = element("span", "trick-pile__chips");
-        pile.tokens.forEach(function (token) {
-          chips.append(chip(cards[token].card, cards[token].colour, "chip--small", "span", {
-            title: cards[token].card.label,
-          }));
-        });
-        item.append(colourLabel(cards[pile.tokens[0]].colour), " ", chips, " ");
-        item.append(element("span", "trick-pile__taker", pile.taker));
-        piles.append(item);
-      });
-      result.append(piles);
-      if (trick.passes) {
-        result.append(element("p", "trick-passes", trick.passes + " " + trick.pass_cost));
-      }
-      result.append(element("p", "trick-result__main", trick.main));
-      var why = element("p", "trick-reason");
-      why.append(withRulings(form, trick.reason));
-      result.append(why);
-    }
-    result.append(element("p", "trick-next", trick.next));
-    return result;
-  }
-
-  function pickerGroup(trick, colour) {
-    var group = element("div", "picker-group");
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-labelledby", "picker-" + colour.colour);
-    var name = element("p", "picker-group__name");
-    name.id = "picker-" + colour.colour;
-    var low = colour.cards[0].value;
-    var high = colour.cards[colour.cards.length - 1].value;
-    name.append(colourLabel(colour), " ");
-    name.append(element("span", "box-row__range", low === high ? String(low) : low + "\u2013" + high));
-    group.append(name);
-    var chips = element("div", "picker-chips");
-    var played = {};
-    trick.plays.forEach(function (play, index) {
-      played[play.token] = trick.in_trick[index];
-    });
-    colour.cards.forEach(function (card) {
-      var classes = "chip--tap" + (card.token in played ? " chip--filled chip--played" : "");
-      classes += card.token === trick.refused ? " chip--refused" : "";
-      chips.append(
-        chip(card, colour, classes, "button", {
-          type: "submit",
-          name: "add",
-          value: card.token,
-          title: card.label,
-          "aria-label": played[card.token] || card.label,
-        })
-      );
-    });
-    group.append(chips);
-    return group;
-  }
-
-  function trickBar(trick, cards, words) {
-    var bar = element("div", "trick-bar");
-    var status = element("a", "trick-bar__status");
-    status.href = "#trick-panel";
-    var chips = element("span", "trick-bar__chips");
-    trick.plays.forEach(function (play, index) {
-      var found = cards[play.token];
-      var classes = "chip--mini" + (index === trick.winner ? " chip--filled" : "");
-      classes += play.passed ? " chip--passed" : "";
-      chips.append(chip(found.card, found.colour, classes, "span", { title: found.card.label }));
-    });
-    var text = element("span", "trick-bar__text", trick.bar + " ");
-    text.append(element("span", "trick-bar__why", words.why));
-    status.append(chips, text);
-    var undo = element("button", "button button--small trick-bar__undo", words.undo);
-    undo.type = "submit";
-    undo.name = "undo";
-    undo.value = "1";
-    bar.append(status, undo);
-    return bar;
   }
 
   /* A kept page opened at an address whose trick or settings it does not show (the service

@@ -146,12 +146,13 @@
         return; // no round played yet
       }
       scroll.after(box);
-      main.querySelectorAll(".score-table th a").forEach(function (link) {
-        Array.prototype.slice.call(link.closest("tr").cells, 1).forEach(function (cell, seat) {
+      // Every scored round, one still on this phone too (static/score_reasons.js).
+      main.querySelectorAll(".score-table tr.is-scored > th").forEach(function (heading) {
+        Array.prototype.slice.call(heading.parentNode.cells, 1).forEach(function (cell, seat) {
           var button = document.createElement("button");
           button.type = "button";
           button.className = "why-button";
-          button.id = "why-" + link.textContent + "-" + seat; // keeps focus on updates
+          button.id = "why-" + parseInt(heading.textContent, 10) + "-" + seat; // keeps focus on updates
           button.value = seat;
           button.setAttribute("aria-expanded", false);
           button.setAttribute("aria-controls", box.id);
@@ -175,6 +176,7 @@
       }
     });
     main.addEventListener("scoreboard:swapped", enhance);
+    main.addEventListener("scoreboard:drawn", enhance); // offline, by static/offline_play.js
     enhance();
   }
 

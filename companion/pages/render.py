@@ -11,13 +11,14 @@ The server wraps Flask-Babel's callables (companion/web/i18n.py); the worker wra
 from __future__ import annotations
 
 import gettext as python_gettext
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, pass_context
+from jinja2 import BaseLoader, Environment, FileSystemLoader, ModuleLoader, pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion.rules.names_in_sentences import ELIDING, before_names
 
@@ -74,18 +75,37 @@ def plain_number(count: int) -> str:
     return str(count)
 
 
+def templates_environment(loader: BaseLoader) -> Environment:
+    """The templates as the server renders them: HTML escaped, Jinja's i18n extension (the
+    compiled templates of :func:`compiled_templates` hold these settings)."""
+    return Environment(
+        loader=loader, autoescape=True, extensions=["jinja2.ext.i18n"], auto_reload=False
+    )
+
+
+def compiled_templates(templates: Path, names: Sequence[str]) -> dict[str, str]:
+    """The templates ``names`` (under ``templates``) compiled to Python modules, each by the
+    file name Jinja's ``ModuleLoader`` looks for: done once when the kit is built, so that
+    the phone imports a page's template instead of compiling it at its first render."""
+    environment = templates_environment(FileSystemLoader(str(templates)))
+    compiled = {}
+    for name in names:
+        source = Path(templates, name).read_text(encoding="utf-8")
+        code = environment.compile(source, name, None, raw=True, defer_init=True)
+        compiled[ModuleLoader.get_module_filename(name)] = code
+    return compiled
+
+
 def page_environment(
     templates: Path, translations: python_gettext.NullTranslations, language: str
 ) -> Environment:
     """The templates in ``templates`` as the server renders them, in ``language`` through
-    ``translations``: HTML escaped, the words of the i18n extension written as the server's
-    pages write them."""
-    env = Environment(
-        loader=FileSystemLoader(str(templates)),
-        autoescape=True,
-        extensions=["jinja2.ext.i18n"],
-        auto_reload=False,
-    )
+    ``translations``, the words of the i18n extension written as the server's pages write
+    them. ``templates`` holds the templates, or the modules :func:`compiled_templates`
+    made of them."""
+    compiled = any(templates.glob("tmpl_*.py"))
+    loader = ModuleLoader(str(templates)) if compiled else FileSystemLoader(str(templates))
+    env = templates_environment(loader)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         translations.gettext, translations.ngettext, newstyle=True
     )
@@ -96,3 +116,30 @@ def page_environment(
         env.globals["ngettext"], lambda: language, translations.ngettext, plain_number
     )
     return env
+
+
+#: How many rulings and checks RULES.md numbers: R1-R23 and C1-C6.
+RULING_COUNTS = {"R": 23, "C": 6}
+#: A citation such as "R7" or "C3": a whole word, no leading zero.
+CITATION = re.compile(r"\b([RC])([1-9][0-9]?)\b")
+
+
+def link_citations(text: object, rules_url: str) -> Markup:
+    """``text`` HTML-escaped, with each citation of a ruling or check ("R7", "C3") made a
+    link to its anchor on the rules page at ``rules_url``: "(R7, R8)" becomes
+    "(<a href="/rules#r7">R7</a>, <a href="/rules#r8">R8</a>)". Numbers that name no ruling
+    ("R99") stay plain text.
+
+    Markup (a translated template string, say) is trusted as it is; anything else is
+    escaped first, so a player's name can never inject HTML."""
+    if text is None:
+        return Markup("")
+
+    def link(match: re.Match[str]) -> str:
+        letter, number = match.group(1), int(match.group(2))
+        if number > RULING_COUNTS[letter]:
+            return match.group(0)
+        citation = f"{letter}{number}"
+        return f'<a href="{escape(rules_url)}#{citation.lower()}">{citation}</a>'
+
+    return Markup(CITATION.sub(link, str(escape(text))))

@@ -6,18 +6,22 @@ page, posted as a form), and the two pages are held against each other: the same
 players, badges, verdict, reason, piles, passes, refusal, bar and chips, word for word. A
 reload offline shows the trick its address names.
 
-Screenshots (``SCREENSHOTS_DIR``) of the resolver offline, in English and German.
+Screenshots (``SCREENSHOTS_DIR``) of the resolver offline, in English and Hungarian.
 """
 
 from __future__ import annotations
 
 import difflib
+import gettext
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
+import companion
+from companion.rules.names_in_sentences import before_names
 from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest
 from tests.browser.test_offline_play import WORDS, made_ready
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
@@ -150,12 +154,15 @@ def button(name: str) -> Tap:
 
 
 def offline_resolver(
-    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, language: str, opened: str
+    new_phone: PhoneFactory,
+    live_server: LiveServer,
+    live_table: Table,
+    words: dict[str, str],
+    opened: str,
 ) -> tuple[Phone, Phone]:
     """A phone that kept the kit, offline on the resolver it opened online at ``opened``; and
-    a phone online without JavaScript, in the same language."""
+    a phone online without JavaScript, in the same language (``words``)."""
     kit_manifest(live_server)
-    words = WORDS[language]
     game = live_table.new_game(["Ann", "Ben", "Cleo"], rounds=5)
     phone = made_ready(new_phone(locale=words["locale"], service_workers="allow"), game, words)
     online = new_phone(locale=words["locale"], java_script_enabled=False)
@@ -171,7 +178,7 @@ def test_outside_a_game_the_resolver_answers_offline_as_the_server_does(
     axe_source: str,
 ) -> None:
     phone, online = offline_resolver(
-        new_phone, live_server, live_table, "en", "/resolve?variant=classic&players=5"
+        new_phone, live_server, live_table, WORDS["en"], "/resolve?variant=classic&players=5"
     )
     page = phone.page
     posts: list[str] = []
@@ -217,29 +224,48 @@ def test_outside_a_game_the_resolver_answers_offline_as_the_server_does(
     assert posts == []  # every tap was answered on the phone
 
 
-def test_inside_a_game_the_resolver_names_the_seats_offline_in_german(
+def hungarian() -> tuple[dict[str, str], Callable[[str], str]]:
+    """The readiness words in Hungarian, and the catalog's translation, as the pages say it."""
+    catalog = gettext.translation(
+        "messages", str(Path(companion.__file__).parent / "translations"), ["hu"]
+    )
+    words = {
+        **WORDS["en"],
+        "lang": "hu",
+        "locale": "hu-HU",
+        "keep": catalog.gettext("Keep for offline play"),
+        # What the mark says before its size.
+        "kept": catalog.gettext("Kept for offline play (%(size)s on this phone).").split(" (")[0],
+    }
+    return words, catalog.gettext
+
+
+def test_inside_a_game_the_resolver_names_the_seats_offline_in_hungarian(
     new_phone: PhoneFactory,
     live_server: LiveServer,
     live_table: Table,
     axe_source: str,
 ) -> None:
+    words, said = hungarian()
     game = live_table.new_game(["Anna", "Ben", "Cleo", "Dora"], "reverse", rounds=5)
     resolver = f"/g/{game['id']}/resolve"
     phone, online = offline_resolver(
-        new_phone, live_server, live_table, "de", resolver
+        new_phone, live_server, live_table, words, resolver
     )  # kept by the phone
     phone.goto(f"{resolver}?leader=2")  # opened offline: the kept page, drawn as asked
     drawn(phone, "", "leader=2")
     as_the_server_draws_it(phone, online)
 
-    tapped_alike(phone, online, chosen("Wer diesen Stich eröffnet", "1"), "", "leader=1")
+    tapped_alike(phone, online, chosen(said("Who leads this trick"), "1"), "", "leader=1")
     trick = ""
     for token in ("yellow-5", "blue-9", "green-2", "red-0"):
         trick = f"{trick} {token}".strip()
         server = tapped_alike(phone, online, card(token), trick)
-    assert "Dora bekommt den Stich mit Grün 2." in server["panel"]  # R13: the lowest trump
-    save_screenshot(phone, "offline-resolver-de")
-    problems = describe_violations(axe_violations(phone, axe_source), "offline resolver (de)")
+    values = {"player": "Dora", "card": f"{said('green')} 2"}
+    taken = before_names(said("%(player)s takes the trick with %(card)s."), values, "hu") % values
+    assert taken in server["panel"]  # R13: the lowest trump
+    save_screenshot(phone, "offline-resolver-hu")
+    problems = describe_violations(axe_violations(phone, axe_source), "offline resolver (hu)")
     assert problems == [], "\n".join(problems)
 
 

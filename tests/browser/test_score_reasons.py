@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from companion.rules import explain_round
 from tests.browser.scenario import FIVE_ROUNDS, THREE_PLAYERS, signed
-from tests.browser.support import Phone, PhoneFactory, record_rounds
+from tests.browser.support import LiveServer, Phone, PhoneFactory, kit_manifest, record_rounds
+from tests.browser.test_offline_play import WORDS, WORKER_START_MS, ready_phone, record_offline
 from tests.browser.test_pages import axe_violations, describe_violations
 from tests.table import Table
 
@@ -101,3 +102,37 @@ def test_a_round_arriving_by_itself_brings_its_score_buttons(
     expect(phone.page.locator("#why-line [data-explanation]")).to_have_text(
         english_line(explained[0])
     )
+
+
+def test_offline_the_reason_is_drawn_by_the_phone_s_rules_worker(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
+) -> None:
+    """With no network, a round's page cannot be fetched: a phone that kept the offline kit
+    has its rules worker draw it from the kept game and the rounds queued on the phone
+    (pages/round_scores), the same line."""
+    kit_manifest(live_server)
+    game = live_table.new_game(NAMES, rounds=5)
+    record_rounds(live_table, game, FIVE_ROUNDS[:2])
+    phone = ready_phone(new_phone, live_table, game, WORDS["en"])
+    page = phone.page
+    phone.set_offline(True)
+    cell = page.locator(".score-table tbody tr").nth(1).locator(".why-button").nth(2)  # Cleo
+    cell.tap()
+    explained = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[1]])
+    line = page.locator("#why-line")
+    expect(line.locator("[data-explanation]")).to_have_text(
+        english_line(explained[2]), timeout=WORKER_START_MS
+    )
+    expect(line.locator(".round-reason__head")).to_have_text(
+        f"Cleo {signed([explained[2].score])[0]}"
+    )
+
+    # A round recorded here, not yet sent: its reasons too, as the server will give them.
+    record_offline(phone, 3, FIVE_ROUNDS[2], WORDS["en"])
+    row = page.locator(".score-table tbody tr.is-pending")
+    expect(row).to_have_count(1, timeout=WORKER_START_MS)
+    row.locator(".why-button").nth(1).tap()  # Ben
+    third = explain_round(THREE_PLAYERS, [s.entry() for s in FIVE_ROUNDS[2]])
+    expect(line.locator("[data-explanation]")).to_have_text(english_line(third[1]))
+    expect(line.locator(".round-reason__head")).to_have_text(f"Ben {signed([third[1].score])[0]}")
+    assert len(live_table.state(game)["rounds"]) == 2  # still only on this phone

@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
+from companion.web.offline import kit
 from tests.offline.worker_run import archive
 
 HERE = Path(__file__).resolve().parent
@@ -28,3 +30,11 @@ def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("rules")
     archive().extractall(folder)
     return folder
+
+
+@pytest.fixture
+def routed(app: Flask, tmp_path: Path) -> Path:
+    """The rules archive as the app serves it (its route map in it), unpacked alone: what
+    the worker needs to draw a page's links."""
+    archive(kit.route_map(app)).extractall(tmp_path)
+    return tmp_path

@@ -19,6 +19,7 @@ import jinja2
 import markupsafe
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import ModuleLoader
 
 import companion.data
 import companion.formats
@@ -27,6 +28,7 @@ import companion.rules
 from companion import resources
 from companion.formats.offline_game import offline_state
 from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
+from companion.pages.render import compiled_templates
 from companion.web.offline import kit
 from scripts import offline_kit
 from tests.needed_tools import require
@@ -68,16 +70,37 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
     pages = Path(companion.pages.__file__).parent
-    for name in ("__init__", "scoreboard", "render"):  # the page models
+    for name in ("__init__", "scoreboard", "render", "resolver", "round_scores"):  # page models
         expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
     for package in (jinja2, markupsafe):  # what renders the pages, as installed
         folder = Path(str(package.__file__)).parent
         expected.update({f"{folder.name}/{path.name}": path for path in folder.glob("*.py")})
     templates = resources.folder("templates")
-    for name in ("games/scoreboard_board.html", "games/game_macros.html", "macros.html"):
-        expected[f"templates/{name}"] = templates / name
+    shipped_templates = (
+        "games/scoreboard_board.html",
+        "games/game_macros.html",
+        "macros.html",
+        "tools/resolver_trick.html",
+        "tools/macros.html",
+        "games/round_scores_list.html",
+    )
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
+    # The templates go compiled to Python modules (Jinja's ModuleLoader names), from the
+    # installed templates; their sources stay on the server.
+    compiled = {
+        f"templates/{module}": code.encode()
+        for module, code in compiled_templates(templates, shipped_templates).items()
+    }
+    assert len(compiled) == len(shipped_templates)
+    assert {name: members[name] for name in compiled} == compiled
+    for name in shipped_templates:
+        assert f"templates/{name}" not in members
+        assert (
+            f"name = {name!r}"
+            in compiled[f"templates/{ModuleLoader.get_module_filename(name)}"].decode()
+        )
+    expected.update({name: Path(name) for name in compiled})
     extra = set(members) - set(expected)
     catalogs = {name for name in extra if name.startswith(f"{kit.CATALOGS}/")}
     assert extra - catalogs == {"companion/__init__.py", "rules_worker.py", "routes.json"}
@@ -230,11 +253,16 @@ def recorded(self, data, path, **options):
 external.SourceLoader.source_to_code = recorded
 sys.path.insert(0, PLACE)
 import rules_worker
+compiled_at_start = list(compiled)
 json.dumps({
     "compiled": [path for path in compiled if path.startswith(PLACE)],
     "loaded": sorted(name for name, module in list(sys.modules.items())
                      if (getattr(module, "__file__", None) or "").startswith(PLACE)),
     "answer": json.loads(rules_worker.answer("rounds/score", "{")),
+    "page": json.loads(rules_worker.answer("pages/resolver", json.dumps(
+        {"rule": "classic", "players": 4, "trick": "red-7", "tap": {"add": "blue-9"}}
+    ), "hu")),
+    "compiled_for_page": [path for path in compiled[len(compiled_at_start):]],
 })
 `));
 """
@@ -248,7 +276,7 @@ def test_pyodide_imports_the_served_rules_without_compiling_them(tmp_path: Path)
     if not (folder / kit.KIT_MANIFEST).exists():
         require("the offline kit was not vendored here (no npm): run python3 manage.py setup")
     require(None if shutil.which("node") else "node is missing (it comes with npm)")
-    served = kit.build_kit(folder)
+    served = kit.build_kit(folder, {"rulebook.rules": "/rules"})
     (rules,) = (file for file in served.files.values() if file.name == kit.RULES_ARCHIVE)
     assert rules.plain.data is not None
     (tmp_path / "rules.zip").write_bytes(rules.plain.data)
@@ -269,6 +297,10 @@ def test_pyodide_imports_the_served_rules_without_compiling_them(tmp_path: Path)
     imported = json.loads(run.stdout.splitlines()[-1])
     assert "rules_worker" in imported["loaded"] and "companion.rules.scoring" in imported["loaded"]
     assert imported["compiled"] == [], "compiled on the phone at each start"
+    # A page's first render imports its templates' modules, compiled at kit-build time.
+    assert imported["page"]["status"] == 200, imported["page"]
+    assert imported["page"]["body"]["trick"] == "red-7 blue-9"
+    assert imported["compiled_for_page"] == [], "templates compiled on the phone"
     assert imported["answer"] == {
         "status": 400,
         "body": {"error": "The request body is not valid JSON."},

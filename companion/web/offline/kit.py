@@ -45,6 +45,7 @@ import companion.data
 import companion.formats
 import companion.pages
 import companion.rules
+from companion.pages.render import compiled_templates
 from companion.resources import folder as resource_folder
 from companion.web import compression
 
@@ -86,12 +87,21 @@ SHIPPED_MODULES = (
     "companion.data.seating",
     "companion.pages.scoreboard",
     "companion.pages.render",
+    "companion.pages.resolver",
+    "companion.pages.round_scores",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
 SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
 #: The templates of the pages the worker renders (under ``templates/`` in the archive), and
 #: the pure-Python packages that render them, from the installed packages as the rules are.
-SHIPPED_TEMPLATES = ("games/scoreboard_board.html", "games/game_macros.html", "macros.html")
+SHIPPED_TEMPLATES = (
+    "games/scoreboard_board.html",
+    "games/game_macros.html",
+    "macros.html",
+    "tools/resolver_trick.html",
+    "tools/macros.html",
+    "games/round_scores_list.html",
+)
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)
 #: The route map the worker builds the pages' links from: endpoint -> URL rule.
@@ -286,15 +296,17 @@ def archive_members(routes: dict[str, str] | None = None) -> dict[str, bytes]:
 
 def template_members() -> dict[str, bytes]:
     """Jinja2's and MarkupSafe's Python modules (MarkupSafe's C speed-ups are optional and
-    left out) and the templates of the pages the worker renders."""
+    left out) and the templates of the pages the worker renders, compiled here to Python
+    modules (``companion.pages.render.compiled_templates``): the phone imports them instead
+    of compiling each template at its first render."""
     members = {}
     for package in TEMPLATE_PACKAGES:
         folder = Path(str(package.__file__)).parent
         for path in sorted(folder.glob("*.py")):
             members[f"{folder.name}/{path.name}"] = path.read_bytes()
-    templates = resource_folder("templates")
-    for name in SHIPPED_TEMPLATES:
-        members[f"{TEMPLATES}/{name}"] = (templates / name).read_bytes()
+    compiled = compiled_templates(resource_folder("templates"), SHIPPED_TEMPLATES)
+    for module, code in compiled.items():
+        members[f"{TEMPLATES}/{module}"] = code.encode()
     return members
 
 

@@ -21,10 +21,11 @@ from wtforms import Field
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundMode
-from companion.formats.trick_taps import add_play, read_trick, write_trick
-from companion.read_models.messages import render_message, variant_label
+from companion.formats.trick_taps import TrickTable, tap
+from companion.pages.resolver import players_in_order, resolver_context, resolver_of
+from companion.read_models.messages import page_reader, render_message, variant_label
 from companion.read_models.scoreboard import NextRound, next_round_of
-from companion.rules import Play, RuleError, TableSetup, can_pass, table_setup
+from companion.rules import RuleError, TableSetup, table_setup
 from companion.rules.table import DEFAULT_ROUNDS
 from companion.services.games import get_game
 from companion.web.errors import Link, PageArea, home, register_page_errors
@@ -35,7 +36,6 @@ from companion.web.tools.setup_view import (
     seat_names,
     trick_rule_of,
 )
-from companion.web.tools.trick import TrickTable, picker_groups, trick_view
 
 
 @dataclass(frozen=True)
@@ -212,56 +212,40 @@ def render_resolver(
     context: dict[str, object] = {"form": form, "game": game, "action": action, "address": None}
     if table is None:
         return render_template("tools/resolver.html", table=None, **context), 400
-    plays, notice = restore_trick(form.trick.data, table)
-    refusal = refused = None
-    if request.method == "POST" and expired is None:
-        plays, refusal, refused = apply_tap(form, plays, table)
-    form.trick.data = write_trick(plays)
+    posted = request.method == "POST" and expired is None
+    tapped = tap(
+        table.setup,
+        form.trick.data,
+        add=form.add.data if posted else None,
+        undo=posted and bool(form.undo.data),
+        clear=posted and bool(form.clear.data),
+        passing=bool(form.pass_next.data),
+    )
+    form.trick.data = tapped.field
     context["address"] = address_of(trick_state(form))
-    page = render_template(
+    reader = page_reader()
+    page = resolver_of(
+        table.setup,
+        players_in_order(table.setup, reader, table.names, table.leader),
+        tapped.plays,
+        reader,
+        tapped.refusal,
+        tapped.refused,
+        tapped.cleared,
+        table.names or None,
+    )
+    html = render_template(
         "tools/resolver.html",
         table=table,
-        view=trick_view(plays, table),
-        can_pass=can_pass(table.setup.variant, plays),
-        groups=picker_groups(table),
-        refusal=refusal,
-        refused=refused,
-        notice=expired or notice,
+        **resolver_context(page, url_for, expired),
         **context,
     )
-    return page, 400 if expired else 422 if refusal else 200
+    return html, 400 if expired else 422 if tapped.refusal else 200
 
 
 def trick_state(form: TrickForm) -> dict[str, str]:
     """The trick as a GET parameter (left out while empty)."""
     return {"trick": form.trick.data} if form.trick.data else {}
-
-
-def restore_trick(text: str | None, table: TrickTable) -> tuple[tuple[Play, ...], str | None]:
-    """The trick sent back by the page. After the trick rule or player count changed it may
-    no longer fit; it is then cleared, saying why."""
-    try:
-        return read_trick(text, table.setup), None
-    except RuleError as error:
-        reason = render_message(error.message, table.names or None)
-        return (), gettext("The trick was cleared: %(reason)s", reason=reason)
-
-
-def apply_tap(
-    form: TrickForm, plays: tuple[Play, ...], table: TrickTable
-) -> tuple[tuple[Play, ...], str | None, str | None]:
-    """Clear, undo, or add the tapped card (a pass if it shows the third colour, R19). A
-    refused card leaves the trick as it was; the refusal and the refused card are returned."""
-    if form.clear.data:
-        return (), None, None
-    if form.undo.data:
-        return plays[:-1], None, None
-    if not form.add.data:
-        return plays, None, None  # "apply": only the settings changed
-    try:
-        return add_play(plays, form.add.data, form.pass_next.data, table.setup), None, None
-    except RuleError as error:
-        return plays, render_message(error.message, table.names or None), form.add.data
 
 
 # --------------------------------------------------------------------------------------------

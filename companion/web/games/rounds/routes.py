@@ -21,7 +21,9 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import GameStatus, RoundStatus
-from companion.read_models.explanations import explained_round
+from companion.pages.round_scores import round_context, round_scores_of
+from companion.read_models.explanations import round_breaks
+from companion.read_models.messages import page_reader
 from companion.rules.text import N_
 from companion.web.games.blueprint import bp
 from companion.web.games.entry.clash import clash_page, marks_clash, sent_elsewhere
@@ -38,6 +40,7 @@ from companion.web.games.entry.sending import change_form, submit_form, to_score
 from companion.web.games.entry.switch import form_to_show, is_switch
 from companion.web.round_page_cache import kept_round_page
 from companion.web.round_saved import Settled, remember
+from companion.web.scoreboard_page import board_state
 from companion.web.security import csrf
 
 # --------------------------------------------------------------------------------------------
@@ -239,10 +242,11 @@ def round_scores(code: str, number: int) -> ResponseReturnValue:
     round not scored. Public like the read-only scoreboard, which links each scored round
     here and, with JavaScript, shows one player's line from it (static/score_reasons.js)."""
     game = services.get_game(code)
-    page = explained_round(game, services.round_of(game, number))
+    round_ = services.round_of(game, number)
+    page = round_scores_of(board_state(game), number, page_reader(), round_breaks(game, round_))
     if page is None:
         raise services.NotFound(N_("Round %(number)s has no scores yet."), number=number)
-    return render_template("games/round_scores.html", page=page)
+    return render_template("games/round_scores.html", **round_context(page, url_for))
 
 
 # The round forms check their CSRF token themselves (``VersionForm``, in ``readable``) before

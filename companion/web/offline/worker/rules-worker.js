@@ -7,7 +7,7 @@
 // package URL would be ours too, so it never reaches for a CDN. No rule is written here.
 //
 // In:  {id, call, body, language}  call: a path rules_worker.py answers ("rounds/score",
-//      "tricks/resolve", "tricks/tap", ...); body: the API's
+//      "tricks/resolve", "pages/resolver", ...); body: the API's
 //      request; language (optional): the player's ("de"), in which a refusal's error is said
 //      as the server's pages say it (English for a language the app lacks); without it, the
 //      API's English

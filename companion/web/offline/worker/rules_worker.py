@@ -4,16 +4,17 @@ Shipped at the top of the rules archive (companion/web/offline/kit.py) and impor
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
 the very functions the API's routes call (``companion.formats.rules_answers``), refusals
-included, so the phone and the server cannot disagree. Eight calls are the phone's own, in
+included, so the phone and the server cannot disagree. Seven calls are the phone's own, in
 the API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
 table's next game, as play again starts it), ``games/new`` (a game started as ``POST
 /games`` starts it), ``rounds/live_entries`` (a round played live here, in full),
 ``rounds/fields`` and ``rounds/marks`` (a round form's posted fields read as the page reads
-them), ``tricks/tap`` (a tap on the trick resolver, told as its page tells it) and
-``live/tap`` (a tap on a live round's page, and the change it queues); and one page,
-``pages/scoreboard``: the scoreboard's board drawn from the kept state and the queue by the
-server's page model and template (companion/pages), its links from the route map the kit
-carries. Given the player's
+them) and ``live/tap`` (a tap on a live round's page, and the change it queues); and
+pages drawn by the server's page models and templates (companion/pages), their links from
+the route map the kit carries: ``pages/scoreboard``, the scoreboard's board from the kept
+state and the queue, ``pages/resolver``, the trick resolver's trick after a tap, and
+``pages/round_scores``, a round's scores with their reasons, a round queued here included.
+Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -62,15 +63,13 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any]], dict[str, object]]] = {
 }
 #: The calls whose answer is in the player's words: given the language (English without one).
 TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
-    # Not an API path: one tap on the trick resolver, and the trick told in the table's words.
-    "tricks/tap": trick_taps.tap_answer,
     # Not an API path: one tap on a live round's page offline: the change it makes, if any,
     # and the page told in the table's words.
     "live/tap": live_taps.live_tap,
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard"})
+PAGES = frozenset({"pages/scoreboard", "pages/resolver", "pages/round_scores"})
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -80,7 +79,8 @@ FIELDS_NAMED = frozenset({"games/new"})
 #: The compiled catalogs, unpacked beside this module (companion/web/offline/kit.py).
 HERE = Path(__file__).resolve().parent
 CATALOGS = HERE / "companion" / "translations"
-#: The templates of the pages the worker renders, and the app's route map (kit.py).
+#: The templates of the pages the worker renders, compiled to Python modules when the kit was
+#: built, and the app's route map (kit.py).
 TEMPLATES = HERE / "templates"
 ROUTES = HERE / "routes.json"
 #: A variable part of a URL rule: ``<code>``, ``<int:number>``, ``<any(a, b):page>``.
@@ -102,6 +102,10 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, TOLD[call](body, reader(language or "en")))
         if call == "pages/scoreboard":
             return reply(200, scoreboard(body, language or "en"))
+        if call == "pages/resolver":
+            return reply(200, resolver(body, language or "en"))
+        if call == "pages/round_scores":
+            return reply(200, round_scores(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -194,9 +198,73 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     }
 
 
+def resolver(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The trick resolver's trick and deck (templates/tools/resolver_trick.html) after one
+    tap, as the server's page draws them: the table (``rule`` and ``players`` outside a game,
+    or the game's ``variant``, ``names`` and ``leader``, trick_taps.asked_table), the trick
+    sent back (``trick``, the hidden field) and the ``tap`` (``{"add": "red-7"}``,
+    ``{"undo": true}``, ``{"clear": true}``, or ``{}``: the settings only); ``root`` is where
+    the app is. Answers the HTML and the trick's field after the tap."""
+    from companion.pages import resolver as resolver_page  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(
+        body,
+        "The request",
+        ("trick", "tap"),
+        ("pass_next", "rule", "players", "variant", "names", "leader", "root"),
+    )
+    table = trick_taps.asked_table(fields)
+    asked = fields["tap"]
+    if not isinstance(asked, dict):
+        raise parse.ApiError('"tap" must be an object.')
+    added = asked.get("add")
+    tapped = trick_taps.tap(
+        table.setup,
+        fields["trick"] if isinstance(fields["trick"], str) else "",
+        add=added if isinstance(added, str) else None,
+        undo=asked.get("undo") is True,
+        clear=asked.get("clear") is True,
+        passing=fields.get("pass_next") is True,
+    )
+    said = reader(language)
+    page = resolver_page.resolver_of(
+        table.setup,
+        resolver_page.players_in_order(table.setup, said, table.names, table.leader),
+        tapped.plays,
+        said,
+        tapped.refusal,
+        tapped.refused,
+        tapped.cleared,
+        table.names or None,
+    )
+    context = resolver_page.resolver_context(page, linker(str(fields.get("root") or "")))
+    html = environment(language).get_template("tools/resolver_trick.html").render(context)
+    return {"html": html, "trick": tapped.field, "refused": page.refusal is not None}
+
+
+def round_scores(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """Round ``number``'s scores with their reasons (templates/games/round_scores_list.html)
+    in the game the phone kept (``state``) with the changes it queued (``queued``), as the
+    server will draw them once they are sent; ``root`` is where the app is. Answers the HTML,
+    or none for a round not scored."""
+    from companion.pages import round_scores as round_page  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(body, "The request", ("state", "queued", "number"), ("root",))
+    number = parse.integer(fields["number"], "number", 1, 1000)
+    state = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    page = round_page.round_scores_of(state, number, reader(language))
+    if page is None:
+        return {"html": None}
+    context = round_page.round_context(page, linker(str(fields.get("root") or "")))
+    html = environment(language).get_template("games/round_scores_list.html").render(context)
+    return {"html": html}
+
+
 @cache
 def environment(language: str) -> Any:
-    """The templates in ``language``, compiled once for the visit (Jinja keeps them)."""
+    """The templates in ``language``, each imported once for the visit (Jinja keeps them)."""
     from companion.pages import render  # noqa: PLC0415 (see scoreboard)
 
     known = language.isalpha() and catalog(language).is_file()
