@@ -185,7 +185,7 @@ def compile_stdlib(folder: Path) -> None:
     some 140 modules in WebAssembly, most of what it took."""
     stdlib = folder / STDLIB
     building = stdlib.with_name(STDLIB + ".compiled")
-    modules = [*RULES_STDLIB, *UNPACK_STDLIB]
+    modules = compiled_modules()
     command = ["node", str(COMPILER), str(folder), str(building), *modules]
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
@@ -194,6 +194,12 @@ def compile_stdlib(folder: Path) -> None:
     if run.returncode != 0 or not building.is_file():
         raise KitError(f"compiling the standard library with Pyodide failed:\n{run.stderr}")
     building.replace(stdlib)
+
+
+def compiled_modules() -> list[str]:
+    """The standard library modules a kit compiles (with what they import): a kit compiled
+    for another list is out of date, so a change of the list rebuilds it."""
+    return [*RULES_STDLIB, *UNPACK_STDLIB]
 
 
 def check_sum(path: Path, expected: str) -> str:
@@ -251,6 +257,7 @@ def vendor(
         compiler(building)
         entry = file_entry(building / STDLIB, sha256_of(building / STDLIB))
         entry["compiled_from"] = reviewed
+        entry["compiled_modules"] = compiled_modules()
         entries.insert(FILES.index(STDLIB), entry)
         manifest: dict[str, object] = {"pyodide": version, "files": entries}
         (building / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
@@ -277,6 +284,8 @@ def vendored(target: Path = TARGET, sums: Path = EXPECTED_SUMS, lock: Path = LOC
             path = target / entry["name"]
             reviewed = entry.get("compiled_from") if entry["name"] == STDLIB else entry["sha256"]
             if sha256_of(path) != entry["sha256"] or reviewed != expected[entry["name"]]:
+                return False
+            if entry["name"] == STDLIB and entry.get("compiled_modules") != compiled_modules():
                 return False
             if "gzip" in entry:
                 packed = path.with_name(path.name + GZIP_SUFFIX)

@@ -172,6 +172,20 @@ def test_a_kit_vendored_before_the_standard_library_was_compiled_is_vendored_aga
     assert not offline_kit.vendored(**check)
 
 
+def test_a_kit_compiled_for_another_list_of_modules_is_vendored_again(
+    kit: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module added to what the rules import (the pages' Jinja2 brought eight) makes the
+    kit compiled without it out of date, so setup compiles it again."""
+    check = {key: kit[key] for key in ("target", "sums", "lock")}
+    offline_kit.vendor(**{**kit, "compiler": lambda folder: None})
+    assert offline_kit.vendored(**check)
+    monkeypatch.setattr(offline_kit, "RULES_STDLIB", (*offline_kit.RULES_STDLIB, "csv"))
+    assert not offline_kit.vendored(**check)
+    offline_kit.vendor(**{**kit, "compiler": lambda folder: None})
+    assert offline_kit.vendored(**check)
+
+
 def fake_checkout(root: Path) -> Path:
     """A checkout's rules, readers and worker files, as scripts/offline_kit.py finds them."""
     for name in (
