@@ -86,8 +86,7 @@ def random_entries(rng: random.Random, setup: TableSetup) -> list[Any]:
 def board_of(page: str) -> str:
     """The board of a whole scoreboard page, as the worker draws it."""
     start = page.index(BOARD) + len(BOARD)
-    ends = [page.find(f'\n<section class="{name}"', start) for name in ("progress", "share")]
-    inner = page[start : min(end for end in ends if end != -1)].rstrip()
+    inner = page[start : page.index('\n<section class="share"', start)].rstrip()
     assert inner.endswith("</div>")
     return inner.removesuffix("</div>").strip()
 

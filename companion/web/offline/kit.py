@@ -85,6 +85,7 @@ SHIPPED_MODULES = (
     "companion.data.names",
     "companion.data.seating",
     "companion.pages.scoreboard",
+    "companion.pages.charts",
     "companion.pages.render",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
