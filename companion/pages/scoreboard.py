@@ -12,7 +12,7 @@ sent. Both render ``templates/games/scoreboard_board.html`` with :func:`board_co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.pages.charts import cumulative_chart, signed_number
@@ -512,4 +512,15 @@ def board_context(
         "poll_url": url("games.view" if view else "games.scoreboard", code=code),
         "next_game_url": next_url,
         "play_again_url": url("games.play_again", code=code),
+        "table_tools": True,
     }
+
+
+def unsent_context(context: Mapping[str, Any]) -> dict[str, Any]:
+    """The board of a game only this phone holds yet (the server has not started it): its
+    rounds can be entered, not corrected (none is sent), and the table tools, which are
+    pages of a game the server has, are not offered."""
+    actions = context["actions"]
+    if actions is not None:
+        actions = replace(actions, corrections=[])
+    return {**context, "actions": actions, "table_tools": False}

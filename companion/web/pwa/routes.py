@@ -319,10 +319,6 @@ def offline_play_words() -> dict[str, object]:
         },
         "sending": _("Sending the rounds entered on this phone…"),
         "sent": _("Every round entered on this phone is saved."),
-        "pending": _("On this phone, not yet sent"),
-        "round": _("Round %(number)s", number="{number}"),
-        "totals": _("Totals with these rounds"),
-        "player": _("Player"),
         "kept": _(
             "Round %(number)s is kept on this phone. It is sent by itself when the connection "
             "is back.",
@@ -339,19 +335,10 @@ def offline_play_words() -> dict[str, object]:
         "led": _("%(name)s led the first trick.", name="{name}"),
         "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
-        "mark_colours": _("Mark colours"),
-        "play_this_live": _("Play this round live"),
         "play_live": _("Play round %(number)s live", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),
-        "continue_live": _("Continue live round"),
-        "scoreboard": _("Scoreboard"),
-        "play_again": _("Play again"),
-        "to_next": _("Go to the next game"),
-        "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
-        "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
         "leads": _("opens the round"),
-        "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(
             "Round %(number)s, entered on this phone, was not saved: the game changed on "
             "another phone meanwhile.",
