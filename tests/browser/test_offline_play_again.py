@@ -73,7 +73,9 @@ def test_play_again_offline_starts_the_next_game_and_both_are_sent_when_back(
     assert live_table.state(game)["rounds"] == []  # nothing left the phone
 
     phone.set_offline(False)
-    scored = page.locator(".score-table tbody tr.is-scored")
+    elsewhere = re.compile(rf"{re.escape(live_server.url)}/g/(?!{game['id']}$)[A-Za-z0-9]+$")
+    expect(page).to_have_url(elsewhere, timeout=WORKER_START_MS)  # the server's next game
+    scored = page.locator(".score-table tbody tr.is-scored:not(.is-pending)")
     expect(scored).to_have_count(1, timeout=WORKER_START_MS)
     following = page.url.rsplit("/", 1)[-1]
     assert following != game["id"] and following != "next"

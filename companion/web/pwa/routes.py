@@ -317,6 +317,25 @@ def offline_play_words() -> dict[str, object]:
             )
             for category, number in (("one", 1), ("other", 2))
         },
+        # The readiness of an editing scoreboard (static/keep.js): the kit's size given.
+        "ready_offer": _("Ready this phone for offline play, %(size)s", size="{size}"),
+        "ready_kept": _("Ready offline"),
+        "kit_downloading": _("Downloading about %(size)s…", size="{size}"),
+        "kit_refused": _(
+            "A downloaded file did not match its checksum, so it was not kept. Tap to try again."
+        ),
+        "kit_failed": _(
+            "The download stopped, perhaps the connection dropped. The files already checked "
+            "are kept: tap to go on."
+        ),
+        "forgotten": _(
+            "This phone forgot its copies of games. Changes still waiting are kept until they "
+            "are sent."
+        ),
+        "unready": _(
+            "This phone is not ready for offline play: rounds can be entered once the "
+            "connection is back."
+        ),
         "sending": _("Sending the rounds entered on this phone…"),
         "sent": _("Every round entered on this phone is saved."),
         "kept": _(
