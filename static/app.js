@@ -42,7 +42,7 @@
   // scoreboard's readiness for offline play (keep.js).
   window.addEventListener("load", function () {
     if (document.querySelector("[data-ready]")) {
-      load([script.getAttribute("data-keep")]);
+      load([script.getAttribute("data-keeping")]);
     }
     navigator.serviceWorker
       .register(worker.href, { scope: new URL("./", worker).pathname })

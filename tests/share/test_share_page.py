@@ -142,10 +142,10 @@ def test_the_editing_scoreboard_offers_readiness_on_its_first_screen_and_the_rea
     forget = control.find("button", class_="keep__forget")
     assert forget.get("hidden") == "" and forget.text == "Forget this phone’s copies"
     app = [s for s in editing.find_all("script") if "/static/app." in (s.get("src") or "")]
-    assert "/static/keep." in (app[0].get("data-keep") or "")  # loaded once the page is in
+    assert "/static/keep." in (app[0].get("data-keeping") or "")  # loaded once the page is in
     german = read_page(page_of(phone, f"/g/{code}", headers={"Accept-Language": "de"}))
     forgets = german.find(data_ready=True).find("button", class_="keep__forget")
     assert forgets.text == "Kopien auf diesem Handy vergessen"
     watching = read_page(page_of(table.phone(), f"/g/{code}/view"))
-    assert watching.find_all("div", data_keep=True) == []
+    assert watching.find_all(data_keep=True) == []
     assert not [a for a in editing.find_all("a") if "#keep" in (a.get("href") or "")]
