@@ -262,6 +262,7 @@
     if (ready) {
       bar.hidden = true;
       forget.hidden = false;
+      status.textContent = "\u2713 " + status.textContent; // (the share page's mark, by its style)
     }
   }
 

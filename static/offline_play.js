@@ -725,6 +725,7 @@
       next_game: !placeholder && board.querySelector("[data-next-game]") ? "next" : null,
       address: placeholder ? placeholderAddress("") : null,
     }).then(function (answer) {
+      main.hidden = false; // (a page drawn on: hidden until now)
       if (answer.status !== 200) {
         return;
       }
@@ -742,7 +743,6 @@
         Array.prototype.forEach.call(main.querySelectorAll("[data-board] ~ section"), function (other) {
           other.remove(); // sharing, export, managing: of the game whose page this is
         });
-        main.hidden = false;
         main.removeAttribute("data-offline-frame");
       }
     });

@@ -80,7 +80,7 @@ def test_ready_then_forget_keeps_what_waits_to_be_sent(
     phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
 
     control = page.locator("[data-ready]")
-    offer = control.get_by_role("button").first
+    offer = control.locator(".keep__button")
     size = megabytes(manifest["download_size"], language)
     wanted = said(language, "Ready this phone for offline play, %(size)s", size=size)
     expect(offer).to_have_text(wanted, timeout=WORKER_START_MS)
@@ -93,7 +93,9 @@ def test_ready_then_forget_keeps_what_waits_to_be_sent(
 
     offer.click()
     status = control.locator(".keep__status")
-    expect(status).to_have_text(said(language, "Ready offline"), timeout=WORKER_START_MS)
+    expect(status).to_have_text(
+        "\u2713 " + said(language, "Ready offline"), timeout=WORKER_START_MS
+    )
     forget = control.get_by_role("button", name=said(language, "Forget this phone’s copies"))
     expect(forget).to_be_visible()
     expect(offer).to_be_hidden()
@@ -108,7 +110,9 @@ def test_ready_then_forget_keeps_what_waits_to_be_sent(
 
     phone.set_offline(True)
     phone.goto(f"/g/{game['id']}")
-    expect(status).to_have_text(said(language, "Ready offline"), timeout=WORKER_START_MS)
+    expect(status).to_have_text(
+        "\u2713 " + said(language, "Ready offline"), timeout=WORKER_START_MS
+    )
     record.click()
     save = page.locator('button[name="action"][value="save"]').first
     expect(save).to_be_visible()
