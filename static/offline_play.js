@@ -28,7 +28,8 @@
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
   // The table's next game, started on this phone before the server has it: its pages are
-  // under the game it follows ("/g/<code>/next"), drawn on that game's kept pages.
+  // under the game it follows ("/g/<code>/next"), its round pages drawn on that game's kept
+  // pages, its scoreboard by the rules worker from its state (drawBoard).
   var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var nextGame = location.pathname.match(NEXT_ADDRESS);
   var before = nextGame ? nextGame[1] : null; // the game it follows
@@ -36,7 +37,8 @@
     code = window.StichelnOutbox.nextOf(before);
   }
   // A game started on this phone with no network (static/offline_new_game.js): its pages
-  // are under "/games/new/<key>", drawn on the kept pages of a game of the same shape.
+  // are under "/games/new/<key>", its round pages drawn on the kept pages of a game of the
+  // same shape, its scoreboard by the rules worker from its state (drawBoard).
   var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var newGame = location.pathname.match(NEW_ADDRESS);
   if (newGame) {
