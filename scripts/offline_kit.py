@@ -72,6 +72,7 @@ RULES_STDLIB = (
     "gettext",
     "itertools",
     "json",
+    "math",
     "pathlib",
     "random",
     "re",

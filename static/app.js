@@ -38,8 +38,12 @@
       }
     }
   } catch (error) {}
-  // After the page has loaded, so that the worker's downloads never slow it down.
+  // After the page has loaded, so that the worker's downloads never slow it down; then a
+  // scoreboard's readiness for offline play (keep.js).
   window.addEventListener("load", function () {
+    if (document.querySelector("[data-ready]")) {
+      load([script.getAttribute("data-keeping")]);
+    }
     navigator.serviceWorker
       .register(worker.href, { scope: new URL("./", worker).pathname })
       .then(null, function () {});

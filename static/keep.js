@@ -1,8 +1,16 @@
 // "Keep for offline play": downloads the offline kit once into this phone's Cache
 // Storage, with its size and progress shown, so that the service worker (sw.js) can serve it
-// with no network. Loaded only by the pages that show the control ([data-keep], the share
-// page); without JavaScript, or where the browser cannot keep files for a site (plain HTTP
-// off localhost), there is nothing to keep and the control says so or stays hidden.
+// with no network. Loaded only by the pages that show the control ([data-keep]): the share
+// page, and the first screen of an editing scoreboard, whose line ([data-ready]) offers it
+// with the kit's size as the server gives it, then says "Ready offline" beside "Forget this
+// phone's copies". Without JavaScript, or where the browser cannot keep files for a site
+// (plain HTTP off localhost), there is nothing to keep and the control says so or stays
+// hidden (the scoreboard's line: hidden).
+//
+// - Forgetting empties the games this phone kept (their states in the outbox's store, their
+//   pages in the service worker's cache), never a change waiting to be sent, nor its game.
+// - On a scoreboard of a phone with no kit, with no network, the round buttons say beside
+//   them that the phone is not ready, and lead nowhere (not to the offline page).
 //
 // - The kit's manifest (/offline-kit/manifest.json) names every file with its URL, sizes and
 //   SHA-256. A kit is kept in the cache "sticheln-kit-<fingerprint>" (the fingerprint of the
@@ -17,10 +25,13 @@
 
   var CACHE_PREFIX = "sticheln-kit-";
   var KEPT_WORKER = "sticheln-offline-worker";
+  var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
   var control = document.querySelector("[data-keep]");
   if (!control) {
     return;
   }
+  var ready = control.hasAttribute("data-ready"); // the scoreboard's line
+  var forget = control.querySelector(".keep__forget");
   var status = control.querySelector(".keep__status");
   var bar = control.querySelector(".keep__bar");
   var progress = control.querySelector("progress");
@@ -28,10 +39,16 @@
   var button = control.querySelector(".keep__button");
   var words = control.dataset;
   var manifestUrl = words.manifest;
+  // The scoreboard's line says the words of offline play (/offline/words.json, which the
+  // service worker keeps): its page carries none, for its weight.
+  var wordsUrl =
+    manifestUrl.slice(0, manifestUrl.lastIndexOf("/offline-kit/")) +
+    "/offline/words.json?lang=" +
+    encodeURIComponent(document.documentElement.lang || "en");
   var busy = false;
 
   function say(template, size) {
-    status.textContent = template.replace("{size}", size || "");
+    status.textContent = (template || "").replace("{size}", size || "");
   }
 
   // "6.4 MB" in the page's language; below a tenth of a megabyte, whole kilobytes ("2 kB").
@@ -68,8 +85,11 @@
   function showProgress(done, total) {
     var value = total ? Math.floor((100 * done) / total) : 100;
     bar.hidden = false;
+    progress.max = 100; // (the scoreboard's bar, for its weight, names no maximum)
     progress.value = value;
-    percent.textContent = words.percent.replace("{percent}", String(value));
+    percent.textContent = words.percent
+      ? words.percent.replace("{percent}", String(value))
+      : new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "percent" }).format(value / 100);
   }
 
   // The manifest, from the network (or, offline, the service worker's kept copy).
@@ -239,6 +259,11 @@
     button.hidden = true;
     control.classList.add("keep--kept");
     say(words.kept, megabytes(manifest.size));
+    if (ready) {
+      bar.hidden = true;
+      forget.hidden = false;
+      status.textContent = "\u2713 " + status.textContent; // (the share page's mark, by its style)
+    }
   }
 
   function offer(manifest) {
@@ -250,15 +275,139 @@
         var older = names.some(function (name) {
           return name.indexOf(CACHE_PREFIX) === 0;
         });
-        say(older ? words.update : words.size, megabytes(bytes));
+        if (ready) {
+          button.textContent = words.offer.replace("{size}", megabytes(manifest.download_size));
+          say("");
+        } else {
+          say(older ? words.update : words.size, megabytes(bytes));
+        }
         button.hidden = false;
         button.disabled = false;
       });
     });
   }
 
+  // ------------------------------------------------------------------------------------------
+  // "Forget this phone's copies"
+
+  // The games kept are dropped but those a change waits for (static/outbox.js), then the
+  // pages kept of any game but those (and, for a game started here, the pages it is drawn on).
+  function forgetCopies() {
+    forget.disabled = true;
+    var outbox = window.StichelnOutbox; // (loaded on a game's pages of a phone with the kit)
+    (outbox ? outbox.forgetKept() : Promise.reject(new Error("no outbox")))
+      .then(function (waiting) {
+        var codes = [];
+        waiting.forEach(function (game) {
+          codes.push(game.code.replace(/\/next$/, "")); // a next game: drawn on its game's pages
+          if (game.frame && game.frame.charAt(0) !== "/") {
+            codes.push(game.frame);
+          }
+        });
+        return caches.open(GAMES_CACHE).then(function (cache) {
+          return cache.keys().then(function (requests) {
+            return Promise.all(
+              requests.map(function (request) {
+                var game = new URL(request.url).pathname.match(/\/g\/([^/]+)/);
+                var keep = !game || codes.indexOf(decodeURIComponent(game[1])) !== -1;
+                return keep ? null : cache.delete(request);
+              })
+            );
+          });
+        });
+      })
+      .then(
+        function () {
+          forget.hidden = true;
+          say(words.forgotten);
+        },
+        function () {
+          forget.disabled = false;
+          say(words.failed);
+        }
+      );
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // A scoreboard on a phone with no kit, with no network: its round buttons lead nowhere
+
+  var ROUND_BUTTONS = ".current-round .actions a, .corrections a, .play-again button";
+
+  function offlineCopy() {
+    return document.querySelector("[data-offline-copy]:not([hidden])") !== null || !navigator.onLine;
+  }
+
+  function sayUnready(unready) {
+    var actions = document.querySelector(".current-round .actions");
+    var note = document.getElementById("offline-unready");
+    if (!unready || !actions) {
+      if (note) {
+        note.remove();
+      }
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "offline-unready";
+      note.className = "hint";
+      note.setAttribute("role", "status");
+      note.textContent = words.unready;
+      actions.after(note);
+    }
+  }
+
+  function guardRounds() {
+    try {
+      if (localStorage.getItem(KEPT_WORKER)) {
+        return; // the kit is kept: static/offline_play.js enters rounds offline
+      }
+    } catch (error) {}
+    sayUnready(offlineCopy());
+    window.addEventListener("offline", function () {
+      sayUnready(true);
+    });
+    window.addEventListener("online", function () {
+      sayUnready(false);
+    });
+    document.addEventListener(
+      "click",
+      function (event) {
+        var pressed = event.target.closest && event.target.closest(ROUND_BUTTONS);
+        if (pressed && offlineCopy()) {
+          event.preventDefault();
+          sayUnready(true);
+        }
+      },
+      true
+    );
+  }
+
+  function readiness() {
+    return fetch(wordsUrl, { credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (found) {
+        if (found) {
+          words = {
+            offer: found.ready_offer,
+            kept: found.ready_kept,
+            downloading: found.kit_downloading,
+            refused: found.kit_refused,
+            failed: found.kit_failed,
+            forgotten: found.forgotten,
+            unready: found.unready,
+          };
+          guardRounds();
+          forget.addEventListener("click", forgetCopies);
+          start();
+        }
+      })
+      .catch(function () {}); // no words: nothing is offered
+  }
+
   function start() {
-    control.hidden = false;
+    control.hidden = ready; // the scoreboard's line: shown once it has something to offer
     if (!window.isSecureContext || !window.caches || !window.crypto || !crypto.subtle) {
       say(words.insecure);
       button.hidden = true;
@@ -267,6 +416,7 @@
     readManifest().then(
       function (manifest) {
         return isKept(manifest).then(function (kept) {
+          control.hidden = false;
           return kept ? showKept(manifest) : offer(manifest);
         });
       },
@@ -297,5 +447,9 @@
     });
   }
 
-  start();
+  if (ready) {
+    readiness();
+  } else {
+    start();
+  }
 })();

@@ -28,7 +28,8 @@
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
   // The table's next game, started on this phone before the server has it: its pages are
-  // under the game it follows ("/g/<code>/next"), drawn on that game's kept pages.
+  // under the game it follows ("/g/<code>/next"), its round pages drawn on that game's kept
+  // pages, its scoreboard by the rules worker from its state (drawBoard).
   var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var nextGame = location.pathname.match(NEXT_ADDRESS);
   var before = nextGame ? nextGame[1] : null; // the game it follows
@@ -36,7 +37,8 @@
     code = window.StichelnOutbox.nextOf(before);
   }
   // A game started on this phone with no network (static/offline_new_game.js): its pages
-  // are under "/games/new/<key>", drawn on the kept pages of a game of the same shape.
+  // are under "/games/new/<key>", its round pages drawn on the kept pages of a game of the
+  // same shape, its scoreboard by the rules worker from its state (drawBoard).
   var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var newGame = location.pathname.match(NEW_ADDRESS);
   if (newGame) {
@@ -207,7 +209,7 @@
       history.replaceState(null, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
-    var board = placeholder ? drawNextBoard() : Promise.resolve();
+    var board = placeholder ? movedOn() : Promise.resolve();
     return board.then(catchUp).then(function (online) {
       if (online && keptCopyShown() && freshOnce()) {
         location.reload(); // the server answers now: its scoreboard, not the phone's copy
@@ -303,40 +305,15 @@
     });
   }
 
-  // The next game's scoreboard, drawn on the kept scoreboard of the game it follows (a game
-  // started here: of a game of its shape): the round to come and its players in seat order
-  // (the rounds entered here, with the totals they make, are drawn as on any scoreboard).
-  function drawNextBoard() {
+  // A game this phone started, on the server now: sent meanwhile (by the service worker, or
+  // another tab); its scoreboard says whether every change made it.
+  function movedOn() {
     return outbox.keptGame().then(function (kept) {
       if (kept && kept.movedTo) {
-        // On the server now: sent meanwhile (by the service worker, or another tab); its
-        // scoreboard says whether every change made it.
         markJustSent(kept.movedTo);
         location.replace(root + "/g/" + encodeURIComponent(kept.movedTo));
         return new Promise(function () {});
       }
-      if (!kept || !kept.state) {
-        main.hidden = false;
-        return; // nothing kept here of a next game: the page it was drawn on, as it is
-      }
-      var game = kept.state;
-      Array.prototype.slice.call(main.children).forEach(function (child) {
-        if (child.id !== "offline-play-status") {
-          child.remove();
-        }
-      });
-      main.appendChild(element("h1", words.scoreboard));
-      var panel = element("section", null, { class: "current-round", "aria-labelledby": "next-round-title" });
-      panel.appendChild(element("h2", fill(words.next, { number: 1, planned: game.rounds_planned }), { id: "next-round-title" }));
-      var actions = element("p", null, { class: "actions" });
-      actions.appendChild(element("a", fill(words.record, { number: 1 }), { class: "button button--primary", href: placeholderAddress("record") }));
-      panel.appendChild(actions);
-      main.appendChild(panel);
-      offerMarking(panel, true); // (no round played yet; drawPending offers them for the next)
-      offerLive(panel);
-      main.appendChild(element("p", game.players.join(" · "), { class: "hint" })); // in seat order
-      main.hidden = false;
-      main.removeAttribute("data-offline-frame");
     });
   }
 
@@ -589,10 +566,6 @@
     });
   }
 
-  function recordLinks() {
-    return linksTo(/\/rounds\/record$/);
-  }
-
   // The pages a round is entered on offline: recording it, marking its colours, starting it
   // live.
   function recordPages() {
@@ -720,175 +693,24 @@
           return change.state !== "waiting";
         })
         .forEach(drawStopped);
-      if (!waiting.length || !kept) {
+      if (!kept || (!waiting.length && !placeholder)) {
+        if (placeholder) {
+          main.hidden = false; // nothing kept here of it: the page it was drawn on, as it is
+        }
         return waiting.length;
       }
-      var drawn = placeholder ? drawPlaceholder(kept.state, waiting) : drawBoard(kept.state, waiting);
-      return drawn.then(function () {
+      return drawBoard(kept.state, waiting).then(function () {
         return waiting.length;
       });
     });
   }
 
-  // A game the server does not have yet (a next game, a game started here), drawn on the
-  // kept page of another game: the rounds not yet sent in a table of their own, and the
-  // round to come. (Its pages are not drawn by the rules worker yet.)
-  function drawPlaceholder(state, waiting) {
-    return rules("games/offline", { state: state, queued: queued(waiting) }).then(function (answer) {
-      if (answer.status === 200) {
-        drawPending(answer.body);
-      }
-    });
-  }
-
-  // The rounds not yet sent, player by player, with the totals they make.
-  function drawPending(game) {
-    var rounds = game.rounds.filter(function (round) {
-      return round.pending && round.scores;
-    });
-    var section = element("section", null, { class: "offline-pending", "aria-labelledby": "offline-pending-title" });
-    section.appendChild(element("h2", words.pending, { id: "offline-pending-title" }));
-    game.rounds.forEach(function (round) {
-      if (round.pending && !round.scores) {
-        var said = round.mode === "live" ? words.live : words.marked;
-        section.appendChild(element("p", fill(said, { number: round.number })));
-      }
-    });
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(section, heading.nextSibling);
-    showNextRound(game);
-    if (!rounds.length) {
-      return;
-    }
-    var table = element("table", null, { class: "offline-pending__table" });
-    var head = table.createTHead().insertRow();
-    head.appendChild(element("th", words.player, { scope: "col" }));
-    rounds.forEach(function (round) {
-      head.appendChild(element("th", fill(words.round, { number: round.number }), { scope: "col" }));
-    });
-    head.appendChild(element("th", words.totals, { scope: "col" }));
-    var body = table.createTBody();
-    game.players.forEach(function (name, seat) {
-      var row = body.insertRow();
-      row.appendChild(element("th", name, { scope: "row" }));
-      rounds.forEach(function (round) {
-        row.appendChild(element("td", signed(round.scores[seat])));
-      });
-      row.appendChild(element("td", signed(game.totals[seat]), { class: "offline-pending__total" }));
-    });
-    section.appendChild(table);
-  }
-
-  // The page's round to come, as it stands with the rounds kept here: its number and the
-  // ways to enter it, marking its colours first where the variant lays any out (what the
-  // kept page said of who deals and leads the round after the server's last is gone).
-  function showNextRound(game) {
-    var panel = main.querySelector(".current-round");
-    if (!panel) {
-      return;
-    }
-    show(panel, game.status === "in_progress");
-    var title = panel.querySelector("h2");
-    title.textContent = fill(words.next, { number: game.next_round, planned: game.rounds_planned });
-    Array.prototype.forEach.call(panel.querySelectorAll(".deal, .hint, .follow"), function (stale) {
-      show(stale, false);
-    });
-    var round = game.rounds[game.next_round - 1];
-    var live = round && round.status === "playing" && round.mode === "live";
-    var record = live ? [] : recordLinks().concat(linksTo(/\/rounds\/live$/));
-    Array.prototype.forEach.call(panel.querySelectorAll(".actions a"), function (link) {
-      var kept = record.indexOf(link) !== -1 || link.hasAttribute("data-offline-live");
-      show(link, kept || (!live && link.hasAttribute("data-offline-start-live")));
-    });
-    recordLinks().forEach(function (link) {
-      link.textContent = fill(words.record, { number: game.next_round });
-      link.classList.add("button--primary");
-    });
-    continueLive(panel, live ? game.next_round : null);
-    if (placeholder && !live) {
-      offerLive(panel); // (on a game of the server, the kept page's own link)
-    }
-    return offerMarking(panel, !round || round.status !== "playing");
-  }
-
-  // The kept page ``page`` of this game (a game the server does not have yet: of the pages
-  // it is drawn on), or null.
-  function keptPage(page) {
-    return framePages().then(function (pages) {
-      return caches.match(pages + "/rounds/" + page);
-    });
-  }
-
-  // The address of the pages this page is drawn on: a game's (its own, or for a next game
-  // the game it follows), or for a game started here those it was given (the blank pages of
-  // its shape, or a game of that shape).
-  function framePages() {
-    var pages = root + "/g/" + encodeURIComponent(frameCode);
-    if (!newGame) {
-      return Promise.resolve(pages);
-    }
-    return outbox.keptGame().then(function (kept) {
-      return kept && kept.frame ? window.StichelnOutbox.framePages(root, kept.frame) : pages;
-    });
-  }
-
-  // Playing the round to come live, on a game the server does not have yet.
-  function offerLive(panel) {
-    return keptPage("live").then(function (page) {
-      var actions = panel.querySelector(".actions");
-      if (page && actions && !actions.querySelector("[data-offline-start-live]")) {
-        var link = element("a", words.play_this_live, { class: "button", href: placeholderAddress("live") });
-        link.setAttribute("data-offline-start-live", "");
-        actions.appendChild(link);
-      }
-    });
-  }
-
-  // Marking the colours of the round to come first (R4), while nobody did: on the game's
-  // kept mark page, which the phone keeps only where the variant lays indicators out.
-  function offerMarking(panel, unmarked) {
-    var found = unmarked ? keptPage("mark") : Promise.resolve(null);
-    return found.then(function (page) {
-      var links = Array.prototype.filter.call(panel.querySelectorAll(".actions a"), function (link) {
-        return /\/rounds\/mark$/.test(link.pathname);
-      });
-      var actions = panel.querySelector(".actions");
-      if (page && !links.length && actions) {
-        links = [element("a", words.mark_colours, { class: "button" })];
-        actions.insertBefore(links[0], actions.firstChild);
-      }
-      links.forEach(function (link) {
-        link.href = placeholder ? placeholderAddress("mark") : root + "/g/" + encodeURIComponent(code) + "/rounds/mark";
-        link.classList.add("button--primary");
-        show(link, Boolean(page));
-      });
-      recordLinks().forEach(function (link) {
-        link.classList.toggle("button--primary", !page); // the way on is marking, first
-      });
-    });
-  }
-
-  // The round being played live (on this phone, or on the server before it went offline):
-  // the way back to it.
-  function continueLive(panel, number) {
-    var link = panel.querySelector("[data-offline-live]");
-    if (number === null) {
-      if (link) {
-        link.remove();
-      }
-      return;
-    }
-    if (!link) {
-      var actions = panel.querySelector(".actions") || panel.appendChild(element("p", null, { class: "actions" }));
-      link = element("a", words.continue_live, { class: "button button--primary", "data-offline-live": "" });
-      actions.insertBefore(link, actions.firstChild);
-    }
-    link.href = liveAddress(number);
-  }
-
-  // The board (the rounds, the totals, the round to come) as the server will draw it once
-  // the changes ``waiting`` are sent: drawn by the rules worker with the server's page model
-  // and template (the pages/scoreboard call), put in place of the kept page's.
+  // The board (the rounds, the totals, the round to come, the chart) as the server will draw
+  // it once the changes ``waiting`` are sent: drawn by the rules worker with the server's
+  // page model and template (the pages/scoreboard call), put in place of the kept page's. A
+  // game the server does not have yet is drawn the same way, from the state its start kept
+  // here, on whatever kept scoreboard the service worker gave: what that page shows of its
+  // own game outside the board goes.
   function drawBoard(state, waiting) {
     var board = main.querySelector("[data-board]");
     var token = document.querySelector('input[name="csrf_token"]');
@@ -901,9 +723,11 @@
       root: root,
       token: token ? token.value : "",
       editable: true,
-      excluded: board.querySelector(".excluded-note") !== null,
-      next_game: board.querySelector("[data-next-game]") ? "next" : null,
+      excluded: !placeholder && board.querySelector(".excluded-note") !== null,
+      next_game: !placeholder && board.querySelector("[data-next-game]") ? "next" : null,
+      address: placeholder ? placeholderAddress("") : null,
     }).then(function (answer) {
+      main.hidden = false; // (a page drawn on: hidden until now)
       if (answer.status !== 200) {
         return;
       }
@@ -917,6 +741,12 @@
       if (copy && !copy.hidden) {
         copy.hidden = true; // the board is the game as it stands here (one notice)
         main.setAttribute("data-offline-drawn", ""); // still the kept page (keptCopyShown)
+      }
+      if (placeholder) {
+        Array.prototype.forEach.call(main.querySelectorAll("[data-board] ~ section"), function (other) {
+          other.remove(); // sharing, export, managing: of the game whose page this is
+        });
+        main.removeAttribute("data-offline-frame");
       }
     });
   }

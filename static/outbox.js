@@ -367,6 +367,49 @@
     });
   }
 
+  // "Forget this phone's copies" (static/keep.js): every kept game with no change waiting to
+  // be sent is dropped, in one transaction with the look at what waits, so that a change kept
+  // meanwhile keeps its game. Answers the games still kept (each waits to be sent).
+  function forgetKept() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open("sticheln-offline", 1);
+      request.onupgradeneeded = function () {
+        request.transaction.abort(); // no outbox on this phone: nothing kept
+      };
+      request.onerror = function () {
+        resolve([]);
+      };
+      request.onsuccess = function () {
+        var db = request.result;
+        var done = db.transaction(["games", "changes"], "readwrite", { durability: "strict" });
+        var stores = { games: done.objectStore("games"), changes: done.objectStore("changes") };
+        var kept = [];
+        stores.changes.getAll().onsuccess = function (event) {
+          var waiting = event.target.result.map(function (change) {
+            return change.code;
+          });
+          stores.games.getAll().onsuccess = function (found) {
+            found.target.result.forEach(function (game) {
+              if (waiting.indexOf(game.code) === -1) {
+                stores.games.delete(game.code);
+              } else {
+                kept.push(game);
+              }
+            });
+          };
+        };
+        done.oncomplete = function () {
+          db.close();
+          resolve(kept);
+        };
+        done.onerror = done.onabort = function () {
+          db.close();
+          reject(done.error);
+        };
+      };
+    });
+  }
+
   // Whether the server answers now, within ``ms`` (any answer will do): a HEAD on ``address``,
   // a JSON API address, which the service worker never answers from what it keeps (the
   // browser's online flag is not to be trusted: a Wi-Fi with no way out counts as online).
@@ -498,6 +541,7 @@
   self.StichelnOutbox.nextOf = nextOf;
   self.StichelnOutbox.newOf = newOf;
   self.StichelnOutbox.keptGames = keptGames;
+  self.StichelnOutbox.forgetKept = forgetKept;
   self.StichelnOutbox.frameSlug = frameSlug;
   self.StichelnOutbox.framePages = framePages;
   self.StichelnOutbox.reachable = reachable;

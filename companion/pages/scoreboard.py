@@ -12,9 +12,10 @@ sent. Both render ``templates/games/scoreboard_board.html`` with :func:`board_co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.pages.charts import cumulative_chart, signed_number
 from companion.rules import (
     HAT_TRICK,
     Colour,
@@ -32,7 +33,6 @@ from companion.rules.wording import COLOUR_SYMBOLS, Reader, colour_words
 SHORTEST_NAME = 4
 #: About how many characters of names fit across a 390 px phone in the score table.
 NAME_CHARACTERS_PER_ROW = 30
-MINUS_SIGN = "\u2212"
 #: What the server calls a round's and a game's states (companion/data/states.py).
 SCORED, PLAYING, LIVE = "scored", "playing", "live"
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
@@ -45,16 +45,6 @@ BEST_COLOUR = "best-colour"
 
 #: Builds a page's link: an endpoint's name and its values (``url_for``, or the route map).
 Url = Callable[..., str]
-
-
-def signed_number(number: int) -> str:
-    """A score with its sign always shown, and a real minus sign (U+2212), not a hyphen:
-    "+3", "−7", "0"."""
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"{MINUS_SIGN}{-number}"
-    return "0"
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,6 +239,8 @@ class Scoreboard:
     #: The round being played live, trick by trick, as the table follows it (the server's
     #: read model, companion/read_models/following.py).
     following: Any = None
+    #: Each seat's running total after every scored round, drawn (companion/pages/charts.py).
+    chart: str | None = None
 
     @property
     def leader_now(self) -> int | None:
@@ -268,11 +260,6 @@ class Scoreboard:
     def scored_rounds(self) -> int:
         """How many rounds have their scores in."""
         return sum(1 for row in self.rows if row.is_scored)
-
-    @property
-    def scored_totals(self) -> list[list[int]]:
-        """Each seat's running total after every scored round, for the cumulative chart."""
-        return [[cell.total or 0 for cell in row.cells] for row in self.rows if row.is_scored]
 
     @property
     def is_ranked(self) -> bool:
@@ -420,6 +407,11 @@ def scoreboard_of(
                 pending=bool(round_.get(PENDING)),
             )
         )
+    scored = [[cell.total or 0 for cell in row.cells] for row in rows if row.is_scored]
+    chart = None
+    if scored:
+        title = reader.gettext("Running totals after each round")
+        chart = cumulative_chart(names, scored, title, id_prefix="totals", reader=reader)
     return Scoreboard(
         code=str(state["id"]),
         version=int(state["version"]),
@@ -437,6 +429,7 @@ def scoreboard_of(
         excluded=excluded,
         next_game_code=next_game_code,
         following=following,
+        chart=chart,
     )
 
 
@@ -519,4 +512,15 @@ def board_context(
         "poll_url": url("games.view" if view else "games.scoreboard", code=code),
         "next_game_url": next_url,
         "play_again_url": url("games.play_again", code=code),
+        "table_tools": True,
     }
+
+
+def unsent_context(context: Mapping[str, Any]) -> dict[str, Any]:
+    """The board of a game only this phone holds yet (the server has not started it): its
+    rounds can be entered, not corrected (none is sent), and the table tools, which are
+    pages of a game the server has, are not offered."""
+    actions = context["actions"]
+    if actions is not None:
+        actions = replace(actions, corrections=[])
+    return {**context, "actions": actions, "table_tools": False}

@@ -15,7 +15,8 @@ from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
 from companion.pages import scoreboard as pages_scoreboard
-from companion.pages.scoreboard import MINUS_SIGN, signed_number, variant_words
+from companion.pages.charts import MINUS_SIGN, signed_number
+from companion.pages.scoreboard import variant_words
 from companion.read_models.names_in_sentences import reader_language
 from companion.rules import Colour, Message, Variant
 from companion.rules.wording import (

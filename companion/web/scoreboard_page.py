@@ -20,7 +20,6 @@ from companion.data.models import Game
 from companion.data.states import RoundStatus
 from companion.formats.game_json import game_state
 from companion.pages.scoreboard import COLOURS, board_context, scoreboard_of, signed_number
-from companion.read_models.charts import cumulative_chart
 from companion.read_models.following import followed_round
 from companion.read_models.messages import page_reader
 from companion.read_models.scoreboard import next_game_code
@@ -47,7 +46,6 @@ def game_template_helpers() -> dict[str, Any]:
     return {
         "signed": signed_number,
         "qr_svg": qr_svg,
-        "cumulative_chart": cumulative_chart,
     }
 
 

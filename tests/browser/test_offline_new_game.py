@@ -33,7 +33,7 @@ from tests.browser.test_offline_play import (
     WORDS,
     enter_quick_seat,
     expected_pending,
-    placeholder_pending_table,
+    pending_table,
     ready_phone,
 )
 from tests.browser.test_offline_table import deal_led_by, live_round, quick_entries, scores_of
@@ -102,7 +102,9 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(page).to_have_url(started, timeout=WORKER_START_MS)
     address = page.url
     expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
-    expect(page.locator("main")).to_contain_text(" · ".join(PLAYERS))  # Ann as the server has her
+    seats = page.locator(".seat-list .seat__name")  # drawn by the rules worker, as online
+    expect(seats).to_have_text(PLAYERS, timeout=WORKER_START_MS)  # Ann as the server has her
+    expect(page.locator(".share, .manage")).to_have_count(0)  # of the page it was drawn on
 
     page.get_by_role("link", name="Mark colours").click()  # first (R4), as online
     expect(page).to_have_url(address + "/rounds/mark")
@@ -116,9 +118,8 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
         tap_chip(page.locator(f'[data-field="s{seat}-marked"]'), entry.indicator, "radio")
     page.get_by_role("button", name="Save colours").click()
     expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
-    expect(page.locator(".offline-pending")).to_contain_text(
-        "Round 1: colours marked on this phone."
-    )
+    marked = page.locator(".score-table tbody tr.is-pending.is-playing")  # in the one table
+    expect(marked).to_have_count(1, timeout=WORKER_START_MS)
     expect(page.get_by_role("link", name="Mark colours")).to_be_hidden()  # marked already
 
     page.get_by_role("link", name=words["record"].format(number=1)).click()
@@ -141,7 +142,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     page.get_by_role("button", name=words["save"]).click()
     expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
     expect(status).to_contain_text(words["round_kept"].format(number=1))
-    assert placeholder_pending_table(phone) == expected_pending(PLAYERS, [], FIVE_ROUNDS[:1])
+    assert pending_table(phone) == expected_pending(PLAYERS, [], FIVE_ROUNDS[:1])
     save_screenshot(phone, "offline-new-game-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game offline")
     assert problems == [], "\n".join(problems)

@@ -189,14 +189,6 @@ def pending_table(phone: Phone) -> list[list[str]]:
     ]
 
 
-def placeholder_pending_table(phone: Phone) -> list[list[str]]:
-    """The rounds not yet sent of a game the server does not have yet (a next game, a game
-    started offline), in the table of their own its board still draws: a row per player."""
-    rows = phone.page.locator(".offline-pending tbody tr")
-    expect(rows.first).to_be_visible()  # drawn once the rules worker answered
-    return [row.locator("th, td").all_inner_texts() for row in rows.all()]
-
-
 def expect_round_to_come(phone: Phone, words: Any, number: int, scored: int) -> None:
     """The scoreboard offline says what the server's will once its rounds are sent: how many
     rounds are scored, who deals and leads round ``number`` (R3), the players' totals in the

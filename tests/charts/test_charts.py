@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.read_models.charts import (
+from companion.pages.charts import (
     DASHES,
     MARKERS,
     cumulative_chart,

@@ -70,7 +70,7 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
     pages = Path(companion.pages.__file__).parent
-    for name in ("__init__", "scoreboard", "render", "resolver", "round_scores"):  # page models
+    for name in ("__init__", "scoreboard", "charts", "render", "resolver", "round_scores"):
         expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
     for package in (jinja2, markupsafe):  # what renders the pages, as installed
         folder = Path(str(package.__file__)).parent

@@ -16,6 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.formats.new_game import new_game_answer
+from companion.formats.offline_game import next_game_answer
 from companion.rules.entries import (
     DelayedEntry,
     FullEntry,
@@ -30,7 +32,7 @@ from tests.offline.requests import CLASSIC_SETTINGS, HAT_TRICK
 from tests.offline.test_offline_game import send
 from tests.offline.worker_run import archive, ask_worker
 from tests.rules.helpers import legal_delayed_choices, play_classic_round, play_hat_trick_round
-from tests.table import Table
+from tests.table import Table, auth
 
 BOARD = '<div class="board" data-board>'
 #: Every variant of the box: the presets and Hat Trick at every table size they allow, and
@@ -86,8 +88,7 @@ def random_entries(rng: random.Random, setup: TableSetup) -> list[Any]:
 def board_of(page: str) -> str:
     """The board of a whole scoreboard page, as the worker draws it."""
     start = page.index(BOARD) + len(BOARD)
-    ends = [page.find(f'\n<section class="{name}"', start) for name in ("progress", "share")]
-    inner = page[start : min(end for end in ends if end != -1)].rstrip()
+    inner = page[start : page.index('\n<section class="share"', start)].rstrip()
     assert inner.endswith("</div>")
     return inner.removesuffix("</div>").strip()
 
@@ -170,3 +171,83 @@ def test_the_worker_draws_the_board_the_server_draws_once_the_queue_is_sent(
         assert pending, "the queued rounds are marked"
         assert answer["body"]["refused"] == []
         assert set_aside(drawn, pending) == set_aside(server, pending), (body["state"], language)
+
+
+#: Where the phone keeps a game the server does not have yet (static/offline_play.js).
+NEW_ADDRESS = "/games/new/key"
+
+
+def unsent_aside(board: str, address: str, code: str) -> str:
+    """The board of a game the phone started, its links led to the game's address on the
+    phone; with those links as the server's, and without what the server's board offers
+    only of a game it has (corrections of rounds sent, the table tools)."""
+    board = board.replace(f'"{address}', f'"/g/{code}')
+    board = re.sub(r'\n  <nav class="corrections".*?</nav>', "", board, flags=re.S)
+    return re.sub(r'\n  <p class="table-tools">.*?</p>', "", board, flags=re.S)
+
+
+def test_a_game_the_server_does_not_have_yet_is_drawn_as_it_will_draw_it(
+    app: Flask, client: FlaskClient, table: Table, unpacked_with_routes: Path
+) -> None:
+    """A new game started on the phone (``games/new``) and the table's next game (play
+    again, ``games/next``) are states like any other: their board, drawn from the state
+    their start kept with the rounds queued after it, is the board the server draws once
+    the start and the rounds are sent, for every variant and table size."""
+    rng = random.Random("unsent games")
+    calls: list[tuple[str, Any, str | None]] = []
+    expected: list[tuple[str, str, str]] = []
+    for index, (shown, variant, players) in enumerate(CASES):
+        setup = table_setup(players, variant)
+        rounds = rng.randint(1, 3)
+        names = [f"Player {seat}" for seat in range(players)]
+        leader = rng.randrange(players)
+        if index % 2 == 0:  # started on the phone
+            request = {"players": names, "variant": shown, "rounds": rounds}
+            request["first_leader"] = leader
+            state = new_game_answer({"game": request})
+            game = table.new_game(names, shown, rounds=rounds, first_leader=leader)
+            address = NEW_ADDRESS
+        else:  # the table's next game, after a game played out on the server
+            before = table.new_game(names, shown, rounds=rounds, first_leader=leader)
+            for _ in range(rounds):
+                change = {"action": "record", "body": {"entries": random_entries(rng, setup)}}
+                answer = send(client, before, change)
+                assert answer.status_code == 201, answer.json
+                before.update(answer.json)
+            state = next_game_answer({"state": table.state(before)})
+            answer = client.post(f"/api/v1/games/{before['id']}/again", headers=auth(before))
+            assert answer.status_code == 201, answer.json
+            game = answer.json
+            address = f"/g/{before['id']}/next"
+        queued: list[dict[str, Any]] = [
+            {"action": "record", "body": {"version": 0, "entries": random_entries(rng, setup)}}
+            for _ in range(rng.randint(1, rounds))
+        ]
+        language = "hu" if index % 3 == 0 else "en"
+        body = {
+            "state": state,
+            "queued": queued,
+            "root": "",
+            "token": "kept",
+            "editable": True,
+            "address": address,
+        }
+        calls.append(("pages/scoreboard", body, language))
+        phone = table.phone(game)
+        for change in queued:
+            answer = send(client, game, change)
+            assert answer.status_code == 201, answer.json
+            game.update(answer.json)
+        page = phone.get(f"/g/{game['id']}", headers={"Accept-Language": language})
+        assert page.status_code == 200
+        expected.append((board_of(page.get_data(as_text=True)), address, game["id"]))
+    answers = ask_worker(unpacked_with_routes, calls)
+    for answer, (server, address, code) in zip(answers, expected, strict=True):
+        assert answer["status"] == 200, answer
+        drawn = answer["body"]["html"]
+        assert 'class="table-tools"' not in drawn and 'class="corrections"' not in drawn
+        assert f'href="{address}/' in drawn or answer["body"]["status"] != "in_progress"
+        pending = set(re.findall(r'<th scope="row">(\d+) <span class="row-pending"', drawn))
+        assert len(pending) == answer["body"]["pending"], "every queued round, marked"
+        mine = set_aside(unsent_aside(drawn, address, code), pending)
+        assert mine == set_aside(unsent_aside(server, address, code), pending), code

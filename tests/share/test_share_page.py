@@ -120,15 +120,32 @@ def test_the_share_page_offers_to_keep_the_offline_kit_with_its_words_in_the_lan
             assert control.find("h2").text == "Spielen ohne Netz"
 
 
-def test_the_editing_scoreboard_links_to_the_keep_control_and_the_read_only_one_does_not(
+def test_the_editing_scoreboard_offers_readiness_on_its_first_screen_and_the_read_only_one_not(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
-    """The scoreboard's budget holds a link only; the control is on the share page."""
+    """Under the scoreboard's heading, before its board: "Ready this phone for offline play"
+    with the kit's size, then "Ready offline" beside "Forget this phone's copies"; drawn
+    hidden (static/keep.js shows it: without JavaScript no dead button), in the language."""
     game = table.new_game(rounds=3)
     code, key = game["id"], game["edit_key"]
-    editing = read_page(page_of(table.phone(game), f"/g/{code}/edit/{key}", follow_redirects=True))
+    phone = table.phone(game)
+    html = page_of(phone, f"/g/{code}/edit/{key}", follow_redirects=True)
+    assert html.index("<h1>") < html.index("data-ready") < html.index("data-board")
+    editing = read_page(html)
+    control = editing.find(data_ready=True)
+    assert control.get("hidden") == "" and control.get("data-keep") == ""
+    assert control.get("data-manifest") == "/offline-kit/manifest.json"
+    said = table.client.get("/offline/words.json?lang=en").json  # its words (keep.js)
+    assert said["ready_offer"] == "Ready this phone for offline play, {size}"
+    assert said["ready_kept"] == "Ready offline"
+    assert "{size}" in table.client.get("/offline/words.json?lang=hu").json["ready_offer"]
+    forget = control.find("button", class_="keep__forget")
+    assert forget.get("hidden") == "" and forget.text == "Forget this phone’s copies"
+    app = [s for s in editing.find_all("script") if "/static/app." in (s.get("src") or "")]
+    assert "/static/keep." in (app[0].get("data-keeping") or "")  # loaded once the page is in
+    german = read_page(page_of(phone, f"/g/{code}", headers={"Accept-Language": "de"}))
+    forgets = german.find(data_ready=True).find("button", class_="keep__forget")
+    assert forgets.text == "Kopien auf diesem Handy vergessen"
     watching = read_page(page_of(table.phone(), f"/g/{code}/view"))
-    keep = [a for a in editing.find_all("a") if (a.get("href") or "").endswith("/share#keep")]
-    assert [a.text for a in keep] == ["Keep for offline play"]
-    assert keep[0].get("href") == f"/g/{code}/share#keep"
-    assert not [a for a in watching.find_all("a") if "#keep" in (a.get("href") or "")]
+    assert watching.find_all(data_keep=True) == []
+    assert not [a for a in editing.find_all("a") if "#keep" in (a.get("href") or "")]

@@ -13,7 +13,7 @@ circles this phone is in are read in the statement each page reads first.
 
 It is over 450 lines because it is one blueprint's area: every history and player route
 sits here with the few formatting helpers its templates share. The numbers themselves are
-read in ``companion.data`` and the charts drawn in ``companion.read_models.charts``; what
+read in ``companion.data`` and the charts drawn in ``companion.pages.charts``; what
 stays is routes, rights and rendering.
 """
 
@@ -49,10 +49,11 @@ from companion.data.history import (
     read_history_state,
 )
 from companion.data.models import db, name_key, utcnow
-from companion.read_models.charts import score_history_chart
+from companion.pages.charts import score_history_chart
 from companion.read_models.chips import Chip
 from companion.read_models.messages import (
     PRESET_NAMES,
+    page_reader,
     render_message,
     signed_number,
     variant_label,
@@ -329,6 +330,7 @@ def score_history_svg(player: stats.PlayerRef, points: list[stats.GamePoint]) ->
         gettext("Points per round in each finished game"),
         description,
         id_prefix="score-history",
+        reader=page_reader(),
     )
 
 

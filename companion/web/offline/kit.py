@@ -86,6 +86,7 @@ SHIPPED_MODULES = (
     "companion.data.names",
     "companion.data.seating",
     "companion.pages.scoreboard",
+    "companion.pages.charts",
     "companion.pages.render",
     "companion.pages.resolver",
     "companion.pages.round_scores",

@@ -317,12 +317,27 @@ def offline_play_words() -> dict[str, object]:
             )
             for category, number in (("one", 1), ("other", 2))
         },
+        # The readiness of an editing scoreboard (static/keep.js): the kit's size given.
+        "ready_offer": _("Ready this phone for offline play, %(size)s", size="{size}"),
+        "ready_kept": _("Ready offline"),
+        "kit_downloading": _("Downloading about %(size)s…", size="{size}"),
+        "kit_refused": _(
+            "A downloaded file did not match its checksum, so it was not kept. Tap to try again."
+        ),
+        "kit_failed": _(
+            "The download stopped, perhaps the connection dropped. The files already checked "
+            "are kept: tap to go on."
+        ),
+        "forgotten": _(
+            "This phone forgot its copies of games. Changes still waiting are kept until they "
+            "are sent."
+        ),
+        "unready": _(
+            "This phone is not ready for offline play: rounds can be entered once the "
+            "connection is back."
+        ),
         "sending": _("Sending the rounds entered on this phone…"),
         "sent": _("Every round entered on this phone is saved."),
-        "pending": _("On this phone, not yet sent"),
-        "round": _("Round %(number)s", number="{number}"),
-        "totals": _("Totals with these rounds"),
-        "player": _("Player"),
         "kept": _(
             "Round %(number)s is kept on this phone. It is sent by itself when the connection "
             "is back.",
@@ -339,19 +354,10 @@ def offline_play_words() -> dict[str, object]:
         "led": _("%(name)s led the first trick.", name="{name}"),
         "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
-        "mark_colours": _("Mark colours"),
-        "play_this_live": _("Play this round live"),
         "play_live": _("Play round %(number)s live", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),
-        "continue_live": _("Continue live round"),
-        "scoreboard": _("Scoreboard"),
-        "play_again": _("Play again"),
-        "to_next": _("Go to the next game"),
-        "marked": _("Round %(number)s: colours marked on this phone.", number="{number}"),
-        "live": _("Round %(number)s: being played live on this phone.", number="{number}"),
         "leads": _("opens the round"),
-        "next": _("Round %(number)s of %(planned)s", number="{number}", planned="{planned}"),
         "clashed": _(
             "Round %(number)s, entered on this phone, was not saved: the game changed on "
             "another phone meanwhile.",

@@ -158,8 +158,12 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     they are sent, the queued rounds marked as not yet sent. ``root`` is where the app is
     (its URL prefix), ``token`` the CSRF token of the page the phone kept, ``editable``
     whether this phone may change the game; ``excluded`` and ``next_game``, which the game's
-    state does not hold, as the kept page said them. Answers the HTML, the number of the
-    round to record next and what the server would refuse of the queue."""
+    state does not hold, as the kept page said them. A game the server does not have yet (a
+    next game, a new game started here) is a state like any other: ``address`` is then where
+    its pages are on this phone (``/g/<code>/next``, ``/games/new/<key>``), which its links
+    lead to, and it offers only what the phone can do with it (no correction of a round not
+    sent, no table tools). Answers the HTML, the number of the round to record next and what
+    the server would refuse of the queue."""
     # Imported when the first page is drawn, not at the worker's start: the rules answer
     # sooner, and a phone that never draws a page offline never loads Jinja.
     from companion.pages import scoreboard as scoreboard_page  # noqa: PLC0415
@@ -168,7 +172,7 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
         body,
         "The request",
         ("state", "queued"),
-        ("root", "token", "editable", "view", "excluded", "next_game"),
+        ("root", "token", "editable", "view", "excluded", "next_game", "address"),
     )
     state = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -179,7 +183,8 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
         excluded=fields.get("excluded") is True,
         next_game_code=next_game(fields.get("next_game"), state),
     )
-    link = linker(str(fields.get("root") or ""))
+    address = fields.get("address")
+    link = linker(str(fields.get("root") or ""), board.code, str(address) if address else None)
     context = scoreboard_page.board_context(
         state,
         board,
@@ -188,6 +193,8 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
         fields.get("editable") is True,
         fields.get("view") is True,
     )
+    if address:
+        context = scoreboard_page.unsent_context(context)
     html = environment(language).get_template("games/scoreboard_board.html").render(context)
     return {
         "html": html,
@@ -291,13 +298,21 @@ def next_game(kept: object, state: Mapping[str, Any]) -> str | None:
     return None
 
 
-def linker(root: str) -> Callable[..., str]:
+def linker(root: str, code: str = "", address: str | None = None) -> Callable[..., str]:
     """``url_for`` as the worker has it: an endpoint's rule with its values filled in,
-    under ``root``."""
+    under ``root``; with an ``address``, the pages of the game ``code`` are under it (a game
+    the server does not have yet)."""
+
+    def path_of(endpoint: str, **values: object) -> str:
+        rule = routes()[endpoint]
+        return RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
 
     def url(endpoint: str, **values: object) -> str:
-        rule = routes()[endpoint]
-        path = RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
+        path = path_of(endpoint, **values)
+        if address is not None:
+            game = path_of("games.scoreboard", code=code)
+            if path == game or path.startswith(game + "/"):
+                return address + path[len(game) :]
         return root + path
 
     return url

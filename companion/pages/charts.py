@@ -1,14 +1,15 @@
 """Charts drawn on the server as inline SVG: no chart library, no script, no request.
 
-Pure functions of their numbers (no database). Every chart is an ``<svg role="img">`` named
-by its ``<title>`` and described in words by its ``<desc>``, so a screen reader gets the
-numbers too. Colours come from CSS custom properties (``--chart-1`` ... in static/style.css,
-with dark-mode values) through ``currentColor``; without the stylesheet the chart is drawn
-in the text colour. Series are told apart by colour AND dash pattern AND marker shape, so
-colour-blind players can read them. A series' marker is defined once (``<marker>``) and
-drawn at the points by its line, and what every line or label shares is said once on their
-group, which keeps a chart of eight players over ten rounds small. Every piece of text is
-escaped: a name is never markup.
+Pure functions of their numbers and the reader's words (no database, no Flask: the phone's
+rules worker draws the scoreboard's chart offline, companion/web/offline). Every chart is an
+``<svg role="img">`` named by its ``<title>`` and described in words by its ``<desc>``, so a
+screen reader gets the numbers too. Colours come from CSS custom properties (``--chart-1``
+... in static/style.css, with dark-mode values) through ``currentColor``; without the
+stylesheet the chart is drawn in the text colour. Series are told apart by colour AND dash
+pattern AND marker shape, so colour-blind players can read them. A series' marker is defined
+once (``<marker>``) and drawn at the points by its line, and what every line or label shares
+is said once on their group, which keeps a chart of eight players over ten rounds small.
+Every piece of text is escaped: a name is never markup.
 
 The output is deterministic: the same numbers give the same SVG, element ids included (they
 are derived from the content unless ``id_prefix`` is given), so two different charts on one
@@ -26,10 +27,24 @@ import math
 import re
 from collections.abc import Sequence
 
-from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from companion.read_models.messages import MINUS_SIGN, signed_number
+from companion.rules.wording import Reader
+
+MINUS_SIGN = "\u2212"
+#: The words of a chart drawn with no reader given.
+ENGLISH = Reader()
+
+
+def signed_number(number: int) -> str:
+    """A score with its sign always shown, and a real minus sign (U+2212), not a hyphen:
+    "+3", "−7", "0"."""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"{MINUS_SIGN}{-number}"
+    return "0"
+
 
 #: The drawing's width in SVG units: it is scaled to the page width (360-430 px on a phone).
 WIDTH = 400
@@ -260,6 +275,7 @@ def score_history_chart(
     description: str,
     *,
     id_prefix: str | None = None,
+    reader: Reader = ENGLISH,
 ) -> Markup:
     """One player's values over time (e.g. the points per round of each game, oldest
     first) as a line. Each point is labelled under the x axis by its label; neighbouring
@@ -275,7 +291,7 @@ def score_history_chart(
     if not points:
         height = TOP + 60
         parts = _open_svg(chart_id, height, title, description, "history")
-        empty = escape(gettext("No scores yet."))
+        empty = escape(reader.gettext("No scores yet."))
         parts.append(
             f'<text class="chart-text" x="{WIDTH // 2}" y="{TOP + 30}" text-anchor="middle" '
             f'font-size="{LEGEND_FONT}" fill="currentColor">{empty}</text>'
@@ -323,19 +339,20 @@ def score_history_chart(
     return Markup("".join(parts))
 
 
-def cumulative_description(names: Sequence[str], totals_per_round: Sequence[Sequence[int]]) -> str:
+def cumulative_description(
+    names: Sequence[str], totals_per_round: Sequence[Sequence[int]], reader: Reader = ENGLISH
+) -> str:
     """The text alternative of a cumulative chart: the totals after the last round, in words."""
     if not totals_per_round:
-        return gettext("No round is scored yet.")
+        return reader.gettext("No round is scored yet.")
     last = totals_per_round[-1]
     standings = ", ".join(
         f"{name} {signed_number(total)}" for name, total in zip(names, last, strict=True)
     )
-    return gettext(
-        "Running totals after round %(number)s: %(standings)s.",
-        number=len(totals_per_round),
-        standings=standings,
-    )
+    return reader.gettext("Running totals after round %(number)s: %(standings)s.") % {
+        "number": len(totals_per_round),
+        "standings": standings,
+    }
 
 
 def cumulative_chart(
@@ -344,6 +361,7 @@ def cumulative_chart(
     title: str,
     *,
     id_prefix: str | None = None,
+    reader: Reader = ENGLISH,
 ) -> Markup:
     """Each seat's running total after every round (round 0 is 0 for all), one line per
     seat with its own colour, dash pattern and marker shape, and a legend of the names.
@@ -355,7 +373,7 @@ def cumulative_chart(
     chart_id = _chart_id(
         id_prefix, "cumulative", tuple(names), tuple(map(tuple, totals_per_round)), title
     )
-    description = cumulative_description(names, totals_per_round)
+    description = cumulative_description(names, totals_per_round, reader)
     left, right = LEFT, WIDTH - RIGHT
     bottom = TOP + PLOT_HEIGHT
     legend_top = bottom + 50
@@ -387,7 +405,7 @@ def cumulative_chart(
         parts.append(f'<text x="{_number(x_of(number))}" y="{bottom + 18}">{number}</text>')
     parts.append("</g>")
     # Kept out of the f-strings below, where the message extractor would not find them.
-    x_title, y_title = escape(gettext("Round")), escape(gettext("Points"))
+    x_title, y_title = escape(reader.gettext("Round")), escape(reader.gettext("Points"))
     parts.append(
         f'<text class="chart-axis-title" x="{_number(left + span / 2)}" y="{bottom + 36}">'
         f"{x_title}</text>"
