@@ -398,6 +398,8 @@
             forgotten: found.forgotten,
             unready: found.unready,
           };
+          forget.textContent = found.forget;
+          progress.setAttribute("aria-label", found.progress);
           guardRounds();
           forget.addEventListener("click", forgetCopies);
           start();

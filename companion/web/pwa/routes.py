@@ -320,6 +320,8 @@ def offline_play_words() -> dict[str, object]:
         # The readiness of an editing scoreboard (static/keep.js): the kit's size given.
         "ready_offer": _("Ready this phone for offline play, %(size)s", size="{size}"),
         "ready_kept": _("Ready offline"),
+        "forget": _("Forget this phone’s copies"),
+        "progress": _("Download progress"),
         "kit_downloading": _("Downloading about %(size)s…", size="{size}"),
         "kit_refused": _(
             "A downloaded file did not match its checksum, so it was not kept. Tap to try again."
