@@ -235,6 +235,12 @@ def parse_options(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="measure only GET /api/v1/setup and the API's listings of games (quicker)",
     )
+    parser.add_argument(
+        "--sql-runs",
+        type=int,
+        default=30,
+        help="runs of each API listing's statements in-process, the fastest kept",
+    )
     parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     return parser.parse_args(argv)
 
@@ -820,13 +826,14 @@ def after_changes(port: int, table_: Table, target: Target, seconds: float) -> S
 # In this process: SQL statements, page weights, conditional requests
 
 
-def make_app(url: str, secret: str, folder: Path) -> Any:
+def make_app(url: str, secret: str, folder: Path, club: bool = True) -> Any:
     from companion import create_app
 
     instance = folder / f"instance-{secrets.token_hex(4)}"
     instance.mkdir()
-    # a club's server, as the served one (``gunicorn``): one history for every phone
-    config = {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret, "CLUB_SERVER": True}
+    # a club's server, as the served one (``gunicorn``): one history for every phone; or,
+    # not ``club``, a server of circles
+    config = {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret, "CLUB_SERVER": club}
     return create_app(config, str(instance))
 
 
@@ -922,6 +929,51 @@ def statement_counts(app: Any, phone: Phone, targets: list[Target]) -> dict[str,
             sys.exit(f"{target.name}: status {answer.status_code} in-process")
         counts[target.name] = len(statements)
     return counts
+
+
+def sql_times(app: Any, targets: list[Target], runs: int) -> dict[str, float]:
+    """The SQL of each target, in this process: its statements caught as the test client
+    serves it once, then each run again ``runs`` times on one connection, its fastest run
+    kept (ms, summed over the statements): what the database itself costs, which a busy
+    machine moves less than the served request's median."""
+    import sqlalchemy as sa
+
+    from companion.data.models import db
+
+    client = app.test_client()
+    statements: list[tuple[str, Any]] = []
+
+    def catch(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        statements.append((statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    times = {}
+    for target in targets:
+        headers = {k: v for k, v in target.headers.items() if k != "Accept-Encoding"}
+        statements.clear()
+        sa.event.listen(engine, "before_cursor_execute", catch)
+        try:
+            answer = client.open(target.path, method=target.method, headers=headers)
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", catch)
+        if answer.status_code != target.status:
+            sys.exit(f"{target.name}: status {answer.status_code} in-process")
+        total = 0.0
+        with engine.connect() as connection:
+            driver = connection.connection.driver_connection
+            for statement, parameters in statements:
+                fastest = float("inf")
+                for _ in range(runs):
+                    cursor = driver.cursor()
+                    started = time.perf_counter()
+                    cursor.execute(statement, parameters)
+                    cursor.fetchall()
+                    fastest = min(fastest, time.perf_counter() - started)
+                    cursor.close()
+                total += fastest
+        times[target.name] = total * 1000
+    return times
 
 
 @dataclass
@@ -1273,11 +1325,29 @@ def run(
             for pair in zip(listings["large"], listings["small"], strict=True)
             for size, t in zip(("large", "small"), pair, strict=True)
         ]
+        apps = {
+            "large": {"club": large_app, "circle": make_app(circles_url, secret, folder, False)},
+            "small": {"club": small_app, "circle": make_app(small_url, secret, folder, False)},
+        }
+
+        def listing_sql() -> dict[str, float]:
+            step(f"the listings' SQL in-process, the fastest of {options.sql_runs} runs")
+            return {
+                f"{size} {t.name}": sql_times(
+                    apps[size][t.name.split(":", 1)[0]], [t], options.sql_runs
+                )[t.name]
+                for size in ("large", "small")
+                for t in listings[size]
+            }
+
         if options.listings_only:
             setup = next(t for t in large_targets if t.name == "GET /api/v1/setup")
             samples = measure([(f"large {setup.name}", large, setup), *listing_plan], options)
-            return listings_report(options, samples, listings["large"], time.monotonic() - started)
+            return listings_report(
+                options, samples, listing_sql(), listings["large"], time.monotonic() - started
+            )
         samples = measure(plan + listing_plan, options)
+        listing_times = listing_sql()
         samples["small history page 200"] = samples["small history page 1"]
         for name in AFTER_CHANGE_ROWS:
             step(f"{name}, first request after a change (a round corrected each time)")
@@ -1319,7 +1389,9 @@ def run(
         large_targets,
         time.monotonic() - started,
     )
-    listed = listings_report(options, samples, listings["large"], time.monotonic() - started)
+    listed = listings_report(
+        options, samples, listing_times, listings["large"], time.monotonic() - started
+    )
     return max(code, listed)
 
 
@@ -1332,10 +1404,16 @@ def listing_ratios(samples: dict[str, Sample], targets: list[Target]) -> dict[st
 
 
 def listings_report(
-    options: argparse.Namespace, samples: dict[str, Sample], targets: list[Target], seconds: float
+    options: argparse.Namespace,
+    samples: dict[str, Sample],
+    sql: dict[str, float],
+    targets: list[Target],
+    seconds: float,
 ) -> int:
     """The API's listings' table and their budgets: each median with the large history at
-    most :data:`HISTORY_LATENCY_RATIO` times the same listing's with the small one."""
+    most :data:`HISTORY_LATENCY_RATIO` times the same listing's with the small one. Beside
+    them, each listing's SQL in-process (``sql``, :func:`sql_times`), which has no budget:
+    a page of 20 games costs more SQL than the few a filter leaves of the small history."""
     ratios = listing_ratios(samples, targets)
     rows = [
         [
@@ -1343,6 +1421,8 @@ def listings_report(
             f"{samples[f'large {name}'].median_ms:.1f}",
             f"{samples[f'small {name}'].median_ms:.1f}",
             f"{ratio:.2f}",
+            f"{sql[f'large {name}']:.2f}",
+            f"{sql[f'small {name}']:.2f}",
             f"{samples[f'large {name}'].errors + samples[f'small {name}'].errors}",
         ]
         for name, ratio in ratios.items()
@@ -1361,6 +1441,8 @@ def listings_report(
                 f"{options.games} games ms",
                 f"{options.small_games} games ms",
                 "ratio",
+                f"SQL {options.games} ms",
+                f"SQL {options.small_games} ms",
                 "errors",
             ],
         )
@@ -1395,6 +1477,7 @@ def listings_report(
                             k: {"median_ms": s.median_ms, "requests": len(s.latencies)}
                             for k, s in samples.items()
                         },
+                        "sql_ms": sql,
                         "budgets": [vars(b) for b in budgets],
                     },
                     indent=2,
