@@ -30,7 +30,8 @@ read-only and the editing scoreboard, home (the phone with 20 games), history pa
 opponent, the 304 of each of those (asked with its ETag), and the round pages of the
 table's game: mark, record, correct (round 1) and live (the other 8-player game), and the
 API's listings of games (``GET /api/v1/games``, :data:`LISTING_FILTERS`: pages 1 and 200,
-unfiltered and with each filter of the history page) on both kinds of server. The
+unfiltered and with each filter of the history page) on both kinds of server, each also
+with its SQL timed in this process (the fastest of ``--sql-runs``). The
 endpoints take turns (``--rounds``), so that a machine busy with something else slows them
 all alike. Each page kept once rendered (``RENDERED_AFTER_CHANGES``) is also measured right
 after each change (a round of the table's game corrected), as the first phone to ask after a
