@@ -30,7 +30,8 @@ read-only and the editing scoreboard, home (the phone with 20 games), history pa
 opponent, the 304 of each of those (asked with its ETag), and the round pages of the
 table's game: mark, record, correct (round 1) and live (the other 8-player game), and the
 API's listings of games (``GET /api/v1/games``, :data:`LISTING_FILTERS`: pages 1 and 200,
-unfiltered and with each filter of the history page) on both kinds of server. The
+unfiltered and with each filter of the history page) on both kinds of server, each also
+with its SQL timed in this process (the fastest of ``--sql-runs``). The
 endpoints take turns (``--rounds``), so that a machine busy with something else slows them
 all alike. Each page kept once rendered (``RENDERED_AFTER_CHANGES``) is also measured right
 after each change (a round of the table's game corrected), as the first phone to ask after a
@@ -85,6 +86,7 @@ from scripts.bench.in_process import (  # noqa: E402
     games_of,
     make_app,
     revalidates,
+    sql_times,
     statement_counts,
     weigh,
 )
@@ -149,6 +151,12 @@ def parse_options(argv: list[str]) -> argparse.Namespace:
         "--listings-only",
         action="store_true",
         help="measure only GET /api/v1/setup and the API's listings of games (quicker)",
+    )
+    parser.add_argument(
+        "--sql-runs",
+        type=int,
+        default=30,
+        help="runs of each API listing's statements in-process, the fastest kept",
     )
     parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     return parser.parse_args(argv)
@@ -335,11 +343,29 @@ def run(
             for pair in zip(listings["large"], listings["small"], strict=True)
             for size, t in zip(("large", "small"), pair, strict=True)
         ]
+        apps = {
+            "large": {"club": large_app, "circle": make_app(circles_url, secret, folder, False)},
+            "small": {"club": small_app, "circle": make_app(small_url, secret, folder, False)},
+        }
+
+        def listing_sql() -> dict[str, float]:
+            step(f"the listings' SQL in-process, the fastest of {options.sql_runs} runs")
+            return {
+                f"{size} {t.name}": sql_times(
+                    apps[size][t.name.split(":", 1)[0]], [t], options.sql_runs
+                )[t.name]
+                for size in ("large", "small")
+                for t in listings[size]
+            }
+
         if options.listings_only:
             setup = next(t for t in large_targets if t.name == "GET /api/v1/setup")
             samples = measure([(f"large {setup.name}", large, setup), *listing_plan], options)
-            return listings_report(options, samples, listings["large"], time.monotonic() - started)
+            return listings_report(
+                options, samples, listing_sql(), listings["large"], time.monotonic() - started
+            )
         samples = measure(plan + listing_plan, options)
+        listing_times = listing_sql()
         samples["small history page 200"] = samples["small history page 1"]
         for name in AFTER_CHANGE_ROWS:
             step(f"{name}, first request after a change (a round corrected each time)")
@@ -381,7 +407,9 @@ def run(
         large_targets,
         time.monotonic() - started,
     )
-    listed = listings_report(options, samples, listings["large"], time.monotonic() - started)
+    listed = listings_report(
+        options, samples, listing_times, listings["large"], time.monotonic() - started
+    )
     return max(code, listed)
 
 

@@ -9,6 +9,7 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
+from companion.data.change_counter import trigger_names
 from companion.data.models import db, name_key
 from tests.schema import drop_everything
 
@@ -400,4 +401,84 @@ def test_a_circles_games_are_listed_and_counted_through_its_indexes(app: Flask) 
         assert indexes() == before
         with db.engine.connect() as connection:
             assert _rows(connection, "SELECT * FROM games ORDER BY id") == games
+        drop_everything()
+
+
+def test_each_seat_copies_its_games_time_and_status_through_an_index(app: Flask) -> None:
+    """0018: every seat takes its game's created_at and status, and the index of a
+    player's games newest first reads them; from then on the triggers keep them (a game
+    finished in a later write moves its seats with it). Going back drops the columns, the
+    index and the triggers, keeps every seat, and the seats' writes are counted still."""
+    with app.app_context():
+        drop_everything()
+        upgrade(revision="0017")
+        with db.engine.begin() as connection:
+            (club,) = _rows(connection, "SELECT id FROM circles")[0]
+            for statement in (
+                "INSERT INTO players (id, circle_id, name, key, created_at) VALUES "
+                "(1, :club, 'Ann', 'ann', '2026-01-01'), (2, :club, 'Ben', 'ben', '2026-01-01'), "
+                "(3, :club, 'Cleo', 'cleo', '2026-01-01')",
+                "INSERT INTO games (id, code, edit_key_hash, family, scoring, colours_marked, "
+                "reveal, rounds_planned, first_leader, status, created_at, updated_at, version, "
+                "circle_id) VALUES (1, 'one', 'h', 'classic', 'classic', 1, 'open', 5, 0, "
+                "'finished', '2026-01-01 10:00:00', '2026-01-01', 7, :club), (2, 'two', 'h', "
+                "'hat-trick', NULL, NULL, NULL, 3, 1, 'in_progress', '2026-01-02 11:00:00', "
+                "'2026-01-02', 1, :club)",
+                "INSERT INTO seats (game_id, position, player_id) VALUES "
+                "(1, 0, 1), (1, 1, 2), (1, 2, 3), (2, 0, 2), (2, 1, 3)",
+            ):
+                connection.execute(sa.text(statement), {"club": club})
+            seats = _rows(connection, "SELECT * FROM seats ORDER BY game_id, position")
+
+        def copies() -> list[tuple[object, ...]]:
+            with db.engine.connect() as connection:
+                return _rows(
+                    connection,
+                    "SELECT seats.game_id, seats.position FROM seats JOIN games "
+                    "ON games.id = seats.game_id WHERE seats.game_status = games.status "
+                    "AND seats.game_created_at = games.created_at "
+                    "ORDER BY seats.game_id, seats.position",
+                )
+
+        def seat_indexes() -> dict[str, list[str]]:
+            return {
+                str(index["name"]): [str(column) for column in index["column_names"]]
+                for index in sa.inspect(db.engine).get_indexes("seats")
+            }
+
+        before = seat_indexes()
+        upgrade(revision="0018")
+        assert seat_indexes() == {
+            **before,
+            "ix_seats_player_id_game_created_at": [
+                "player_id",
+                "game_created_at",
+                "game_id",
+                "game_status",
+            ],
+        }
+        assert copies() == [(game, seat) for game, seat, _ in seats]
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("UPDATE games SET status = 'finished' WHERE id = 2"))
+            statuses = _rows(connection, "SELECT DISTINCT game_status FROM seats WHERE game_id = 2")
+        assert statuses == [("finished",)]
+        assert copies() == [(game, seat) for game, seat, _ in seats]
+
+        downgrade(revision="0017")
+        assert seat_indexes() == before
+        columns = {column["name"] for column in sa.inspect(db.engine).get_columns("seats")}
+        assert columns == {"game_id", "position", "player_id"}
+        with db.engine.begin() as connection:
+            assert _rows(connection, "SELECT * FROM seats ORDER BY game_id, position") == seats
+            # no trigger copies into the columns that are gone
+            connection.execute(sa.text("UPDATE games SET status = 'abandoned' WHERE id = 2"))
+            changes = _rows(connection, "SELECT changes FROM change_counter")
+        with db.engine.begin() as connection:
+            # the counter still counts a write of the seats alone
+            connection.execute(sa.text("DELETE FROM seats WHERE game_id = 2 AND position = 1"))
+            assert _rows(connection, "SELECT changes FROM change_counter") != changes
+        with db.engine.connect() as connection:
+            names = {name for _table, name in trigger_names(connection)}
+        assert not any(name.startswith("copy_game_to_seat") for name in names)
+        assert any(name.startswith("count_changes_seats") for name in names)
         drop_everything()

@@ -19,7 +19,7 @@ from flask import Flask
 from flask_migrate import Migrate, upgrade
 
 from companion import resources
-from companion.data import change_counter, ledger
+from companion.data import change_counter, ledger, seat_copies
 from companion.data.models import Game, db
 from companion.data.states import GameStatus, RoundStatus
 
@@ -34,12 +34,14 @@ migrate = Migrate(compare_type=True, render_as_batch=True)
 
 def init_app(app: Flask) -> None:
     """Bind the models and the migrations to ``app``, keep the statistics ledger on every
-    flush, give a schema made by ``create_all`` the change counter's triggers, tune SQLite
+    flush, give a schema made by ``create_all`` the change counter's triggers and those that
+    copy a game's time and status to its seats, tune SQLite
     for several writers, and name the stored states for the templates."""
     db.init_app(app)
     app.jinja_env.globals.update(GameStatus=GameStatus, RoundStatus=RoundStatus)
     ledger.install()
     change_counter.install()
+    seat_copies.install()
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

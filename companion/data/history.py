@@ -90,28 +90,75 @@ def circle_of(filters: HistoryFilter) -> sa.ColumnElement[int]:
     return sa.literal(filters.circle_id, sa.Integer)
 
 
-def _conditions(
+@dataclass(frozen=True)
+class ListedRows:
+    """Where the games a filter lets through are read, one row per game: the games
+    themselves, or for a player's games that player's seats, which carry their game's time
+    and status (``data.seat_copies``): the player's games are then read newest first in the
+    order of the seats' index and counted there, without the games table (migration 0018).
+    """
+
+    #: The table (or join) the rows come from.
+    source: sa.FromClause
+    #: The game, its time and its status in those rows.
+    game_id: so.InstrumentedAttribute[int]
+    created_at: so.InstrumentedAttribute[Any]
+    status: so.InstrumentedAttribute[Any]
+    #: What the rows must meet.
+    conditions: tuple[sa.ColumnElement[bool], ...]
+    #: Whether the rows are seats (a player's games), not games.
+    seats: bool
+
+    @property
+    def playing(self) -> sa.ColumnElement[bool]:
+        """The rows of games in progress."""
+        return self.status == GameStatus.IN_PROGRESS
+
+
+def listed_rows(
     filters: HistoryFilter,
     circle: sa.ColumnElement[int] | so.InstrumentedAttribute[int] | None = None,
-) -> list[sa.ColumnElement[bool]]:
-    """The conditions of ``filters``, for the games of ``circle`` (a column of another
+) -> ListedRows:
+    """The rows of the games ``filters`` lets through, of ``circle`` (a column of another
     table, for counts per circle) or else of the filter's own circle. A name is matched
-    within the circle only."""
+    within the circle only; a game's players are its circle's (a circle's merge keeps them
+    so), so a player's seats are games of the player's circle."""
     circle = circle_of(filters) if circle is None else circle
-    conditions: list[sa.ColumnElement[bool]] = [Game.circle_id == circle]
-    if filters.player:
-        seated = (
-            sa.select(Seat.game_id)
-            .join(Player, Player.id == Seat.player_id)
-            .where(Player.circle_id == circle, Player.key == name_key(filters.player))
+    if not filters.player:
+        conditions = [Game.circle_id == circle]
+        if filters.variant:
+            conditions.append(variant_condition(filters.variant))
+        conditions += _period(filters, Game.created_at)
+        return ListedRows(
+            Game.__table__, Game.id, Game.created_at, Game.status, tuple(conditions), False
         )
-        conditions.append(Game.id.in_(seated))
+    # the circle, when a column of the statement's circles, is theirs at every level
+    player = (
+        sa.select(Player.id)
+        .where(Player.circle_id == circle, Player.key == name_key(filters.player))
+        .correlate_except(Player)
+        .scalar_subquery()
+    )
+    source: sa.FromClause = Seat.__table__
+    conditions = [Seat.player_id == player]
     if filters.variant:
-        conditions.append(variant_condition(filters.variant))
+        source = sa.join(Seat, Game, Game.id == Seat.game_id)
+        conditions += [Game.circle_id == circle, variant_condition(filters.variant)]
+    conditions += _period(filters, Seat.game_created_at)
+    return ListedRows(
+        source, Seat.game_id, Seat.game_created_at, Seat.game_status, tuple(conditions), True
+    )
+
+
+def _period(
+    filters: HistoryFilter, created_at: sa.ColumnElement[datetime] | so.InstrumentedAttribute[Any]
+) -> list[sa.ColumnElement[bool]]:
+    """The conditions of the filter's period on ``created_at``."""
+    conditions: list[sa.ColumnElement[bool]] = []
     if filters.since is not None:
-        conditions.append(Game.created_at >= filters.since)
+        conditions.append(created_at >= filters.since)
     if filters.until is not None:
-        conditions.append(Game.created_at < filters.until)
+        conditions.append(created_at < filters.until)
     return conditions
 
 
@@ -263,14 +310,12 @@ def history_state(filters: HistoryFilter, circle: sa.ColumnElement[bool]) -> sa.
     columns = counter_columns()
     if not filters.time_bound:
         return beside_circles(circle, *columns)
-    total, in_progress = _counts(filters)
+    rows = listed_rows(filters, circle=Circle.id)
+    total, in_progress = _counts(rows)
 
     def per_circle(aggregate: sa.ColumnElement[int]) -> sa.ScalarSelect[int]:
         return (
-            sa.select(aggregate)
-            .select_from(Game)
-            .where(*_conditions(filters, circle=Circle.id))
-            .scalar_subquery()
+            sa.select(aggregate).select_from(rows.source).where(*rows.conditions).scalar_subquery()
         )
 
     return beside_circles(
@@ -296,10 +341,9 @@ def read_history_state(
     return list(read_once(history_state(filters, circle)))
 
 
-def _counts(filters: HistoryFilter) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:
-    """The aggregates of :func:`history_counts`, over the games ``filters`` lets through."""
-    playing = Game.status == GameStatus.IN_PROGRESS
-    return sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((playing, 1), else_=0)), 0)
+def _counts(rows: ListedRows) -> tuple[sa.ColumnElement[int], sa.ColumnElement[int]]:
+    """The aggregates of :func:`history_counts`, over ``rows``."""
+    return sa.func.count(), sa.func.coalesce(sa.func.sum(sa.case((rows.playing, 1), else_=0)), 0)
 
 
 def history_counts(
@@ -312,11 +356,12 @@ def history_counts(
 
     The counts are one row; ``beside``'s rows are joined to it, so there is always a row
     (``None`` in the column where ``beside`` has none)."""
-    total, in_progress = _counts(filters)
+    picked = listed_rows(filters)
+    total, in_progress = _counts(picked)
     counts = (
         sa.select(total.label("total"), in_progress.label("in_progress"))
-        .select_from(Game)
-        .where(*_conditions(filters))
+        .select_from(picked.source)
+        .where(*picked.conditions)
         .subquery("counts")
     )
     if beside is None:
@@ -349,8 +394,7 @@ def history_page(
     those in progress) were read already, with :func:`history_counts`. Raises
     :class:`PageOutOfRange` for a page that does not exist.
     """
-    conditions = _conditions(filters)
-    playing = Game.status == GameStatus.IN_PROGRESS
+    picked = listed_rows(filters)
     total, in_progress = counts if counts is not None else history_counts(filters)[0]
     pages = page_count(total)
     if not 1 <= page <= pages:
@@ -364,14 +408,19 @@ def history_page(
         # history): the games in progress, then the others.
         first = max(0, min(PAGE_SIZE, in_progress - start))
         parts = [
-            _listed_slice(conditions + [playing], 0, first, start),
+            _listed_slice(filters, picked, [picked.playing], 0, first, start),
             _listed_slice(
-                conditions + [sa.not_(playing)], 1, PAGE_SIZE - first, max(0, start - in_progress)
+                filters,
+                picked,
+                [sa.not_(picked.playing)],
+                1,
+                PAGE_SIZE - first,
+                max(0, start - in_progress),
             ),
         ]
         listed = sa.union_all(*(sa.select(part) for part in parts)).cte("listed")
     else:
-        listed = sa.select(_listed_slice(conditions, 1, PAGE_SIZE, start)).cte("listed")
+        listed = sa.select(_listed_slice(filters, picked, [], 1, PAGE_SIZE, start)).cte("listed")
     results = seat_results(sa.select(listed.c.id))
     rows = db.session.execute(
         sa.select(
@@ -400,19 +449,41 @@ def history_page(
 
 
 def _listed_slice(
-    conditions: Sequence[sa.ColumnElement[bool]], rank: int, limit: int, offset: int
+    filters: HistoryFilter,
+    rows: ListedRows,
+    conditions: Sequence[sa.ColumnElement[bool]],
+    rank: int,
+    limit: int,
+    offset: int,
 ) -> sa.Subquery:
-    """``limit`` games from ``offset`` on, newest first, of those ``conditions`` let through,
-    tagged with ``rank`` (the order of the slices on the page)."""
-    return (
-        sa.select(
-            *(getattr(Game, column).label(column) for column in LISTED_COLUMNS),
-            sa.literal(rank).label("rank"),
+    """``limit`` games from ``offset`` on, newest first, of ``rows`` that also meet
+    ``conditions``, tagged with ``rank`` (the order of the slices on the page). A player's
+    games are picked from their seats alone, in the order of the seats' index, and only the
+    page's games are then read (of the circle listed: never another circle's game)."""
+    columns = [getattr(Game, column).label(column) for column in LISTED_COLUMNS]
+    order = (rows.created_at.desc(), rows.game_id.desc())
+    if not rows.seats:
+        return (
+            sa.select(*columns, sa.literal(rank).label("rank"))
+            .where(*rows.conditions, *conditions)
+            .order_by(*order)
+            .limit(limit)
+            .offset(offset)
+            .subquery()
         )
-        .where(*conditions)
-        .order_by(Game.created_at.desc(), Game.id.desc())
+    page = (
+        sa.select(rows.game_id.label("game_id"))
+        .select_from(rows.source)
+        .where(*rows.conditions, *conditions)
+        .order_by(*order)
         .limit(limit)
         .offset(offset)
+        .subquery("page")
+    )
+    return (
+        sa.select(*columns, sa.literal(rank).label("rank"))
+        .join(page, page.c.game_id == Game.id)
+        .where(Game.circle_id == circle_of(filters))
         .subquery()
     )
 

@@ -201,14 +201,32 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     """A player's place at a game's table; position 0 is the first seat, clockwise (R3)."""
 
     __tablename__ = "seats"
-    #: A player's games, found without reading the seats table (statistics, migration 0004).
-    __table_args__ = (sa.Index("ix_seats_player_id_game_id", "player_id", "game_id"),)
+    __table_args__ = (
+        #: A player's games, found without reading the seats table (statistics, migration
+        #: 0004).
+        sa.Index("ix_seats_player_id_game_id", "player_id", "game_id"),
+        #: A player's games newest first, read a page at a time in the index's order and
+        #: counted (status: those in progress) without the games table; a period is a range
+        #: of the game's time (migration 0018).
+        sa.Index(
+            "ix_seats_player_id_game_created_at",
+            "player_id",
+            "game_created_at",
+            "game_id",
+            "game_status",
+        ),
+    )
 
     game_id: so.Mapped[int] = so.mapped_column(
         sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     position: so.Mapped[int] = so.mapped_column(primary_key=True)
     player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+    #: The game's ``created_at`` and ``status``, copied and kept in step by triggers in the
+    #: writer's transaction (``data.seat_copies``, migration 0018), whatever a writer gives
+    #: them; read in SQL only (a loaded seat may hold an older copy).
+    game_created_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+    game_status: so.Mapped[str | None] = so.mapped_column(sa.String(16))
 
     game: so.Mapped[Game] = so.relationship(back_populates="seats")
     player: so.Mapped[Player] = so.relationship(back_populates="seats", lazy="joined")

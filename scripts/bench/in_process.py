@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,14 @@ from scripts.bench.table_game import Phone
 from scripts.page_reader import loads
 
 
-def make_app(url: str, secret: str, folder: Path) -> Any:
+def make_app(url: str, secret: str, folder: Path, club: bool = True) -> Any:
     from companion import create_app
 
     instance = folder / f"instance-{secrets.token_hex(4)}"
     instance.mkdir()
-    # a club's server, as the served one (``gunicorn``): one history for every phone
-    config = {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret, "CLUB_SERVER": True}
+    # a club's server, as the served one (``gunicorn``): one history for every phone; or,
+    # not ``club``, a server of circles
+    config = {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret, "CLUB_SERVER": club}
     return create_app(config, str(instance))
 
 
@@ -117,6 +119,51 @@ def statement_counts(app: Any, phone: Phone, targets: list[Target]) -> dict[str,
             sys.exit(f"{target.name}: status {answer.status_code} in-process")
         counts[target.name] = len(statements)
     return counts
+
+
+def sql_times(app: Any, targets: list[Target], runs: int) -> dict[str, float]:
+    """The SQL of each target, in this process: its statements caught as the test client
+    serves it once, then each run again ``runs`` times on one connection, its fastest run
+    kept (ms, summed over the statements): what the database itself costs, which a busy
+    machine moves less than the served request's median."""
+    import sqlalchemy as sa
+
+    from companion.data.models import db
+
+    client = app.test_client()
+    statements: list[tuple[str, Any]] = []
+
+    def catch(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        statements.append((statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    times = {}
+    for target in targets:
+        headers = {k: v for k, v in target.headers.items() if k != "Accept-Encoding"}
+        statements.clear()
+        sa.event.listen(engine, "before_cursor_execute", catch)
+        try:
+            answer = client.open(target.path, method=target.method, headers=headers)
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", catch)
+        if answer.status_code != target.status:
+            sys.exit(f"{target.name}: status {answer.status_code} in-process")
+        total = 0.0
+        with engine.connect() as connection:
+            driver = connection.connection.driver_connection
+            for statement, parameters in statements:
+                fastest = float("inf")
+                for _ in range(runs):
+                    cursor = driver.cursor()
+                    started = time.perf_counter()
+                    cursor.execute(statement, parameters)
+                    cursor.fetchall()
+                    fastest = min(fastest, time.perf_counter() - started)
+                    cursor.close()
+                total += fastest
+        times[target.name] = total * 1000
+    return times
 
 
 @dataclass

@@ -1,10 +1,11 @@
 """The API's listing of a circle's games reads an index in its order, newest first, and
 stops after the page: no sort of the whole circle, however many games it and the other
-circles hold (migration 0017). Held on the query plans of the statements served, on SQLite
-(``EXPLAIN QUERY PLAN``: no temporary B-tree for the listing's ORDER BY) and on PostgreSQL
-(``EXPLAIN``: an index scan under the page's LIMIT, no Sort of the circle's games), with
-thousands of games in the measured circle and in another one, the planner's statistics
-taken as after a bulk load."""
+circles hold (migration 0017); a player's games are read so from their seats' index, which
+holds each game's time and status, and counted there without the games table (migration
+0018). Held on the query plans of the statements served, on SQLite (``EXPLAIN QUERY PLAN``:
+no temporary B-tree for the listing's ORDER BY) and on PostgreSQL (``EXPLAIN``: an index
+scan under the page's LIMIT, no Sort of the circle's games), with thousands of games in the
+measured circle and in another one, the planner's statistics taken as after a bulk load."""
 
 from __future__ import annotations
 
@@ -19,13 +20,19 @@ from flask.testing import FlaskClient
 from companion.data.circles import server_circle_id
 from companion.data.database import refresh_planner_statistics
 from companion.data.history import HistoryFilter, history_page
-from companion.data.models import Circle, Game, db
+from companion.data.models import Circle, Game, Player, Seat, db
 from companion.data.states import GameStatus
 
 #: Games in each of the two circles: enough for a planner to prefer an index to a sort.
 GAMES = 3000
 #: The index the listing reads.
 LISTING_INDEX = "ix_games_circle_id_created_at"
+#: The index the listing of a player's games reads, and its count.
+PLAYER_INDEX = "ix_seats_player_id_game_created_at"
+#: The players of each circle, seated three a game in turn: Ann plays every other game.
+PLAYERS = ("Ann", "Ben", "Cleo", "Dan")
+#: Ann's games in each circle.
+ANNS_GAMES = GAMES // 2
 
 
 def fill(app: Flask) -> tuple[int, int]:
@@ -60,10 +67,34 @@ def fill(app: Flask) -> tuple[int, int]:
                     }
                 )
         db.session.execute(sa.insert(Game), rows)
+        seat_players(club)
+        seat_players(int(other))
         db.session.commit()
         refresh_planner_statistics()
         assert other is not None
         return club, int(other)
+
+
+def seat_players(circle: int) -> None:
+    """Seat :data:`PLAYERS` of ``circle`` at its games, three a game: Ann in every other
+    one, the other three in turn."""
+    players = db.session.scalars(
+        sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
+        [{"circle_id": circle, "name": name, "key": name.lower()} for name in PLAYERS],
+    ).all()
+    games = db.session.scalars(
+        sa.select(Game.id).where(Game.circle_id == circle).order_by(Game.id)
+    ).all()
+    others = players[1:]
+    seats: list[dict[str, Any]] = []
+    for number, game in enumerate(games):
+        seated = [others[number % 3], others[(number + 1) % 3]]
+        seated.append(players[0] if number % 2 == 0 else others[(number + 2) % 3])
+        seats += [
+            {"game_id": game, "position": position, "player_id": player}
+            for position, player in enumerate(seated)
+        ]
+    db.session.execute(sa.insert(Seat), seats)
 
 
 def caught(app: Flask, serve: Any) -> list[tuple[str, Any]]:
@@ -90,22 +121,29 @@ def listing_statement(statements: list[tuple[str, Any]]) -> tuple[str, Any]:
     return listed[0]
 
 
+def count_statement(statements: list[tuple[str, Any]]) -> tuple[str, Any]:
+    """The statement that counts the games listed (before the page's)."""
+    counted = [(s, p) for s, p in statements if "count(" in s.lower() and "LIMIT" not in s]
+    assert len(counted) == 1, [s for s, _ in statements]
+    return counted[0]
+
+
 def sqlite_plan(statement: str, parameters: Any) -> list[tuple[int, int, str]]:
     with db.engine.connect() as connection:
         rows = connection.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters).all()
     return [(int(row[0]), int(row[1]), str(row[-1])) for row in rows]
 
 
-def assert_sqlite_reads_in_order(statement: str, parameters: Any) -> None:
-    """The games are searched through the listing index, and the part of the plan that
+def assert_sqlite_reads_in_order(
+    statement: str, parameters: Any, index: str = LISTING_INDEX, table: str = "games"
+) -> None:
+    """The rows of ``table`` are searched through ``index``, and the part of the plan that
     reads them (its co-routine or subquery) sorts nothing; the one ORDER BY sorted at the
-    top is the page's own rows."""
+    top is the page's own rows. No table of games or seats is scanned whole."""
     plan = sqlite_plan(statement, parameters)
-    reads = [
-        row for row in plan if row[2].startswith("SEARCH games USING") and LISTING_INDEX in row[2]
-    ]
+    reads = [row for row in plan if row[2].startswith(f"SEARCH {table} USING") and index in row[2]]
     assert reads, plan
-    scans = [row for row in plan if row[2].startswith("SCAN games")]
+    scans = [row for row in plan if row[2].startswith(("SCAN games", "SCAN seats"))]
     assert not scans, plan
     for _id, parent, _detail in reads:
         siblings = [row[2] for row in plan if row[1] == parent]
@@ -124,17 +162,25 @@ def postgres_nodes(
     return nodes
 
 
-def assert_postgres_reads_in_order(statement: str, parameters: Any) -> None:
-    """The games are read through the listing index, under a Limit, with no Sort between
-    the two; no other node reads the games table whole."""
+def postgres_plan(statement: str, parameters: Any) -> dict[str, Any]:
     with db.engine.connect() as connection:
         driver = connection.connection.driver_connection
         with driver.cursor() as cursor:
             cursor.execute("EXPLAIN (FORMAT JSON) " + statement, parameters)
             (document,) = cursor.fetchone()
-    nodes = postgres_nodes(document[0]["Plan"])
-    reads = [(above, node) for above, node in nodes if node.get("Index Name") == LISTING_INDEX]
-    assert reads, document
+    plan: dict[str, Any] = document[0]["Plan"]
+    return plan
+
+
+def assert_postgres_reads_in_order(
+    statement: str, parameters: Any, index: str = LISTING_INDEX
+) -> None:
+    """The rows are read through ``index``, under a Limit, with no Sort between the two; no
+    other node reads the games or the seats table whole."""
+    plan = postgres_plan(statement, parameters)
+    nodes = postgres_nodes(plan)
+    reads = [(above, node) for above, node in nodes if node.get("Index Name") == index]
+    assert reads, plan
     for above, node in reads:
         assert node["Node Type"] in ("Index Scan", "Index Only Scan"), node
         assert "Limit" in above, above
@@ -143,17 +189,42 @@ def assert_postgres_reads_in_order(statement: str, parameters: Any) -> None:
     whole = [
         node
         for _, node in nodes
-        if node.get("Relation Name") == "games" and "Seq" in node["Node Type"]
+        if node.get("Relation Name") in ("games", "seats") and "Seq" in node["Node Type"]
     ]
-    assert not whole, document
+    assert not whole, plan
 
 
-def assert_reads_in_order(app: Flask, statement: str, parameters: Any) -> None:
+def assert_reads_in_order(
+    app: Flask, statement: str, parameters: Any, index: str = LISTING_INDEX, table: str = "games"
+) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            assert_sqlite_reads_in_order(statement, parameters)
+            assert_sqlite_reads_in_order(statement, parameters, index, table)
         else:
-            assert_postgres_reads_in_order(statement, parameters)
+            assert_postgres_reads_in_order(statement, parameters, index)
+
+
+def assert_counted_from_the_seats(app: Flask, statement: str, parameters: Any) -> None:
+    """The player's games are counted from their seats alone, found through an index on
+    the player: the games table is not read. (SQLite reads the seats' index alone;
+    PostgreSQL may read the seats' rows too until a vacuum marks the table's pages as all
+    visible, as after this bulk load.)"""
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            plan = sqlite_plan(statement, parameters)
+            details = [row[2] for row in plan]
+            assert any(
+                detail.startswith("SEARCH seats USING COVERING INDEX " + PLAYER_INDEX)
+                for detail in details
+            ), plan
+            assert not any("games" in detail for detail in details), plan
+        else:
+            nodes = [node for _, node in postgres_nodes(postgres_plan(statement, parameters))]
+            indexes = {node.get("Index Name") for node in nodes}
+            assert indexes & {PLAYER_INDEX, "ix_seats_player_id"}, nodes
+            assert not any(node.get("Relation Name") == "games" for node in nodes), nodes
+            seats = [node for node in nodes if node.get("Relation Name") == "seats"]
+            assert seats and not any("Seq" in node["Node Type"] for node in seats), nodes
 
 
 @pytest.mark.parametrize("page", [1, GAMES // 20 - 1])
@@ -180,3 +251,36 @@ def test_a_circles_listing_among_others_reads_its_index_in_order(app: Flask, pag
             assert listing.total == GAMES and listing.page == page
 
     assert_reads_in_order(app, *listing_statement(caught(app, serve)))
+
+
+@pytest.mark.parametrize("page", [1, ANNS_GAMES // 20 - 1])
+def test_a_players_listing_reads_their_seats_index_in_order(
+    app: Flask, client: FlaskClient, page: int
+) -> None:
+    fill(app)
+
+    def serve() -> None:
+        answer = client.get(f"/api/v1/games?player=ann&page={page}")
+        assert answer.status_code == 200, answer.data[:300]
+        assert answer.json is not None and answer.json["total"] == ANNS_GAMES
+        assert all("Ann" in game["players"] for game in answer.json["games"])
+
+    statements = caught(app, serve)
+    assert_reads_in_order(app, *listing_statement(statements), PLAYER_INDEX, "seats")
+    assert_counted_from_the_seats(app, *count_statement(statements))
+
+
+@pytest.mark.parametrize("page", [1, ANNS_GAMES // 20 - 1])
+def test_a_players_listing_in_a_circle_among_others_reads_their_seats_index_in_order(
+    app: Flask, page: int
+) -> None:
+    _club, other = fill(app)
+
+    def serve() -> None:
+        with app.app_context():
+            listing = history_page(HistoryFilter(player="Ann", circle_id=other), page)
+            assert listing.total == ANNS_GAMES and listing.page == page
+
+    statements = caught(app, serve)
+    assert_reads_in_order(app, *listing_statement(statements), PLAYER_INDEX, "seats")
+    assert_counted_from_the_seats(app, *count_statement(statements))
