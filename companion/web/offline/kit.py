@@ -77,21 +77,26 @@ SHIPPED_MODULES = (
     "companion.formats.offline_game",
     "companion.formats.round_fields",
     "companion.formats.trick_taps",
-    "companion.formats.live_words",
-    "companion.formats.live_over",
-    "companion.formats.live_page",
     "companion.formats.live_taps",
     "companion.formats.new_game",
     "companion.data.names",
     "companion.data.seating",
     "companion.pages.scoreboard",
     "companion.pages.render",
+    "companion.pages.trick",
+    "companion.pages.live",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
 SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
 #: The templates of the pages the worker renders (under ``templates/`` in the archive), and
 #: the pure-Python packages that render them, from the installed packages as the rules are.
-SHIPPED_TEMPLATES = ("games/scoreboard_board.html", "games/game_macros.html", "macros.html")
+SHIPPED_TEMPLATES = (
+    "games/scoreboard_board.html",
+    "games/game_macros.html",
+    "macros.html",
+    "games/live_round.html",
+    "games/live_macros.html",
+)
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)
 #: The route map the worker builds the pages' links from: endpoint -> URL rule.

@@ -60,7 +60,7 @@ def render_live(
         page,
         url_for,
         generate_csrf(),
-        notes=get_flashed_messages(category_filter=[FLASH_CATEGORY]),
+        notes=[str(note) for note in get_flashed_messages(category_filter=[FLASH_CATEGORY])],
         refusal=refusal,
         conflict=conflict,
         expired=expired,

@@ -10,10 +10,10 @@ table's next game, as play again starts it), ``games/new`` (a game started as ``
 /games`` starts it), ``rounds/live_entries`` (a round played live here, in full),
 ``rounds/fields`` and ``rounds/marks`` (a round form's posted fields read as the page reads
 them), ``tricks/tap`` (a tap on the trick resolver, told as its page tells it) and
-``live/tap`` (a tap on a live round's page, and the change it queues); and one page,
-``pages/scoreboard``: the scoreboard's board drawn from the kept state and the queue by the
-server's page model and template (companion/pages), its links from the route map the kit
-carries. Given the player's
+``live/tap`` (a tap on a live round's page, and the change it queues); and two pages,
+``pages/scoreboard`` and ``pages/live``: the scoreboard's board and a live round drawn from
+the kept state and the queue by the server's page models and templates (companion/pages),
+their links from the route map the kit carries. Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
 """
@@ -70,7 +70,7 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard"})
+PAGES = frozenset({"pages/scoreboard", "pages/live"})
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -102,6 +102,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, TOLD[call](body, reader(language or "en")))
         if call == "pages/scoreboard":
             return reply(200, scoreboard(body, language or "en"))
+        if call == "pages/live":
+            return reply(200, live_round(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -194,6 +196,52 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     }
 
 
+def live_round(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The live page of round ``number`` (templates/games/live_round.html) of the game the
+    phone kept (``state``) with the changes it queued (``queued``, the cards of the
+    unfinished trick among them), as the server will draw it once they are sent. ``root``,
+    ``token`` and ``next_game`` as for the scoreboard; ``refusal``, ``refused`` and
+    ``notes``: what the last tap (``live/tap``) said; ``address``: the game's address when
+    the server does not have the game yet (started or played again on this phone). Answers
+    the HTML."""
+    from companion.pages import live as live_page  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(
+        body,
+        "The request",
+        ("state", "queued", "number"),
+        ("root", "token", "next_game", "refusal", "refused", "notes", "address"),
+    )
+    state = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    number = parse.integer(fields["number"], "number", 1, 2**31)
+    offline_game.live_round(state, number)  # refused unless the round is played live
+    refused = fields.get("refused")
+    page = live_page.live_page_of(
+        state,
+        number,
+        reader(language),
+        next_game_code=next_game(fields.get("next_game"), state),
+        refused=str(refused) if refused else None,
+    )
+    notes = fields.get("notes") or []
+    refusal = fields.get("refusal")
+    link = linker(str(fields.get("root") or ""))
+    address = fields.get("address")
+    if address:  # a game the server does not have yet: its pages are under its own address
+        link = under_address(link, page.code, str(address), str(fields.get("root") or ""))
+    context = live_page.live_context(
+        page,
+        link,
+        str(fields.get("token") or ""),
+        notes=[str(note) for note in notes] if isinstance(notes, list) else [],
+        refusal=str(refusal) if refusal else None,
+    )
+    html = environment(language).get_template("games/live_round.html").render(context)
+    return {"html": html, "pending": state[offline_game.PENDING], "refused": state["refused"]}
+
+
 @cache
 def environment(language: str) -> Any:
     """The templates in ``language``, compiled once for the visit (Jinja keeps them)."""
@@ -231,5 +279,21 @@ def linker(root: str) -> Callable[..., str]:
         rule = routes()[endpoint]
         path = RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
         return root + path
+
+    return url
+
+
+def under_address(
+    link: Callable[..., str], code: str, address: str, root: str
+) -> Callable[..., str]:
+    """``link``, with the game ``code``'s pages under ``address`` instead of ``/g/<code>``:
+    a game the phone started, which the server does not have yet."""
+    game = root + "/g/" + quote(code, safe="")
+
+    def url(endpoint: str, **values: object) -> str:
+        made = link(endpoint, **values)
+        if str(values.get("code")) == code and made.startswith(game):
+            return address + made[len(game) :]
+        return made
 
     return url
