@@ -71,7 +71,8 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         folder = Path(str(package.__file__)).parent
         expected.update({f"{folder.name}/{path.name}": path for path in folder.glob("*.py")})
     templates = resources.folder("templates")
-    for name in ("games/scoreboard_board.html", "games/game_macros.html", "macros.html"):
+    shown = ("games/scoreboard_board.html", "games/game_macros.html", "macros.html")
+    for name in (*shown, "games/live_round.html", "games/live_macros.html"):
         expected[f"templates/{name}"] = templates / name
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
