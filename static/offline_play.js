@@ -127,7 +127,7 @@
 
   // The changes as companion/formats/offline_game.py takes them (a correction, a live trick
   // and its undo name their round).
-  var NUMBERED = ["correct", "trick", "undo"];
+  var NUMBERED = ["correct", "cards", "trick", "undo", "undo_card"];
 
   function queued(changes) {
     return changes.map(function (change) {
@@ -789,7 +789,7 @@
   // A round played live on this phone that clashed with another phone's: one choice for the
   // whole round, as the conflict view offers for a recorded round (keep mine, keep theirs)
 
-  var LIVE_CHANGES = ["live", "trick", "undo"];
+  var LIVE_CHANGES = ["live", "cards", "trick", "undo", "undo_card"];
 
   // This phone's changes of the live round ``number``, in the order entered.
   function liveChangesOf(changes, number) {
@@ -1267,6 +1267,8 @@
     reachable: reachable,
     fetchState: fetchState,
     liveAddress: liveAddress,
+    root: root, // where the app is: the worker's pages link from it
+    retryLater: retryLater, // a change kept: sent as soon as the server answers
     gameAddress: placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code),
     placeholder: placeholder, // a game the server does not have yet
     queued: queued,

@@ -3,8 +3,9 @@
 //
 // - IndexedDB "sticheln-offline", store "changes", in the order entered: each change is the
 //   API call it will be (POST /api/v1/games/<code>/rounds, PUT .../rounds/<n>, POST
-//   .../rounds/marks, and for a live round POST .../rounds/live, POST .../rounds/<n>/tricks
-//   and DELETE .../rounds/<n>/tricks/last, POST .../again for the table's next game, and
+//   .../rounds/marks, and for a live round POST .../rounds/live, PUT .../rounds/<n>/trick-so-far
+//   (the cards of its unfinished trick), POST .../rounds/<n>/tricks, DELETE
+//   .../rounds/<n>/tricks/last and .../tricks/last/cards/last, POST .../again for the table's next game, and
 //   POST /api/v1/games for a game started on this phone;
 //   with the version and the round number the page was opened for, and an Idempotency-Key,
 //   so a change sent twice is applied once), plus the form's fields for the conflict view.
@@ -202,8 +203,10 @@
       correct: ["PUT", "/rounds/{number}"],
       mark: ["POST", "/rounds/marks"],
       live: ["POST", "/rounds/live"],
+      cards: ["PUT", "/rounds/{number}/trick-so-far"],
       trick: ["POST", "/rounds/{number}/tricks"],
       undo: ["DELETE", "/rounds/{number}/tricks/last"],
+      undo_card: ["DELETE", "/rounds/{number}/tricks/last/cards/last"],
       again: ["POST", "/again"],
       start: ["POST", null], // a game started on this phone: POST /api/v1/games
     };

@@ -136,12 +136,9 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
     if fields["action"] == "again":
         apply_again(game)
         return
-    if fields["action"] in ("trick", "undo"):
+    if fields["action"] in LIVE_ACTIONS:
         number = parse.integer(fields.get("number"), "number", 1, 2**31)
-        if fields["action"] == "trick":
-            apply_trick(game, setup, number, fields["body"])
-        else:
-            apply_undo(game, setup, number, fields["body"])
+        LIVE_ACTIONS[fields["action"]](game, setup, number, fields["body"])
         return
     body = parse.fields(fields["body"], "The change's body", ("version", "entries"), ("number",))
     entries = read_entries(body["entries"], setup)
@@ -157,8 +154,8 @@ def apply_change(game: dict[str, Any], setup: TableSetup, change: object) -> Non
         scored = score_checked(setup, entries)
     else:
         raise ApiError(
-            'A queued change\'s "action" is "record", "correct", "mark", "live", "trick", "undo" '
-            'or "again".'
+            'A queued change\'s "action" is "record", "correct", "mark", "live", "cards", '
+            '"trick", "undo", "undo_card" or "again".'
         )
     fill_scored(round_, setup, entries, scored)
 
@@ -463,6 +460,53 @@ def apply_undo(game: dict[str, Any], setup: TableSetup, number: int, body: objec
     live = live_of(round_, setup)
     round_.update(tricks_played=len(live.tricks), next_leader=live.leader, trick_so_far=[])
     round_[PENDING] = True
+
+
+def apply_cards(game: dict[str, Any], setup: TableSetup, number: int, body: object) -> None:
+    """The cards of a live round's unfinished trick (C6, R19), as ``PUT
+    .../rounds/<n>/trick-so-far`` stores them: refused as stale when the trick is no longer
+    the one they were entered on (``was``: another phone changed it)."""
+    field = trick_field(setup)
+    fields = parse.fields(body, "The change's body", ("version", field, "was"))
+    plays = plays_of(setup, fields[field], field)
+    was = plays_of(setup, fields["was"], "was")
+    check_open(game)
+    round_ = live_round(game, number)
+    if round_["status"] == SCORED:
+        raise ApiError(f"Round {number} is over: all its tricks are played.")
+    if plays_of(setup, round_.get("trick_so_far") or [], field) != was:
+        raise ApiError(TRICK_CHANGED, 409)
+    if plays:
+        live_of(round_, setup).check_partial_trick(plays)
+    round_["trick_so_far"] = plays_json(setup, plays)
+    round_[PENDING] = True
+
+
+def apply_undo_card(game: dict[str, Any], setup: TableSetup, number: int, body: object) -> None:
+    """The card that completed the last trick taken back, as ``DELETE
+    .../tricks/last/cards/last`` does: the trick is open again with its other cards."""
+    undone = copy.deepcopy(game)
+    apply_undo(undone, setup, number, body)  # the server's checks first, in its order
+    live = live_of(live_round(game, number), setup)
+    last = live.undo_trick()
+    kept, _ = live.reopen(last.leader, last.plays)  # refused before anything changes
+    game.clear()
+    game.update(undone)
+    game["rounds"][number - 1]["trick_so_far"] = plays_json(setup, kept)
+
+
+#: What the phone says when the unfinished trick changed on another phone (as the API does).
+TRICK_CHANGED = (
+    "Another phone changed this trick meanwhile, so your tap was not used. The trick is "
+    "shown as it is now: tap again if your card is still missing."
+)
+
+LIVE_ACTIONS = {
+    "cards": apply_cards,
+    "trick": apply_trick,
+    "undo": apply_undo,
+    "undo_card": apply_undo_card,
+}
 
 
 # --------------------------------------------------------------------------------------------

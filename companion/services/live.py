@@ -10,7 +10,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import CursorResult
 
 from companion.data.models import Game, Round, db, utcnow
-from companion.data.queries import IN_TRICK, live_round_of, play_of, playing_round, setup_of
+from companion.data.queries import (
+    IN_TRICK,
+    live_round_of,
+    play_of,
+    playing_round,
+    setup_of,
+    unfinished_plays,
+)
 from companion.data.states import RoundMode, RoundStatus
 from companion.rules import score_round
 from companion.rules.cards import Card
@@ -134,6 +141,31 @@ def show_unfinished_trick(game: Game, number: int, plays: Sequence[Play]) -> Non
     )
     if cast(CursorResult[Any], stored).rowcount != 1:
         raise StaleVersion(game.version)
+
+
+class TrickChanged(ServiceError):
+    """The unfinished trick is no longer the one a change was entered on (another phone
+    changed it meanwhile), said as the live page says it."""
+
+    status = 409
+    template = N_(
+        "Another phone changed this trick meanwhile, so your tap was not used. The trick is "
+        "shown as it is now: tap again if your card is still missing."
+    )
+
+
+def replace_unfinished_trick(
+    game: Game, number: int, version: int, was: Sequence[Play], plays: Sequence[Play]
+) -> Round:
+    """The unfinished trick as a phone entered it with no network (C6, R19), in place of the
+    trick ``was`` it was entered on; refused as stale (409) when the trick changed on
+    another phone meanwhile, so no card is lost or put in another's place."""
+    check_version(game, version)
+    round_ = _round_in_play(game, number)
+    if list(unfinished_plays(round_, live_round_of(game, round_))) != list(was):
+        raise TrickChanged()
+    show_unfinished_trick(game, number, plays)
+    return round_
 
 
 def undo_live_trick(game: Game, number: int, version: int) -> Round:

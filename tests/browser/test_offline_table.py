@@ -28,7 +28,7 @@ from companion.rules import (
 from tests.browser.scenario import signed
 from tests.browser.support import WORKER_START_MS, LiveServer, Phone, kit_manifest
 from tests.browser.test_journeys import tap_chip
-from tests.browser.test_offline_live_page import tap_card
+from tests.browser.test_offline_live_page import tap_card, trick_cards
 from tests.browser.test_offline_play import (
     NO_NETWORK,
     OUTBOX_SIZE,
@@ -40,7 +40,6 @@ from tests.browser.test_offline_play import (
     made_ready,
     pending_table,
 )
-from tests.offline.test_live_taps import trick_cards
 from tests.rules.helpers import ClassicRound, play_classic_round
 from tests.table import Table, as_json, auth
 

@@ -288,6 +288,31 @@ def play_trick(code: str, number: int) -> ResponseReturnValue:
     return {**game_state(game), **answer}, 201
 
 
+@bp.put("/games/<code>/rounds/<int:number>/trick-so-far")
+@idempotent
+def replace_trick_so_far(code: str, number: int) -> ResponseReturnValue:
+    """Store the cards of the unfinished trick, in play order from its leader (C6, R19), in
+    place of the trick ``was`` they were entered on: a phone that played on offline sends
+    them once the network is back. Refused (409) if the trick changed meanwhile."""
+    game = editable_game(code)
+    hat_trick = game.variant.has_passes
+    field = "plays" if hat_trick else "cards"
+    data = parse.fields(request_body(), "The request", ("version", field, "was"))
+    version = parse.integer(data["version"], "version", 0, 2**31)
+    read = parse.play if hat_trick else _plain_play
+    plays = [
+        read(item, f"{field}[{i}]")
+        for i, item in enumerate(parse.listing(data[field], field, MAX_PLAYERS))
+    ]
+    was = [
+        read(item, f"was[{i}]")
+        for i, item in enumerate(parse.listing(data["was"], "was", MAX_PLAYERS))
+    ]
+    services.replace_unfinished_trick(game, number, version, was, plays)
+    commit_change()
+    return game_state(game)
+
+
 def _plain_play(value: object, where: str) -> Play:
     """A classic-family trick takes plain cards: there is no passing (R6)."""
     return Play(parse.card(value, where))

@@ -78,9 +78,6 @@ SHIPPED_MODULES = (
     "companion.formats.offline_game",
     "companion.formats.round_fields",
     "companion.formats.trick_taps",
-    "companion.formats.live_words",
-    "companion.formats.live_over",
-    "companion.formats.live_page",
     "companion.formats.live_taps",
     "companion.formats.new_game",
     "companion.data.names",
@@ -90,6 +87,8 @@ SHIPPED_MODULES = (
     "companion.pages.render",
     "companion.pages.resolver",
     "companion.pages.round_scores",
+    "companion.pages.trick",
+    "companion.pages.live",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
 SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
@@ -102,6 +101,8 @@ SHIPPED_TEMPLATES = (
     "tools/resolver_trick.html",
     "tools/macros.html",
     "games/round_scores_list.html",
+    "games/live_round.html",
+    "games/live_macros.html",
 )
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)

@@ -13,7 +13,8 @@ them) and ``live/tap`` (a tap on a live round's page, and the change it queues);
 pages drawn by the server's page models and templates (companion/pages), their links from
 the route map the kit carries: ``pages/scoreboard``, the scoreboard's board from the kept
 state and the queue, ``pages/resolver``, the trick resolver's trick after a tap, and
-``pages/round_scores``, a round's scores with their reasons, a round queued here included.
+``pages/round_scores``, a round's scores with their reasons, a round queued here included,
+and ``pages/live``, a live round (the cards of its unfinished trick queued here included).
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
@@ -69,7 +70,7 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard", "pages/resolver", "pages/round_scores"})
+PAGES = frozenset({"pages/scoreboard", "pages/resolver", "pages/round_scores", "pages/live"})
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -106,6 +107,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, resolver(body, language or "en"))
         if call == "pages/round_scores":
             return reply(200, round_scores(body, language or "en"))
+        if call == "pages/live":
+            return reply(200, live_round(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -270,6 +273,50 @@ def round_scores(body: Mapping[str, Any], language: str) -> dict[str, object]:
 
 
 @cache
+def live_round(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The live page of round ``number`` (templates/games/live_round.html) of the game the
+    phone kept (``state``) with the changes it queued (``queued``, the cards of the
+    unfinished trick among them), as the server will draw it once they are sent. ``root``,
+    ``token`` and ``next_game`` as for the scoreboard; ``refusal``, ``refused`` and
+    ``notes``: what the last tap (``live/tap``) said; ``address``: the game's address when
+    the server does not have the game yet (started or played again on this phone). Answers
+    the HTML."""
+    from companion.pages import live as live_page  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(
+        body,
+        "The request",
+        ("state", "queued", "number"),
+        ("root", "token", "next_game", "refusal", "refused", "notes", "address"),
+    )
+    state = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    number = parse.integer(fields["number"], "number", 1, 2**31)
+    offline_game.live_round(state, number)  # refused unless the round is played live
+    refused = fields.get("refused")
+    page = live_page.live_page_of(
+        state,
+        number,
+        reader(language),
+        next_game_code=next_game(fields.get("next_game"), state),
+        refused=str(refused) if refused else None,
+    )
+    notes = fields.get("notes") or []
+    refusal = fields.get("refusal")
+    address = fields.get("address")  # a game the server does not have yet: its pages there
+    link = linker(str(fields.get("root") or ""), page.code, str(address) if address else None)
+    context = live_page.live_context(
+        page,
+        link,
+        str(fields.get("token") or ""),
+        notes=[str(note) for note in notes] if isinstance(notes, list) else [],
+        refusal=str(refusal) if refusal else None,
+    )
+    html = environment(language).get_template("games/live_round.html").render(context)
+    return {"html": html, "pending": state[offline_game.PENDING], "refused": state["refused"]}
+
+
 def environment(language: str) -> Any:
     """The templates in ``language``, each imported once for the visit (Jinja keeps them)."""
     from companion.pages import render  # noqa: PLC0415 (see scoreboard)
