@@ -272,7 +272,6 @@ def round_scores(body: Mapping[str, Any], language: str) -> dict[str, object]:
     return {"html": html}
 
 
-@cache
 def live_round(body: Mapping[str, Any], language: str) -> dict[str, object]:
     """The live page of round ``number`` (templates/games/live_round.html) of the game the
     phone kept (``state``) with the changes it queued (``queued``, the cards of the
@@ -317,6 +316,7 @@ def live_round(body: Mapping[str, Any], language: str) -> dict[str, object]:
     return {"html": html, "pending": state[offline_game.PENDING], "refused": state["refused"]}
 
 
+@cache
 def environment(language: str) -> Any:
     """The templates in ``language``, each imported once for the visit (Jinja keeps them)."""
     from companion.pages import render  # noqa: PLC0415 (see scoreboard)
