@@ -14,11 +14,11 @@ from companion import services
 from companion.data.models import Game, db
 from companion.formats.backup.plans import BackupError
 from companion.formats.parse import ApiError
+from companion.pages.record import Problems
 from companion.rules import Card, Colour, Message, PlainText, Refusal, RuleError, variant_named
 from companion.rules.errors import PlayerCountError, UnknownColourError, UnknownVariantError
 from companion.rules.text import N_
 from companion.web.errors import PageArea, refusals, register_api_errors, register_page_errors
-from companion.web.games.entry.seat_parts import Problems
 from companion.web.scoreboard_page import game_template_helpers
 
 NAMES = ["Ann", "Ben", "Cleo"]
