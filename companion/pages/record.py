@@ -671,6 +671,49 @@ def colours_label(colours: Sequence[Colour], reader: Reader) -> str:
     return f" {CHOICE_SEPARATOR} ".join(colour_words(colour, reader) for colour in colours)
 
 
+#: What the page warns about before a switch of entry modes, as the ``data-warn`` of the
+#: warning shown (companion/web/games/entry/switch.py carries the entries over).
+TO_FULL = "to-full"  # trick counts beyond the listed cards
+TO_QUICK = "to-quick"  # cards of other colours, kept only as a trick count
+NO_WHOLE_TRICKS = "no-whole-tricks"  # cards of other colours making no whole tricks
+HAT_TO_FULL = "hat-to-full"  # counts, which have no cards
+HAT_TO_QUICK = "hat-to-quick"  # cards, kept only as counts
+
+
+def seat_losses(kind: Kind, seat: Seat, per_trick: int) -> set[str]:
+    """What switching one seat of a form of ``kind`` to its other mode would not keep."""
+    if kind is Kind.QUICK:
+        tricks = seat.entered("tricks")
+        unlisted = (tricks or 0) * per_trick - len(seat.cards("marked_captured"))
+        return {TO_FULL} if tricks and unlisted > 0 else set()
+    if kind is Kind.FULL:
+        colours = {card.colour for card in seat.cards("marked")}
+        captured = seat.cards("captured")
+        others = sum(1 for card in captured if card.colour not in colours)
+        if not others:
+            return set()
+        return {
+            TO_QUICK if tricks_of_cards(len(captured), per_trick) is not None else NO_WHOLE_TRICKS
+        }
+    if kind is Kind.HAT_FULL:
+        return {HAT_TO_QUICK} if seat.cards("captured") or seat.cards("passed") else set()
+    if kind is Kind.HAT_QUICK:
+        counted = sum(seat.entered(name) or 0 for name in COUNTS[kind])
+        return {HAT_TO_FULL} if counted > 0 else set()
+    return set()
+
+
+def losses_of(shown: FormShown) -> frozenset[str]:
+    """What switching the form to its other mode would not keep now: the warnings the page
+    shows next to the switch (rounds.js keeps them current while typing)."""
+    found = set()
+    for number in range(shown.setup.players):
+        found |= seat_losses(shown.kind, shown.seat(number), shown.setup.cards_per_trick)
+    if NO_WHOLE_TRICKS in found:
+        found.add(TO_QUICK)  # what quick entry keeps, then where it keeps less
+    return frozenset(found)
+
+
 def progress_of(shown: FormShown) -> Progress | None:
     """C3 or C5 as far as the form is filled in: tricks (or cards) placed and expected."""
     setup, kind = shown.setup, shown.kind
@@ -736,6 +779,8 @@ class RoundPage:
     conflict: GameNow | None
     #: The seats with a field that could not be read.
     refused_seats: frozenset[int] = frozenset()
+    #: What a switch to the other entry mode would not keep now.
+    losses: frozenset[str] = frozenset()
 
     @property
     def seats_to_fix(self) -> list[int]:
@@ -795,6 +840,7 @@ def round_page(
         parts=parts,
         problems=problems,
         progress=progress_of(shown),
+        losses=losses_of(shown),
         hazy=setup.variant.hides_marks,
         checked=scores is not None and not problems,
         conflict=game_now(state) if conflict else None,
@@ -831,12 +877,10 @@ def round_context(
     correcting: bool = False,
     modes: Sequence[tuple[str, str, bool]] = (),
     switched: Sequence[str] | None = None,
-    losses: Iterable[str] = (),
 ) -> dict[str, Any]:
     """What the round pages' templates take: the page, its hidden fields (the CSRF token,
     the version and the round the form was opened for), the links between the entry modes
-    (``modes``), what a switch of modes kept (``switched``) and would not keep now
-    (``losses``)."""
+    (``modes``) and what a switch of modes kept (``switched``)."""
     return {
         "page": page,
         "code": page.code,
@@ -857,7 +901,7 @@ def round_context(
         "correcting": correcting,
         "modes": list(modes),
         "switched": list(switched) if switched else None,
-        "switch_losses": set(losses),
+        "switch_losses": page.losses,
         "switch_action": SWITCH,
         "continue_action": CONTINUE,
         "scoreboard_url": url("games.scoreboard", code=page.code),

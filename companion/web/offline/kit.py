@@ -85,13 +85,21 @@ SHIPPED_MODULES = (
     "companion.data.names",
     "companion.data.seating",
     "companion.pages.scoreboard",
+    "companion.pages.record",
     "companion.pages.render",
 )
 #: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
 SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
 #: The templates of the pages the worker renders (under ``templates/`` in the archive), and
 #: the pure-Python packages that render them, from the installed packages as the rules are.
-SHIPPED_TEMPLATES = ("games/scoreboard_board.html", "games/game_macros.html", "macros.html")
+SHIPPED_TEMPLATES = (
+    "games/scoreboard_board.html",
+    "games/game_macros.html",
+    "macros.html",
+    "games/round_record_page.html",
+    "games/round_mark_page.html",
+    "games/round_macros.html",
+)
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)
 #: The route map the worker builds the pages' links from: endpoint -> URL rule.

@@ -31,7 +31,8 @@ from wtforms.widgets import HiddenInput
 from companion import rules, services
 from companion.formats import round_fields
 from companion.formats.round_fields import MOST_COUNT
-from companion.pages.record import Kind, seat_data
+from companion.pages.record import Kind as Kind
+from companion.pages.record import seat_data
 from companion.read_models.chips import card_of_token
 
 

@@ -22,7 +22,6 @@ from companion.rules import RoundScore, TableSetup
 from companion.web.games.entry.editing import names_of
 from companion.web.games.entry.forms import ChoiceField, CountField, Kind, RoundForm, kinds_for
 from companion.web.games.entry.sending import Sent, Unread
-from companion.web.games.entry.switch import losses
 
 #: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
 CONTINUE = record.CONTINUE
@@ -171,7 +170,6 @@ def render_round_page(
         correcting=bool(extra.pop("correcting", False)),
         modes=extra.pop("modes", ()),
         switched=extra.pop("switched", None),
-        losses=losses(form),
     )
     html = render_template(template, game=game, form=form, **context, **extra)
     return html, status_of(outcome, form)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from companion.formats import (
     live_taps,
@@ -70,7 +70,7 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard"})
+PAGES = frozenset({"pages/scoreboard", "pages/record", "pages/mark"})
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -102,6 +102,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, TOLD[call](body, reader(language or "en")))
         if call == "pages/scoreboard":
             return reply(200, scoreboard(body, language or "en"))
+        if call in ROUND_PAGES:
+            return reply(200, round_page(body, language or "en", ROUND_PAGES[call]))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -194,6 +196,110 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     }
 
 
+#: The round pages the worker draws, by call: the template of each one's content.
+ROUND_PAGES = {
+    "pages/record": "games/round_record_page.html",
+    "pages/mark": "games/round_mark_page.html",
+}
+
+
+def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[str, object]:
+    """A round page's content (the record page in the entry ``mode`` asked for, a
+    correction's when ``number`` names a round, or the mark page) of the game the phone
+    kept (``state``) with the changes it queued (``queued``), as the server draws it once
+    they are sent: its form holding the round's indicators as marked, or the ``fields`` the
+    page posted (``{name: [values...]}``), shown again. ``root`` and ``token`` as for the
+    scoreboard. Answers the HTML, the page's title and the round's number."""
+    from companion.pages import record  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(
+        body, "The request", ("state", "queued"), ("root", "token", "mode", "number", "fields")
+    )
+    state: dict[str, Any] = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    setup = record.setup_of(state)
+    correcting = fields.get("number") is not None
+    number = (
+        parse.integer(fields["number"], "number", 1, len(state["rounds"]))
+        if correcting
+        else int(state["next_round"])
+    )
+    marking = template == ROUND_PAGES["pages/mark"]
+    mode = fields.get("mode")
+    stored = (
+        queued_entries(fields, number) if correcting else marked_entries(state, number, marking)
+    )
+    kind = (
+        record.Kind.MARK
+        if marking
+        else record.kind_of(setup, mode if isinstance(mode, str) else None, stored)
+    )
+    if fields.get("fields") is not None:
+        values: dict[str, list[str]] = round_fields.posted_fields(fields["fields"])
+    else:
+        values = record.entry_values(kind, stored, setup.players)
+    words = reader(language)
+    page = record.round_page(state, kind, number, values, words)
+    link = linker(str(fields.get("root") or ""))
+    code = page.code
+    hidden = [
+        ("csrf_token", str(fields.get("token") or "")),
+        ("version", str(state["version"])),
+        ("number", str(number)),
+        ("digest", ""),
+    ]
+    if correcting:
+        modes = record.mode_links(
+            page,
+            words,
+            lambda other: link("games.correct_round", code=code, number=number, mode=other),
+        )
+    else:
+        modes = record.mode_links(
+            page, words, lambda other: link("games.record_round", code=code, mode=other)
+        )
+    context = record.round_context(
+        page, link, hidden[:3] if marking else hidden, correcting=correcting, modes=modes
+    )
+    html = environment(language).get_template(template).render(context)
+    return {"html": html, "number": number, "kind": kind.value}
+
+
+def queued_entries(fields: Mapping[str, Any], number: int) -> list[Any] | None:
+    """The entries of round ``number`` as this phone last queued them (recorded or
+    corrected here), as a correction's form shows them; ``None`` for a round the server
+    scored before the phone went offline (the phone does not hold its entries)."""
+    state, queued = fields["state"], fields["queued"]
+    found = None
+    for index, change in enumerate(queued):
+        action = change.get("action") if isinstance(change, Mapping) else None
+        if action == "record":
+            opened = offline_game.offline_state(state, queued[:index])["next_round"]
+        elif action == "correct":
+            opened = change.get("number")
+        else:
+            continue
+        body = change.get("body")
+        if opened == number and isinstance(body, Mapping) and isinstance(body.get("entries"), list):
+            found = body["entries"]
+    return found
+
+
+def marked_entries(
+    state: Mapping[str, Any], number: int, marking: bool
+) -> list[dict[str, object]] | None:
+    """The indicators the round to record was marked with, as stored entries (none on the
+    mark page, none while hidden, R15)."""
+    rounds = state["rounds"]
+    if marking or number > len(rounds):
+        return None
+    marked = rounds[number - 1].get("marked")
+    if rounds[number - 1]["status"] == "scored" or not marked:
+        return None
+    return [{"marked": cards} for cards in marked]
+
+
 @cache
 def environment(language: str) -> Any:
     """The templates in ``language``, compiled once for the visit (Jinja keeps them)."""
@@ -229,7 +335,11 @@ def linker(root: str) -> Callable[..., str]:
 
     def url(endpoint: str, **values: object) -> str:
         rule = routes()[endpoint]
+        used = set(RULE_PART.findall(rule))
         path = RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
-        return root + path
+        query = urlencode(
+            [(k, str(v)) for k, v in values.items() if k not in used and v is not None]
+        )
+        return root + path + ("?" + query if query else "")
 
     return url
