@@ -340,49 +340,6 @@
     });
   }
 
-  // A round page of the next game, drawn on the game it follows (a game started here: on a
-  // game of its shape, its players named in their seats): its links lead to the game's own
-  // pages.
-  function showNextRoundPage() {
-    return outbox.keptGame().then(function (kept) {
-      if (newGame && kept && kept.state) {
-        showNames(kept.state.players);
-      }
-      showFrame();
-    });
-  }
-
-  function showNames(players) {
-    Array.prototype.forEach.call(main.querySelectorAll(".round-seat[data-seat]"), function (seat) {
-      var name = seat.querySelector(".round-seat__name");
-      if (name) {
-        name.textContent = players[Number(seat.getAttribute("data-seat"))];
-      }
-    });
-    Array.prototype.forEach.call(main.querySelectorAll("[data-leader], [data-leading]"), function (leader) {
-      leader.textContent = ""; // who leads is said once the round to enter is known
-    });
-  }
-
-  function showFrame() {
-    var board = root + "/g/" + encodeURIComponent(frameCode);
-    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
-      if (placeholder && link.href === new URL(board, location.href).href) {
-        link.href = placeholderAddress("");
-      }
-    });
-    if (form) {
-      form.action = location.pathname; // never the form of the game this page was kept of
-      // Colours marked in the kept game's round are not this game's (showMarks marks its own).
-      Array.prototype.forEach.call(form.querySelectorAll('input[name$="-marked"]:checked'), function (chip) {
-        chip.checked = false;
-        chip.dispatchEvent(new Event("change", { bubbles: true }));
-      });
-    }
-    main.hidden = false;
-    main.removeAttribute("data-offline-frame");
-  }
-
   // ``game``: the game whose page is loaded next (this one's, or a next game's once the
   // server started it).
   function markJustSent(game) {
@@ -650,51 +607,21 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // Switching between quick entry and every card with no network: the other mode's kept page,
-  // with what both forms take carried over (the indicators; quick entry's marked-colour cards
-  // become every card's first cards), as the server's switch carries them.
-
-  var SWITCHED = "sticheln-offline-switch";
+  // Switching between quick entry and every card with no network: the other mode's page,
+  // drawn by the rules worker, with what both forms take carried over (the indicators; quick
+  // entry's marked-colour cards become every card's first cards).
 
   function switchOffline(url) {
-    // On a game the server does not have yet, the page drawn on (its address) leads to this
-    // game's own page in that mode.
-    var address = placeholder ? new URL(placeholderAddress("record") + new URL(url).search, location.href).href : url;
-    caches.match(url).then(function (page) {
-      if (!page) {
-        say(words.offline, true, true); // that mode was never kept here: online only
-        return;
+    var carried = {};
+    var fields = fieldsOf(form);
+    Object.keys(fields).forEach(function (name) {
+      var here = /-marked_captured$/.test(name) ? name.replace(/-marked_captured$/, "-captured") : name;
+      if (/-(marked|captured)$/.test(here)) {
+        carried[here] = (carried[here] || []).concat(fields[name]); // counts and choices stay behind
       }
-      try {
-        sessionStorage.setItem(SWITCHED, JSON.stringify({ url: address, fields: fieldsOf(form) }));
-      } catch (error) {}
-      location.href = address;
     });
-  }
-
-  // The entries carried over from the other mode's page, put in this one.
-  function takeSwitched() {
-    var switched = null;
-    try {
-      switched = JSON.parse(sessionStorage.getItem(SWITCHED) || "null");
-      sessionStorage.removeItem(SWITCHED);
-    } catch (error) {}
-    if (!switched || switched.url !== location.href) {
-      return;
-    }
-    Object.keys(switched.fields).forEach(function (name) {
-      var here = /-marked_captured$/.test(name) ? name.replace(/_captured$/, "").replace(/-marked$/, "-captured") : name;
-      if (!/-(marked|captured)$/.test(here)) {
-        return; // counts and choices are the page's own in each mode
-      }
-      switched.fields[name].forEach(function (value) {
-        var chip = form.querySelector('input[name="' + here + '"][value="' + value + '"]');
-        if (chip && !chip.checked) {
-          chip.checked = true;
-          chip.dispatchEvent(new Event("change", { bubbles: true }));
-        }
-      });
-    });
+    history.replaceState(null, "", placeholder ? placeholderAddress("record") + new URL(url).search : url);
+    drawRoundPage(carried);
   }
 
   // The rounds this phone holds for the game, drawn; answers how many wait to be sent.
@@ -1149,88 +1076,99 @@
     });
   }
 
-  function showRecordPage() {
-    var heading = main.querySelector("h1");
-    say(words.loading);
-    return offlineGame().then(function (offline) {
-      if (!offline) {
-        return;
-      }
-      say(words.offline);
-      if (correctAgain) {
-        var number = correctedNumber();
-        heading.textContent = fill(words.correct, { number: number });
-        say(words.offline + " " + fill(words.enter_again, { number: number }));
-        showLeader(offline.game, offline.game.rounds[number - 1].leader);
-        Array.prototype.forEach.call(form.querySelectorAll('button[value="save"]'), function (save) {
-          save.textContent = words.save_correction;
-        });
-      } else if (!correcting) {
-        // The kept page may be of an earlier round than the one entered next.
-        var title = startingLive ? words.play_live : marking ? words.mark : words.record;
-        heading.textContent = fill(title, { number: offline.game.next_round });
-        showLeader(offline.game);
-        showMarks(offline.game);
-      }
-      takeSwitched();
-    });
+  // The round pages the rules worker draws (companion/pages/record.py, the server's model
+  // and templates), by address: the kept page's content is swapped for the page drawn from
+  // the game as it stands here (the state kept plus the changes waiting).
+  var ROUND_PAGES = [
+    { pattern: /\/rounds\/record$/, call: "pages/record" },
+    { pattern: /\/rounds\/mark$/, call: "pages/mark" },
+    { pattern: /\/rounds\/([0-9]+)$/, call: "pages/record", numbered: true },
+  ];
+
+  function roundPageOf(url) {
+    return ROUND_PAGES.filter(function (page) {
+      return page.pattern.test(url.pathname);
+    })[0];
   }
 
-  // The round to record had its colours marked (on this phone or before it went offline):
-  // its indicators, chosen already, as the server's page shows them (none while hazy, R15).
-  function showMarks(game) {
-    var round = game.rounds[game.next_round - 1];
-    if (marking || !round || round.status !== "playing" || !round.marked) {
-      return;
+  // This page's content drawn by the rules worker (``fields``: a form's fields to show
+  // again, as FormData gives them), swapped in; answers whether it was.
+  function drawRoundPage(fields) {
+    var url = new URL(location.href);
+    var page = roundPageOf(url);
+    var section = main.querySelector("section.round-page");
+    if (!page || !section || startingLive) {
+      return Promise.resolve(false);
     }
-    round.marked.forEach(function (cards, seat) {
-      cards.forEach(function (card) {
-        var token = card.colour + "-" + card.value;
-        var chip = form.querySelector('input[name="s' + seat + '-marked"][value="' + token + '"]');
-        if (chip && !chip.checked) {
-          chip.checked = true;
-          chip.dispatchEvent(new Event("change", { bubbles: true }));
+    var token = document.querySelector('input[name="csrf_token"]');
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
+      if (!found[0]) {
+        say(words.unkept, true, true);
+        return false;
+      }
+      var body = {
+        state: found[0].state,
+        queued: queued(waitingOf(found[1])),
+        root: root,
+        token: token ? token.value : "",
+        mode: url.searchParams.get("mode") || modeOf(form),
+      };
+      if (page.numbered) {
+        body.number = Number(url.pathname.match(page.pattern)[1]);
+        if (!correctAgain && form) {
+          body.kept = fieldsOf(form); // the round as the server showed it when the page was kept
         }
+      }
+      if (fields) {
+        body.fields = fields;
+      }
+      return rules(page.call, body).then(function (answer) {
+        if (answer.status !== 200) {
+          say(fill(words.failed, { error: answer.body.error }), true, true);
+          return false;
+        }
+        var digest = form && form.elements.digest ? form.elements.digest.value : "";
+        section.insertAdjacentHTML("afterend", answer.body.html);
+        section.remove();
+        ownPage();
+        if (digest && form.elements.digest) {
+          form.elements.digest.value = digest; // the round as the server showed it last
+        }
+        return true;
       });
     });
   }
 
-  // The kept page was of an earlier round: who leads this one (R3), first, with the badge.
-  // (``leader``: of the round corrected; by default the seat leading the round to come.)
-  function showLeader(game, leader) {
-    leader = leader === undefined ? game.next_leader : leader;
-    var line = main.querySelector("[data-leader]");
-    if (line) {
-      line.textContent = fill(words.led, { name: game.players[leader] });
+  // The entry mode of a round form (quick entry or every card).
+  function modeOf(shown) {
+    var kind = shown ? shown.getAttribute("data-kind") : null;
+    return kind === "full" || kind === "delayed" || kind === "hat-full" ? "full" : kind ? "quick" : null;
+  }
+
+  // A page drawn here: its links lead to this game's pages (a game the server does not have
+  // yet: its own addresses), its form is taken, and the page's scripts run on it.
+  function ownPage() {
+    main.hidden = false;
+    main.removeAttribute("data-offline-frame");
+    form = document.getElementById("round-form") || main.querySelector("form.round-form");
+    if (placeholder) {
+      Array.prototype.forEach.call(main.querySelectorAll(".round-meta a[href]"), function (link) {
+        link.href = placeholderAddress("");
+      });
+      Array.prototype.forEach.call(main.querySelectorAll("button[formaction]"), function (button) {
+        var search = new URL(button.getAttribute("formaction"), location.href).search;
+        button.setAttribute("formaction", placeholderAddress("record") + search);
+      });
     }
-    var leading = main.querySelector("[data-leading]");
-    if (leading) {
-      leading.textContent = fill(words.leading, { name: game.players[leader] });
+    if (form) {
+      form.action = location.pathname + location.search;
+      takeSubmit();
     }
-    var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
-    if (!seats.length) {
-      return;
-    }
-    var after = seats[seats.length - 1].nextSibling;
-    var parent = seats[0].parentNode;
-    seats.forEach(function (seat) {
-      var badge = seat.querySelector(".round-seat__badge");
-      if (badge) {
-        badge.remove();
-      }
+    Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
+      var again = document.createElement("script");
+      again.src = old.src;
+      old.replaceWith(again);
     });
-    seats.sort(function (one, other) {
-      var count = seats.length;
-      var first = (Number(one.getAttribute("data-seat")) - leader + count) % count;
-      return first - (Number(other.getAttribute("data-seat")) - leader + count) % count;
-    });
-    seats.forEach(function (seat) {
-      parent.insertBefore(seat, after);
-    });
-    var name = seats[0].querySelector(".round-seat__name");
-    if (name) {
-      name.after(" ", element("span", words.leads, { class: "round-seat__badge" }));
-    }
   }
 
   function keepRound(action) {
@@ -1339,14 +1277,13 @@
   }
 
   // The record page kept on this phone: a Save the server does not answer is kept here.
-  function takeRoundForm() {
-    if (!form) {
-      return;
-    }
+  var keptCopy = false; // the page is the copy the phone kept, shown with no network
+
+  function takeSubmit() {
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
     var confirmed = false;
-    var keptCopy = false; // the page is the copy the phone kept, shown with no network
-    form.addEventListener("submit", function (event) {
+    var taken = form;
+    taken.addEventListener("submit", function (event) {
       if (confirmed) {
         confirmed = false; // the server answers: the page's own post goes ahead
         return;
@@ -1358,7 +1295,7 @@
         if (online && !placeholder && !correctAgain) {
           (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
             confirmed = true;
-            form.requestSubmit(submitter);
+            taken.requestSubmit(submitter);
           });
         } else if (!action || action === "check" || action === "save") {
           keepRound(action);
@@ -1369,10 +1306,21 @@
         }
       });
     });
+  }
+
+  function takeRoundForm() {
+    if (!form) {
+      return;
+    }
+    takeSubmit();
     reachable().then(function (online) {
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
-        showRecordPage();
+        say(words.loading);
+        drawRoundPage().then(function () {
+          main.hidden = false; // (a page drawn on a kept frame, hidden until then)
+          say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
+        });
       }
       if (!online) {
         return;
@@ -1454,11 +1402,6 @@
         keepAcrossSwaps();
         showScoreboard();
       } else if (scoreboardUrl !== null && !onLivePage) {
-        if (placeholder) {
-          showNextRoundPage();
-        } else if (correctAgain) {
-          showFrame();
-        }
         takeRoundForm();
       } else {
         showStatus(); // any other page of the game: what waits, and whether it can be sent

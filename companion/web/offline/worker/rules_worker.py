@@ -208,12 +208,17 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     correction's when ``number`` names a round, or the mark page) of the game the phone
     kept (``state``) with the changes it queued (``queued``), as the server draws it once
     they are sent: its form holding the round's indicators as marked, or the ``fields`` the
-    page posted (``{name: [values...]}``), shown again. ``root`` and ``token`` as for the
-    scoreboard. Answers the HTML, the page's title and the round's number."""
+    page posted (``{name: [values...]}``), shown again; a correction of a round the server
+    scored before the phone went offline shows the fields of the page the phone ``kept``.
+    ``root`` and ``token`` as for the scoreboard. Answers the HTML, the round's number and
+    the form's kind."""
     from companion.pages import record  # noqa: PLC0415 (see scoreboard)
 
     fields = parse.fields(
-        body, "The request", ("state", "queued"), ("root", "token", "mode", "number", "fields")
+        body,
+        "The request",
+        ("state", "queued"),
+        ("root", "token", "mode", "number", "fields", "kept"),
     )
     state: dict[str, Any] = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -230,13 +235,16 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     stored = (
         queued_entries(fields, number) if correcting else marked_entries(state, number, marking)
     )
+    posted = fields.get("fields")
+    if posted is None and correcting and stored is None:
+        posted = fields.get("kept")  # the round as the kept page showed it, scored before
     kind = (
         record.Kind.MARK
         if marking
         else record.kind_of(setup, mode if isinstance(mode, str) else None, stored)
     )
-    if fields.get("fields") is not None:
-        values: dict[str, list[str]] = round_fields.posted_fields(fields["fields"])
+    if posted is not None:
+        values: dict[str, list[str]] = round_fields.posted_fields(posted)
     else:
         values = record.entry_values(kind, stored, setup.players)
     words = reader(language)
