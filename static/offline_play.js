@@ -48,28 +48,33 @@
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  var scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
   // A live round's address (its page, or the kept page the service worker shows there
   // offline, on which static/offline_live.js plays the round).
   var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
-  var onLivePage = LIVE_ADDRESS.test(location.pathname);
-  var onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
-  var form =
-    document.getElementById("round-form") ||
-    main.querySelector('form.round-form[data-kind="mark"]') ||
-    main.querySelector("form.live-start__form");
-  var marking = form !== null && form.getAttribute("data-kind") === "mark";
   // A round's correct page this phone never opened: the service worker shows the game's
   // kept record page there, on which the round is entered again, whole.
   var CORRECT_ADDRESS = /\/rounds\/([0-9]+)$/;
-  var correctAgain =
-    !placeholder &&
-    main.hasAttribute("data-offline-frame") &&
-    !main.hasAttribute("data-correcting") &&
-    CORRECT_ADDRESS.test(location.pathname);
-  var correcting = main.hasAttribute("data-correcting") || correctAgain;
-  // The page starting a round live (static/offline_live.js then plays it).
-  var startingLive = main.querySelector(".live-start") !== null;
+  // What this page is (read again when another page of the game is swapped in, in place).
+  var scoreboardUrl, onLivePage, onScoreboard, form, marking, correctAgain, correcting, startingLive;
+
+  function readPage() {
+    scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
+    onLivePage = LIVE_ADDRESS.test(location.pathname);
+    onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
+    form =
+      document.getElementById("round-form") ||
+      main.querySelector('form.round-form[data-kind="mark"]') ||
+      main.querySelector("form.live-start__form");
+    marking = form !== null && form.getAttribute("data-kind") === "mark";
+    correctAgain =
+      !placeholder &&
+      main.hasAttribute("data-offline-frame") &&
+      !main.hasAttribute("data-correcting") &&
+      CORRECT_ADDRESS.test(location.pathname);
+    correcting = main.hasAttribute("data-correcting") || correctAgain;
+    startingLive = main.querySelector(".live-start") !== null; // (offline_live.js plays it)
+  }
+  readPage();
   var JUST_SENT = "sticheln-offline-sent";
   var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
@@ -204,7 +209,7 @@
     }
     var kept = new URLSearchParams(location.search).get("kept");
     if (kept) {
-      history.replaceState(null, "", location.pathname); // said once, not at every reload
+      history.replaceState({ inPlace: true }, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
     var board = placeholder ? drawNextBoard() : Promise.resolve();
@@ -507,7 +512,10 @@
   // Whether the server answers now (any answer will do); the JSON API, which the service
   // worker never answers from what it keeps.
   function reachable() {
-    return window.StichelnOutbox.reachable(gameApi, REACH_MS);
+    return window.StichelnOutbox.reachable(gameApi, REACH_MS).then(function (online) {
+      offlineSeen = !online;
+      return online;
+    });
   }
 
   // The game as the server has it now, kept for offline use, with its record page.
@@ -562,39 +570,18 @@
     return caches.open(GAMES_CACHE).then(function (cache) {
       return Promise.all(
         urls.map(function (url) {
-          return keepPage(cache, url, true);
+          return keepPage(cache, url);
         })
       );
     });
   }
 
-  // One page kept; with ``modes``, a record page's other entry mode too (quick entry, every
-  // card), so that the table can switch between them with no network.
-  function keepPage(cache, url, modes) {
+  // One page kept: the frame the rules worker draws the page in, offline.
+  function keepPage(cache, url) {
     return fetch(url, { credentials: "same-origin" }).then(function (response) {
       var whole = response.status === 200 && !response.redirected;
       var store = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
-      if (!whole || !store) {
-        return undefined;
-      }
-      return response.clone().text().then(function (text) {
-        return cache.put(url, response).then(function () {
-          var others = modes ? switchAddresses(text, url) : [];
-          return Promise.all(
-            others.map(function (other) {
-              return keepPage(cache, other, false);
-            })
-          );
-        });
-      });
-    });
-  }
-
-  // The addresses a round page's mode switch leads to (its buttons post there online).
-  function switchAddresses(text, url) {
-    var page = new DOMParser().parseFromString(text, "text/html");
-    return Array.prototype.map.call(page.querySelectorAll("button[data-switch][formaction]"), function (button) {
-      return new URL(button.getAttribute("formaction"), url).href;
+      return whole && store ? cache.put(url, response) : undefined;
     });
   }
 
@@ -1267,7 +1254,7 @@
             return;
           }
           return outbox.keep(change).then(function () {
-            location.href = startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number;
+            go(startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number);
           });
         });
       })
@@ -1313,7 +1300,7 @@
       return;
     }
     takeSubmit();
-    reachable().then(function (online) {
+    (offlineSeen ? Promise.resolve(false) : reachable()).then(function (online) {
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
@@ -1363,6 +1350,95 @@
   }
 
   // ------------------------------------------------------------------------------------------
+  // Moving between the game's pages with no network: in place, one rules worker for the visit.
+  // A tap on a link to one of the pages below swaps the page's content and address for that
+  // page's (the copy the service worker keeps, drawn again by the worker as the game stands
+  // here) instead of loading a new document, which would start the worker again. The back
+  // button goes back the same way. To draw another page in place, add its address here.
+
+  var IN_PLACE = [/^$/, /^\/rounds\/(record|mark|[0-9]+)$/]; // after the game's address
+  var offlineSeen = false; // the server did not answer the last time it was asked
+
+  // Whether ``url`` is a page of this game drawn in place (while the server does not answer).
+  function inPlace(url) {
+    var game = new URL(placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code), location.href);
+    if (!offlineSeen || url.origin !== location.origin || url.pathname.indexOf(game.pathname) !== 0) {
+      return false;
+    }
+    var rest = url.pathname.slice(game.pathname.length);
+    return IN_PLACE.some(function (page) {
+      return page.test(rest);
+    });
+  }
+
+  // Go to ``address``: in place where the page is drawn here, else as the browser goes.
+  function go(address) {
+    var url = new URL(address, location.href);
+    if (!inPlace(url)) {
+      location.href = url.href;
+      return;
+    }
+    visit(url, true);
+  }
+
+  // The page at ``url`` in place of this one: the kept copy's content (its stylesheets
+  // added), then drawn as on any load; ``push``: a new entry in the history.
+  function visit(url, push) {
+    return fetch(url.href, { credentials: "same-origin", headers: { "X-Sticheln-Page": "1" } })
+      .then(function (response) {
+        return response.ok ? response.text() : Promise.reject(new Error("not kept"));
+      })
+      .then(function (text) {
+        var page = new DOMParser().parseFromString(text, "text/html");
+        var content = page.querySelector("main");
+        if (!content) {
+          throw new Error("no page");
+        }
+        Array.prototype.forEach.call(page.querySelectorAll('head link[rel="stylesheet"]'), function (link) {
+          if (!document.querySelector('link[rel="stylesheet"][href="' + link.getAttribute("href") + '"]')) {
+            document.head.appendChild(document.importNode(link, true));
+          }
+        });
+        Array.prototype.slice.call(main.attributes).forEach(function (attribute) {
+          main.removeAttribute(attribute.name);
+        });
+        Array.prototype.forEach.call(content.attributes, function (attribute) {
+          main.setAttribute(attribute.name, attribute.value);
+        });
+        main.innerHTML = content.innerHTML;
+        document.title = page.title;
+        if (push) {
+          history.pushState({ inPlace: true }, "", url.href);
+        }
+        window.scrollTo(0, 0);
+        readPage();
+        start();
+      })
+      .catch(function () {
+        location.href = url.href; // not kept here: the browser's way
+      });
+  }
+
+  function movesInPlace() {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a[href]") : null;
+      if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) {
+        return;
+      }
+      if (inPlace(new URL(link.href, location.href))) {
+        event.preventDefault();
+        visit(new URL(link.href, location.href), true);
+      }
+    });
+    window.addEventListener("popstate", function (event) {
+      if (event.state && event.state.inPlace) {
+        visit(new URL(location.href), false);
+      }
+    });
+    history.replaceState({ inPlace: true }, "", location.href); // back to the first page too
+  }
+
+  // ------------------------------------------------------------------------------------------
 
   var wordsKept = fetch(wordsUrl)
     .then(function (response) {
@@ -1393,18 +1469,24 @@
     words: wordsKept,
   };
 
+  // What this page does: drawn as the game stands here, its changes kept or sent.
+  function start() {
+    if (onScoreboard) {
+      showScoreboard();
+    } else if (scoreboardUrl !== null && !onLivePage) {
+      takeRoundForm();
+    } else {
+      showStatus(); // any other page of the game: what waits, and whether it can be sent
+    }
+  }
+
   wordsKept.then(function (found) {
-      if (!found) {
-        return; // never online in this language since the kit was kept: nothing to say
-      }
-      words = found;
-      if (onScoreboard) {
-        keepAcrossSwaps();
-        showScoreboard();
-      } else if (scoreboardUrl !== null && !onLivePage) {
-        takeRoundForm();
-      } else {
-        showStatus(); // any other page of the game: what waits, and whether it can be sent
-      }
-    });
+    if (!found) {
+      return; // never online in this language since the kit was kept: nothing to say
+    }
+    words = found;
+    keepAcrossSwaps();
+    movesInPlace();
+    start();
+  });
 })();
