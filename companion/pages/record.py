@@ -10,9 +10,9 @@ render ``templates/games/round_record_page.html`` or ``round_mark_page.html`` wi
 :func:`round_context`: the same page, whichever side draws it. Nothing here reads a request,
 a stored row or a form class.
 
-It is a little over 400 lines: one small view per field kind (card chips, count chips,
-delayed choices) and one filler per entry kind, side by side, so the entry kinds of the
-record page are shown alike and a change of one is made in one place."""
+It holds one small view per field kind (card chips, count chips, delayed choices) and one
+filler per entry kind, side by side, so the entry kinds of the record page are shown alike
+and a change of one is made in one place."""
 
 from __future__ import annotations
 

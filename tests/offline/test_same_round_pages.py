@@ -18,10 +18,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
 
-from companion.pages.record import kinds_of
+from companion.pages.record import Kind, entry_values, kinds_of
 from companion.rules.table import table_setup
 from companion.web.offline import kit
+from tests.games.round_helpers import form_fields
 from tests.offline.test_offline_game import auth, send
 from tests.offline.test_same_scoreboard import CASES, random_entries
 from tests.offline.worker_run import archive, ask_worker
@@ -59,6 +61,22 @@ def mark_change(rng: random.Random, setup: Any) -> dict[str, Any]:
     played = play_classic_round(setup, rng)
     marked = [[card.as_json() for card in cards] for cards in played.indicators]
     return {"action": "mark", "body": {"version": 0, "marked": marked}}
+
+
+def refused_fields(rng: random.Random, setup: Any) -> tuple[str, dict[str, list[str]]]:
+    """A round played at random, as the record page's fields in its first entry mode, with
+    one count or card wrong, so the rules refuse it (C3, C5): the mode and the fields."""
+    kind = kinds_of(setup)[0]
+    fields = entry_values(kind, random_entries(rng, setup), setup.players)
+    if kind in (Kind.QUICK, Kind.HAT_QUICK):
+        name = "s0-tricks" if kind is Kind.QUICK else "s0-red"
+        fields[name] = [str(int(fields.get(name, ["0"])[0]) + 1)]
+    else:
+        name = next(
+            name for name, values in fields.items() if name.endswith("-captured") and values
+        )
+        fields[name] = fields[name][:-1]
+    return kind.mode, fields
 
 
 def send_change(client: FlaskClient, game: dict[str, Any], change: dict[str, Any]) -> Any:
@@ -122,16 +140,34 @@ def test_the_worker_draws_the_round_pages_the_server_draws_once_the_queue_is_sen
             pages.append(("pages/mark", {}, f"/g/{code}/rounds/mark"))
         for call, extra, _ in pages:
             calls.append((call, {**base, **extra}, language))
+        refused = None if marks else refused_fields(rng, setup)
+        if refused is not None:
+            mode, fields = refused
+            calls.append(
+                ("pages/record", {**base, "mode": mode, "fields": fields, "check": True}, language)
+            )
         for change in queued:
             answer = send_change(client, game, change)
             assert answer.status_code in (200, 201), answer.json
             game.update(answer.json)
+        headers = {"Accept-Language": language}
         for _, _, url in pages:
-            page = phone.get(url, headers={"Accept-Language": language})
+            page = phone.get(url, headers=headers)
             assert page.status_code == 200, (url, page.status_code)
             expected.append((url, content_of(page.get_data(as_text=True))))
+        if refused is not None:
+            url = f"/g/{code}/rounds/record?mode={refused[0]}"
+            shown = form_fields(phone.get(url, headers=headers).get_data(as_text=True))
+            hidden = [(name, shown[name][0]) for name in ("csrf_token", "version", "number")]
+            sent = [(name, value) for name, values in refused[1].items() for value in values]
+            posted = MultiDict([*hidden, *sent, ("action", "check")])
+            page = phone.post(url, data=posted, headers=headers)
+            assert page.status_code == 422, (url, page.status_code)
+            expected.append((url + " (refused)", content_of(page.get_data(as_text=True))))
     answers = ask_worker(unpacked_with_routes, calls)
     for (_, _, language), answer, (url, server) in zip(calls, answers, expected, strict=True):
         assert answer["status"] == 200, answer
         drawn = answer["body"]["html"]
         assert set_aside(content_of(drawn)) == set_aside(server), (url, language)
+    refusals = [server for url, server in expected if url.endswith("(refused)")]
+    assert refusals and all("round-errors round-errors--" in page for page in refusals)

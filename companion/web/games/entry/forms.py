@@ -9,9 +9,9 @@ values into an entry, the count the others imply) is in ``companion.formats.roun
 which reads the same posted fields without WTForms in the rules worker; the page takes those
 pieces from there.
 
-It is a little over 400 lines on purpose: each entry kind's seat form, the entry it reads
-and the stored entry it is filled from again (``seat_data``) stand side by side, so a change
-of one kind is a change in one place.
+Each entry kind's seat form and the entry it reads stand side by side, so a change of one
+kind is a change in one place; the stored entry a form is filled from again (``seat_data``)
+is the page model's (companion/pages/record.py), which the phone shares.
 """
 
 from __future__ import annotations

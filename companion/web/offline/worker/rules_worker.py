@@ -10,12 +10,12 @@ table's next game, as play again starts it), ``games/new`` (a game started as ``
 /games`` starts it), ``rounds/live_entries`` (a round played live here, in full),
 ``rounds/fields`` and ``rounds/marks`` (a round form's posted fields read as the page reads
 them), ``tricks/tap`` (a tap on the trick resolver, told as its page tells it) and
-``live/tap`` (a tap on a live round's page, and the change it queues); and one page,
-``pages/scoreboard``: the scoreboard's board drawn from the kept state and the queue by the
-server's page model and template (companion/pages), its links from the route map the kit
-carries. Given the player's
-language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
-with the compiled catalogs the archive ships); without one, in the API's English.
+``live/tap`` (a tap on a live round's page, and the change it queues); and pages
+(``PAGES``): the scoreboard's board and the round pages (record, correct, mark) drawn from
+the kept state and the queue by the server's page models and templates (companion/pages),
+their links from the route map the kit carries. Given the player's language, a refusal is
+said in it as the server's pages say it (companion/rules/wording.py, with the compiled
+catalogs the archive ships); without one, in the API's English.
 """
 
 from __future__ import annotations
@@ -210,15 +210,17 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     they are sent: its form holding the round's indicators as marked, or the ``fields`` the
     page posted (``{name: [values...]}``), shown again; a correction of a round the server
     scored before the phone went offline shows the fields of the page the phone ``kept``.
-    ``root`` and ``token`` as for the scoreboard. Answers the HTML, the round's number and
-    the form's kind."""
+    With ``check``, the ``fields`` are checked as the server's Check does (C1-C5): the page
+    shows each seat's score, or every refusal beside the seat it names, and the count the
+    others imply filled in. ``root`` and ``token`` as for the scoreboard. Answers the HTML,
+    the round's number and the form's kind."""
     from companion.pages import record  # noqa: PLC0415 (see scoreboard)
 
     fields = parse.fields(
         body,
         "The request",
         ("state", "queued"),
-        ("root", "token", "mode", "number", "fields", "kept"),
+        ("root", "token", "mode", "number", "fields", "kept", "check"),
     )
     state: dict[str, Any] = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -248,7 +250,8 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     else:
         values = record.entry_values(kind, stored, setup.players)
     words = reader(language)
-    page = record.round_page(state, kind, number, values, words)
+    checked = checked_round(kind, setup, values, words, state) if fields.get("check") else {}
+    page = record.round_page(state, kind, number, values, words, **checked)
     link = linker(str(fields.get("root") or ""))
     code = page.code
     hidden = [
@@ -272,6 +275,39 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     )
     html = environment(language).get_template(template).render(context)
     return {"html": html, "number": number, "kind": kind.value}
+
+
+def checked_round(
+    kind: Any, setup: Any, values: dict[str, list[str]], words: Reader, state: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the server's Check shows of a round form's ``values`` (filled in, in place, with
+    the count the others imply): the scores, or the refusals (C1-C5) and unreadable fields."""
+    from companion.pages import record  # noqa: PLC0415 (see scoreboard)
+    from companion.rules import RoundRefused, score_checked  # noqa: PLC0415
+
+    names = [str(name) for name in state["players"]]
+    problems = record.Problems()
+    try:
+        read = round_fields.read_round_fields(kind.value, setup, values)
+    except round_fields.FieldRefused as refused:
+        return {"errors": {refused.field: [words_of(refused, words, names)]}}
+    found: dict[str, Any] = {"problems": problems}
+    if read.implied is not None:
+        name = f"s{read.implied.seat}-{read.implied.field}"
+        values[name] = [str(read.implied.value)]
+        found.update(implied=name, zero_passes=read.implied.zero_passes)
+    try:
+        found["scores"] = [seat.score for seat in score_checked(setup, read.entries).seats]
+    except RoundRefused as refused:
+        for problem in refused.problems:
+            problems.add(problem, names, words)
+    except Refusal as refused:
+        problems.add(refused, names, words)
+    return found
+
+
+def words_of(refusal: Refusal, words: Reader, names: list[str]) -> str:
+    return say(refusal.message, words, names)
 
 
 def queued_entries(fields: Mapping[str, Any], number: int) -> list[Any] | None:
