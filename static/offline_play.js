@@ -1063,6 +1063,55 @@
     });
   }
 
+  // The page starting a round live (static/offline_live.js then plays it), not drawn by the
+  // rules worker yet: the kept copy may be of an earlier round, so its number and who leads.
+  function showLiveStart() {
+    return offlineGame().then(function (offline) {
+      if (offline) {
+        main.querySelector("h1").textContent = fill(words.play_live, { number: offline.game.next_round });
+        showLeader(offline.game);
+      }
+    });
+  }
+
+  // The kept page was of an earlier round: who leads this one (R3), first, with the badge.
+  // (``leader``: of the round corrected; by default the seat leading the round to come.)
+  function showLeader(game, leader) {
+    leader = leader === undefined ? game.next_leader : leader;
+    var line = main.querySelector("[data-leader]");
+    if (line) {
+      line.textContent = fill(words.led, { name: game.players[leader] });
+    }
+    var leading = main.querySelector("[data-leading]");
+    if (leading) {
+      leading.textContent = fill(words.leading, { name: game.players[leader] });
+    }
+    var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
+    if (!seats.length) {
+      return;
+    }
+    var after = seats[seats.length - 1].nextSibling;
+    var parent = seats[0].parentNode;
+    seats.forEach(function (seat) {
+      var badge = seat.querySelector(".round-seat__badge");
+      if (badge) {
+        badge.remove();
+      }
+    });
+    seats.sort(function (one, other) {
+      var count = seats.length;
+      var first = (Number(one.getAttribute("data-seat")) - leader + count) % count;
+      return first - (Number(other.getAttribute("data-seat")) - leader + count) % count;
+    });
+    seats.forEach(function (seat) {
+      parent.insertBefore(seat, after);
+    });
+    var name = seats[0].querySelector(".round-seat__name");
+    if (name) {
+      name.after(" ", element("span", words.leads, { class: "round-seat__badge" }));
+    }
+  }
+
   // The round pages the rules worker draws (companion/pages/record.py, the server's model
   // and templates), by address: the kept page's content is swapped for the page drawn from
   // the game as it stands here (the state kept plus the changes waiting).
@@ -1079,8 +1128,9 @@
   }
 
   // This page's content drawn by the rules worker (``fields``: a form's fields to show
-  // again, as FormData gives them), swapped in; answers whether it was.
-  function drawRoundPage(fields) {
+  // again, as FormData gives them; ``check``: checked as the server's Check does), swapped
+  // in; answers whether it was.
+  function drawRoundPage(fields, check) {
     var url = new URL(location.href);
     var page = roundPageOf(url);
     var section = main.querySelector("section.round-page");
@@ -1106,13 +1156,21 @@
           body.kept = fieldsOf(form); // the round as the server showed it when the page was kept
         }
       }
-      if (fields) {
-        body.fields = fields;
+      var typed = !fields && form && form.hasAttribute("data-typed") ? fieldsOf(form) : null;
+      if (fields || typed) {
+        body.fields = fields || typed; // (what was tapped on the kept page, kept)
+        body.check = Boolean(check); // as the server's Check shows them
       }
       return rules(page.call, body).then(function (answer) {
         if (answer.status !== 200) {
           say(fill(words.failed, { error: answer.body.error }), true, true);
           return false;
+        }
+        if (typed !== null && JSON.stringify(fieldsOf(form)) !== JSON.stringify(typed)) {
+          return drawRoundPage(); // tapped meanwhile: drawn again with it
+        }
+        if (!fields && !typed && form && form.hasAttribute("data-typed")) {
+          return drawRoundPage(); // tapped while the worker drew it
         }
         var digest = form && form.elements.digest ? form.elements.digest.value : "";
         section.insertAdjacentHTML("afterend", answer.body.html);
@@ -1192,20 +1250,13 @@
             say(read.body.error, true, true);
             return null;
           }
-          if (read.body.implied) {
-            var implied = read.body.implied;
-            var name = "s" + implied.seat + "-" + implied.field;
-            var input = form.elements[name];
-            if (input) {
-              input.value = String(implied.value); // a count's chips: the one of that value
-              form.dispatchEvent(new Event("change", { bubbles: true }));
-            }
-            var note = form.querySelector('[data-count-field="' + name + '"] [data-implied-note]');
-            if (note) {
-              note.hidden = false; // the page's own words: implied by the others, check it
-            }
-            say(words.implied, true, true);
-            return null;
+          if (read.body.implied || action === "check") {
+            // Checked as the server's Check: the page drawn again with each seat's score, or
+            // every refusal beside its seat, and the count the others imply filled in.
+            return drawRoundPage(fields, true).then(function () {
+              say(read.body.implied ? words.implied : words.offline, Boolean(read.body.implied));
+              return null;
+            });
           }
           entries = read.body.entries;
           return offline; // the checks C1-C5 come with the game as it stands (games/offline)
@@ -1242,16 +1293,11 @@
             return refused.change === offline.waiting.length;
           })[0];
           if (answer.status !== 200 || refusal) {
-            say((refusal || answer.body).error, true, true);
-            return;
-          }
-          var round = answer.body.rounds[number - 1];
-          if (action === "check" && !marking) {
-            var scores = answer.body.players.map(function (name, seat) {
-              return name + " " + signed(round.scores[seat]);
+            var error = (refusal || answer.body).error;
+            var shown = marking || startingLive ? Promise.resolve() : drawRoundPage(fields, true);
+            return shown.then(function () {
+              say(error, true, true);
             });
-            say(scores.join(" · "));
-            return;
           }
           return outbox.keep(change).then(function () {
             go(startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number);
@@ -1268,6 +1314,9 @@
 
   function takeSubmit() {
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
+    form.addEventListener("change", function (event) {
+      event.currentTarget.setAttribute("data-typed", ""); // kept when the page is drawn again
+    });
     var confirmed = false;
     var taken = form;
     taken.addEventListener("submit", function (event) {
@@ -1304,7 +1353,7 @@
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
-        drawRoundPage().then(function () {
+        (startingLive ? showLiveStart() : drawRoundPage()).then(function () {
           main.hidden = false; // (a page drawn on a kept frame, hidden until then)
           say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
         });
