@@ -1173,8 +1173,12 @@
           return drawRoundPage(); // tapped while the worker drew it
         }
         var digest = form && form.elements.digest ? form.elements.digest.value : "";
-        section.insertAdjacentHTML("afterend", answer.body.html);
-        section.remove();
+        var shown = main.querySelector("section.round-page"); // (drawn again meanwhile, maybe)
+        if (!shown) {
+          return false;
+        }
+        shown.insertAdjacentHTML("afterend", answer.body.html);
+        shown.remove();
         ownPage();
         if (digest && form.elements.digest) {
           form.elements.digest.value = digest; // the round as the server showed it last
@@ -1460,6 +1464,8 @@
           history.pushState({ inPlace: true }, "", url.href);
         }
         window.scrollTo(0, 0);
+        clearTimeout(retryTimer); // the page that set it is gone: the new one decides
+        retryTimer = null;
         readPage();
         start();
       })
