@@ -19,15 +19,17 @@ from typing import Any
 
 from companion.pages.scoreboard import PENDING, SCORED, Url, signed_number
 from companion.rules import Colour
-from companion.rules.text import N_
+from companion.rules.text import N_, ngettext
 from companion.rules.wording import Reader, colour_words
 
 TERMS_AND_CHOICE = N_("%(terms)s. %(choice)s")
-OTHER_CARDS = (
-    N_("%(points)s for %(num)d card of another colour"),
-    N_("%(points)s for %(num)d cards of other colours"),
+#: The plural sentences, marked as one (gettext's ``ngettext``): the count picks the form.
+OTHER_CARDS = ngettext(
+    "%(points)s for %(num)d card of another colour",
+    "%(points)s for %(num)d cards of other colours",
+    0,
 )
-PASS_CARDS = (N_("%(points)s for %(num)d pass card"), N_("%(points)s for %(num)d pass cards"))
+PASS_CARDS = ngettext("%(points)s for %(num)d pass card", "%(points)s for %(num)d pass cards", 0)
 MARKED_CARDS = N_("%(points)s for %(cards)s")
 INDICATOR = N_("%(card)s (indicator)")
 NOTHING = N_("%(points)s: captured nothing")
@@ -119,7 +121,8 @@ def term_words(term: Mapping[str, Any], reader: Reader) -> str:
     points = signed_number(int(term["points"]))
     kind = term["kind"]
     if kind in ("other-cards", "pass-cards"):
-        singular, plural = OTHER_CARDS if kind == "other-cards" else PASS_CARDS
+        sentence = OTHER_CARDS if kind == "other-cards" else PASS_CARDS
+        singular, plural = sentence.singular, sentence.plural
         count = int(term["count"])
         return reader.ngettext(singular, plural, count) % {"points": points, "num": count}
     if kind == "marked-cards":
