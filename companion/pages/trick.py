@@ -72,6 +72,16 @@ class ChipGroup:
     in_trick: bool = False
     passes: bool = False
 
+    @property
+    def low(self) -> int | None:
+        """The lowest value in the group (its chips lowest first, as the deck's rows)."""
+        return self.chips[0].value
+
+    @property
+    def high(self) -> int | None:
+        """The highest value in the group."""
+        return self.chips[-1].value
+
 
 def colour_group(
     colour: Colour,

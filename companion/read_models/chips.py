@@ -2,8 +2,9 @@
 
 A chip's colour alone would leave colour-blind players guessing, so every chip also carries
 the colour's shape (``messages.colour_symbol``) and names its card for screen readers. The
-same model serves the scoreboard's marked colours, the round and live pages' card fields
-and the table tools; the templates draw it with one macro (``macros.html``'s ``chip``) and
+same model serves the scoreboard's marked colours, the round pages' card fields and the
+table tools (the trick resolver, the live page and the followed trick draw pages/trick's
+chips); the templates draw both with one macro (``macros.html``'s ``chip``) and
 static/style.css with one block keyed by ``data-colour``.
 """
 
@@ -45,13 +46,11 @@ class Chip(Coloured):
     value: int | None = None
     checked: bool = False
     refused: bool = False
-    #: On the live page, why the card cannot be played: "played", "laid-out" or "in-trick".
-    out: str = ""
 
     @classmethod
-    def of(cls, card: Card, checked: bool = False, refused: bool = False, out: str = "") -> Chip:
+    def of(cls, card: Card, checked: bool = False, refused: bool = False) -> Chip:
         """The chip drawing ``card``."""
-        return cls(card.colour.value, card.value, checked, refused, out)
+        return cls(card.colour.value, card.value, checked, refused)
 
     @property
     def label(self) -> str:
@@ -63,24 +62,15 @@ class Chip(Coloured):
         """How the card travels in a form: ``red-7``."""
         return f"{self.colour}{TOKEN_SEPARATOR}{self.value}"
 
-    @property
-    def disabled(self) -> bool:
-        """Whether the chip cannot be tapped: its card is out of every hand (C6)."""
-        return bool(self.out)
-
 
 @dataclass(frozen=True)
 class ChipGroup(Coloured):
     """The chips of one colour. ``hidden`` when the colour cannot be meant here (e.g. not a
-    marked colour in quick entry) and none of its chips is tapped; ``in_trick`` on the live
-    page for one of a Hat Trick trick's two colours (a pass shows the third, R19)."""
+    marked colour in quick entry) and none of its chips is tapped."""
 
     colour: str
     chips: tuple[Chip, ...]
     hidden: bool = False
-    in_trick: bool = False
-    #: On the live page, the third colour once a Hat Trick trick holds two: a tap passes (R19).
-    passes: bool = False
 
     @property
     def low(self) -> int | None:
@@ -96,16 +86,6 @@ class ChipGroup(Coloured):
     def tapped(self) -> int:
         """How many of the group's chips are tapped."""
         return sum(chip.checked for chip in self.chips)
-
-
-@dataclass(frozen=True)
-class PileView:
-    """A Hat Trick pile: one colour's cards in play order, and who takes it with which card
-    (its highest, R20)."""
-
-    group: ChipGroup
-    taker: str
-    card: Chip
 
 
 def colour_group(colour: Colour, values: Iterable[int]) -> ChipGroup:

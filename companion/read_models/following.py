@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import RoundMode, RoundStatus
-from companion.read_models.trick import TrickView, trick_view
+from companion.pages.trick import TrickView, trick_view
+from companion.read_models.messages import page_reader
 from companion.rules import Play, seat_order
 from companion.rules.live import LiveRound
 
@@ -78,9 +79,11 @@ def followed_round(game: Game, round_: Round | None, names: Sequence[str]) -> Fo
 def _view(
     live: LiveRound, names: Sequence[str], number: int, leader: int, plays: Sequence[Play]
 ) -> TrickView:
-    """A trick led by ``leader``, resolved by the rules, its places named in play order."""
+    """A trick led by ``leader``, resolved by the rules, its places named in play order and
+    its words in the page's language (the trick view the live page draws, pages/trick)."""
     seats = seat_order(leader, live.setup.players)
-    return trick_view(live.setup, [names[seat] for seat in seats], plays, seats, number)
+    players = [names[seat] for seat in seats]
+    return trick_view(live.setup, players, plays, page_reader(), seats, number)
 
 
 def _tallies(live: LiveRound) -> tuple[SeatTally, ...]:
