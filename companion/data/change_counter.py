@@ -31,8 +31,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from companion.data.models import Base, ChangeCounter
+from companion.data.models import ChangeCounter
 from companion.data.prepared_reads import PreparedRead
+from companion.data.schema_triggers import install_triggers
 
 #: The tables the pages are made of: every write to one of them moves the counter on.
 COUNTED_TABLES = (
@@ -155,21 +156,8 @@ def counter_values(row: Any) -> list[str]:
     return [str(row.changes), str(row.epoch)]
 
 
-def _after_create(_metadata: sa.MetaData, connection: sa.Connection, **_kw: Any) -> None:
-    dialect = connection.dialect.name
-    for statement in [*drop_statements(dialect), *create_statements(dialect)]:
-        connection.exec_driver_sql(statement)
-
-
-def _before_drop(_metadata: sa.MetaData, connection: sa.Connection, **_kw: Any) -> None:
-    for statement in drop_statements(connection.dialect.name):
-        connection.exec_driver_sql(statement)
-
-
 def install() -> None:
-    """Give every schema ``create_all`` makes the counter's triggers (once per process)."""
-    if not sa.event.contains(Base.metadata, "after_create", _after_create):
-        sa.event.listen(Base.metadata, "after_create", _after_create)
-        # First, or dropping a table would count the rows its foreign keys delete elsewhere
-        # into a counter already dropped.
-        sa.event.listen(Base.metadata, "before_drop", _before_drop)
+    """Give every schema ``create_all`` makes the counter's triggers (once per process).
+    Installed first, so that its triggers are dropped first: else dropping a table would
+    count the rows its foreign keys delete elsewhere into a counter already dropped."""
+    install_triggers(create_statements, drop_statements)

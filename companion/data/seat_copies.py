@@ -22,11 +22,7 @@ a test holds the two equal.
 
 from __future__ import annotations
 
-from typing import Any
-
-import sqlalchemy as sa
-
-from companion.data.models import Base
+from companion.data.schema_triggers import install_triggers
 
 #: The seats' copies and the games' columns they copy.
 COPIES = {"game_created_at": "created_at", "game_status": "status"}
@@ -109,19 +105,6 @@ def fill_statement() -> str:
     return f"UPDATE seats SET {assignments}"
 
 
-def _after_create(_metadata: sa.MetaData, connection: sa.Connection, **_kw: Any) -> None:
-    dialect = connection.dialect.name
-    for statement in [*drop_statements(dialect), *create_statements(dialect)]:
-        connection.exec_driver_sql(statement)
-
-
-def _before_drop(_metadata: sa.MetaData, connection: sa.Connection, **_kw: Any) -> None:
-    for statement in drop_statements(connection.dialect.name):
-        connection.exec_driver_sql(statement)
-
-
 def install() -> None:
     """Give every schema ``create_all`` makes the copies' triggers (once per process)."""
-    if not sa.event.contains(Base.metadata, "after_create", _after_create):
-        sa.event.listen(Base.metadata, "after_create", _after_create)
-        sa.event.listen(Base.metadata, "before_drop", _before_drop)
+    install_triggers(create_statements, drop_statements)
