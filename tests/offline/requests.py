@@ -20,7 +20,7 @@ from companion.rules.entries import (
     QuickEntry,
 )
 from companion.rules.table import TableSetup, table_setup
-from companion.rules.variants import Reveal, variant_from_settings, variant_named
+from companion.rules.variants import Reveal, Variant, variant_from_settings, variant_named
 from tests.rules.helpers import (
     legal_delayed_choices,
     play_classic_round,
@@ -169,3 +169,25 @@ def random_calls(seed: int, rounds: int, broken_share: float = 0.1) -> list[Call
         scores += [broken(c, rng) if rng.random() < broken_share else c for c in round_calls]
         tricks += trick_calls
     return scores + tricks
+
+
+def every_variant(seed: str) -> list[tuple[Any, Variant, int]]:
+    """Every variant of the box, as a game's ``variant`` field shows it with its variant and
+    a table size: the presets and Hat Trick at every size they allow, and the classic
+    family's other settings each at one size, picked by ``seed``."""
+    others = random.Random(seed)
+    cases: list[tuple[Any, Variant, int]] = [
+        (name, variant_named(name), players)
+        for name in [*PRESETS, HAT_TRICK]
+        for players in sorted(variant_named(name).player_range)
+    ]
+    return cases + [
+        (
+            {"scoring": scoring, "colours": colours, "reveal": reveal},
+            variant,
+            others.choice(sorted(variant.player_range)),
+        )
+        for scoring, colours, reveal in CLASSIC_SETTINGS
+        for variant in [variant_from_settings(scoring, colours, reveal)]
+        if variant.preset is None
+    ]

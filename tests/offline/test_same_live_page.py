@@ -25,34 +25,18 @@ from flask.testing import FlaskClient
 
 from companion.formats.live_taps import live_tap
 from companion.rules import table_setup
-from companion.rules.variants import Variant, variant_from_settings, variant_named
+from companion.rules.variants import Variant
 from companion.rules.wording import Reader
 from companion.web.offline import kit
 from scripts.page_reader import read_page
 from tests.games.test_live_pages import page, press, tap
-from tests.offline.requests import CLASSIC_SETTINGS, HAT_TRICK
+from tests.offline.requests import every_variant
 from tests.offline.worker_run import archive, ask_worker
 from tests.rules.helpers import play_classic_round, play_hat_trick_round
 from tests.table import Table, auth
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "companion" / "translations"
-PRESETS = ["classic", "mild", "reverse", "aggravated", "hazy", "delayed", HAT_TRICK]
-CASES: list[tuple[Any, Variant, int]] = [
-    (name, variant_named(name), players)
-    for name in PRESETS
-    for players in sorted(variant_named(name).player_range)
-]
-OTHERS = random.Random("other settings, live")
-CASES += [
-    (
-        {"scoring": scoring, "colours": colours, "reveal": reveal},
-        variant,
-        OTHERS.choice(sorted(variant.player_range)),
-    )
-    for scoring, colours, reveal in CLASSIC_SETTINGS
-    for variant in [variant_from_settings(scoring, colours, reveal)]
-    if variant.preset is None
-]
+CASES = every_variant("other settings, live")
 #: Taps after the round is over (its last trick taken back and played again, maybe).
 TAPS_AFTER_THE_END = 2
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="[^"]*"')

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.rules.table import table_setup
 from tests.offline.test_offline_game import send
-from tests.offline.test_same_scoreboard import CASES, random_entries
+from tests.offline.test_same_scoreboard import CASES, sent_then_queued
 from tests.offline.test_worker_words import LANGUAGES
 from tests.offline.worker_run import ask_worker
 from tests.table import Table
@@ -42,24 +42,7 @@ def test_the_worker_draws_every_round_s_reasons_as_the_server_does_once_sent(
         setup = table_setup(players, variant)
         rounds = rng.randint(2, 3)
         names = [f"Ádám {seat}" if index % 2 else f"P{seat}" for seat in range(players)]
-        game = table.new_game(names, shown, rounds=rounds, first_leader=rng.randrange(players))
-        sent_first = rng.randint(0, rounds - 1)
-        for _ in range(sent_first):
-            change = {"action": "record", "body": {"entries": random_entries(rng, setup)}}
-            game.update(send(client, game, change).json)
-        last_seen = table.state(game)
-        queued: list[dict[str, Any]] = [
-            {"action": "record", "body": {"version": 0, "entries": random_entries(rng, setup)}}
-            for _ in range(rng.randint(1, rounds - sent_first))
-        ]
-        corrected = rng.randint(1, sent_first + len(queued))
-        queued.append(
-            {
-                "action": "correct",
-                "number": corrected,
-                "body": {"version": 0, "entries": random_entries(rng, setup)},
-            }
-        )
+        game, last_seen, queued = sent_then_queued(client, table, rng, shown, setup, names, rounds)
         language = LANGUAGES[index % len(LANGUAGES)]
         for number in range(1, rounds + 2):  # and one past the last: no scores
             body = {"state": last_seen, "queued": queued, "number": number, "root": ""}

@@ -26,34 +26,17 @@ from companion.rules.entries import (
     QuickEntry,
 )
 from companion.rules.table import TableSetup, table_setup
-from companion.rules.variants import Reveal, Variant, variant_from_settings, variant_named
+from companion.rules.variants import Reveal
 from companion.web.offline import kit
-from tests.offline.requests import CLASSIC_SETTINGS, HAT_TRICK
+from tests.offline.requests import every_variant
 from tests.offline.test_offline_game import send
 from tests.offline.worker_run import archive, ask_worker
 from tests.rules.helpers import legal_delayed_choices, play_classic_round, play_hat_trick_round
 from tests.table import Table, auth
 
 BOARD = '<div class="board" data-board>'
-#: Every variant of the box: the presets and Hat Trick at every table size they allow, and
-#: the classic family's other settings each at one of its sizes.
-PRESETS = ["classic", "mild", "reverse", "aggravated", "hazy", "delayed", HAT_TRICK]
-CASES: list[tuple[Any, Variant, int]] = [
-    (name, variant_named(name), players)
-    for name in PRESETS
-    for players in sorted(variant_named(name).player_range)
-]
-OTHERS = random.Random("other settings")
-CASES += [
-    (
-        {"scoring": scoring, "colours": colours, "reveal": reveal},
-        variant,
-        OTHERS.choice(sorted(variant.player_range)),
-    )
-    for scoring, colours, reveal in CLASSIC_SETTINGS
-    for variant in [variant_from_settings(scoring, colours, reveal)]
-    if variant.preset is None
-]
+#: Every variant of the box, each at one table size or more.
+CASES = every_variant("other settings")
 
 
 def random_entries(rng: random.Random, setup: TableSetup) -> list[Any]:
@@ -83,6 +66,39 @@ def random_entries(rng: random.Random, setup: TableSetup) -> list[Any]:
             in_marked = tuple(card for card in captured if card.colour in colours)
             entries.append(QuickEntry(marked, played.tricks[seat], in_marked).as_json())
     return entries
+
+
+def sent_then_queued(
+    client: FlaskClient,
+    table: Table,
+    rng: random.Random,
+    shown: Any,
+    setup: TableSetup,
+    names: list[str],
+    rounds: int,
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """A game of ``rounds`` whose first rounds were recorded with the network, then rounds
+    recorded and one round corrected on a phone without it: the game, the state the phone
+    last saw, and its queue."""
+    game = table.new_game(names, shown, rounds=rounds, first_leader=rng.randrange(setup.players))
+    sent_first = rng.randint(0, rounds - 1)
+    for _ in range(sent_first):
+        change = {"action": "record", "body": {"entries": random_entries(rng, setup)}}
+        game.update(send(client, game, change).json)
+    last_seen = table.state(game)
+    queued: list[dict[str, Any]] = [
+        {"action": "record", "body": {"version": 0, "entries": random_entries(rng, setup)}}
+        for _ in range(rng.randint(1, rounds - sent_first))
+    ]
+    corrected = rng.randint(1, sent_first + len(queued))
+    queued.append(
+        {
+            "action": "correct",
+            "number": corrected,
+            "body": {"version": 0, "entries": random_entries(rng, setup)},
+        }
+    )
+    return game, last_seen, queued
 
 
 def board_of(page: str) -> str:
@@ -125,25 +141,8 @@ def test_the_worker_draws_the_board_the_server_draws_once_the_queue_is_sent(
         setup = table_setup(players, variant)
         rounds = rng.randint(2, 3)
         names = [f"Player {seat}" if index % 2 else f"P{seat}" for seat in range(players)]
-        game = table.new_game(names, shown, rounds=rounds, first_leader=rng.randrange(players))
+        game, last_seen, queued = sent_then_queued(client, table, rng, shown, setup, names, rounds)
         phone = table.phone(game)
-        sent_first = rng.randint(0, rounds - 1)  # recorded with the network, before it went
-        for _ in range(sent_first):
-            change = {"action": "record", "body": {"entries": random_entries(rng, setup)}}
-            game.update(send(client, game, change).json)
-        last_seen = table.state(game)
-        queued: list[dict[str, Any]] = [
-            {"action": "record", "body": {"version": 0, "entries": random_entries(rng, setup)}}
-            for _ in range(rng.randint(1, rounds - sent_first))
-        ]
-        corrected = rng.randint(1, sent_first + len(queued))
-        queued.append(
-            {
-                "action": "correct",
-                "number": corrected,
-                "body": {"version": 0, "entries": random_entries(rng, setup)},
-            }
-        )
         language = "hu" if index % 3 == 0 else "en"
         for view in (False, True):
             body = {
