@@ -50,28 +50,33 @@
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  var scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
   // A live round's address (its page, or the kept page the service worker shows there
   // offline, on which static/offline_live.js plays the round).
   var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
-  var onLivePage = LIVE_ADDRESS.test(location.pathname);
-  var onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
-  var form =
-    document.getElementById("round-form") ||
-    main.querySelector('form.round-form[data-kind="mark"]') ||
-    main.querySelector("form.live-start__form");
-  var marking = form !== null && form.getAttribute("data-kind") === "mark";
   // A round's correct page this phone never opened: the service worker shows the game's
   // kept record page there, on which the round is entered again, whole.
   var CORRECT_ADDRESS = /\/rounds\/([0-9]+)$/;
-  var correctAgain =
-    !placeholder &&
-    main.hasAttribute("data-offline-frame") &&
-    !main.hasAttribute("data-correcting") &&
-    CORRECT_ADDRESS.test(location.pathname);
-  var correcting = main.hasAttribute("data-correcting") || correctAgain;
-  // The page starting a round live (static/offline_live.js then plays it).
-  var startingLive = main.querySelector(".live-start") !== null;
+  // What this page is (read again when another page of the game is swapped in, in place).
+  var scoreboardUrl, onLivePage, onScoreboard, form, marking, correctAgain, correcting, startingLive;
+
+  function readPage() {
+    scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
+    onLivePage = LIVE_ADDRESS.test(location.pathname);
+    onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
+    form =
+      document.getElementById("round-form") ||
+      main.querySelector('form.round-form[data-kind="mark"]') ||
+      main.querySelector("form.live-start__form");
+    marking = form !== null && form.getAttribute("data-kind") === "mark";
+    correctAgain =
+      !placeholder &&
+      main.hasAttribute("data-offline-frame") &&
+      !main.hasAttribute("data-correcting") &&
+      CORRECT_ADDRESS.test(location.pathname);
+    correcting = main.hasAttribute("data-correcting") || correctAgain;
+    startingLive = main.querySelector(".live-start") !== null; // (offline_live.js plays it)
+  }
+  readPage();
   var JUST_SENT = "sticheln-offline-sent";
   var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
@@ -206,7 +211,7 @@
     }
     var kept = new URLSearchParams(location.search).get("kept");
     if (kept) {
-      history.replaceState(null, "", location.pathname); // said once, not at every reload
+      history.replaceState({ inPlace: true }, "", location.pathname); // said once, not at every reload
     }
     var note = wasJustSent() ? words.sent : kept ? fill(words.kept, { number: kept }) : null;
     var board = placeholder ? movedOn() : Promise.resolve();
@@ -315,49 +320,6 @@
         return new Promise(function () {});
       }
     });
-  }
-
-  // A round page of the next game, drawn on the game it follows (a game started here: on a
-  // game of its shape, its players named in their seats): its links lead to the game's own
-  // pages.
-  function showNextRoundPage() {
-    return outbox.keptGame().then(function (kept) {
-      if (newGame && kept && kept.state) {
-        showNames(kept.state.players);
-      }
-      showFrame();
-    });
-  }
-
-  function showNames(players) {
-    Array.prototype.forEach.call(main.querySelectorAll(".round-seat[data-seat]"), function (seat) {
-      var name = seat.querySelector(".round-seat__name");
-      if (name) {
-        name.textContent = players[Number(seat.getAttribute("data-seat"))];
-      }
-    });
-    Array.prototype.forEach.call(main.querySelectorAll("[data-leader], [data-leading]"), function (leader) {
-      leader.textContent = ""; // who leads is said once the round to enter is known
-    });
-  }
-
-  function showFrame() {
-    var board = root + "/g/" + encodeURIComponent(frameCode);
-    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
-      if (placeholder && link.href === new URL(board, location.href).href) {
-        link.href = placeholderAddress("");
-      }
-    });
-    if (form) {
-      form.action = location.pathname; // never the form of the game this page was kept of
-      // Colours marked in the kept game's round are not this game's (showMarks marks its own).
-      Array.prototype.forEach.call(form.querySelectorAll('input[name$="-marked"]:checked'), function (chip) {
-        chip.checked = false;
-        chip.dispatchEvent(new Event("change", { bubbles: true }));
-      });
-    }
-    main.hidden = false;
-    main.removeAttribute("data-offline-frame");
   }
 
   // ``game``: the game whose page is loaded next (this one's, or a next game's once the
@@ -527,7 +489,10 @@
   // Whether the server answers now (any answer will do); the JSON API, which the service
   // worker never answers from what it keeps.
   function reachable() {
-    return window.StichelnOutbox.reachable(gameApi, REACH_MS);
+    return window.StichelnOutbox.reachable(gameApi, REACH_MS).then(function (online) {
+      offlineSeen = !online;
+      return online;
+    });
   }
 
   // The game as the server has it now, kept for offline use, with its record page.
@@ -578,39 +543,18 @@
     return caches.open(GAMES_CACHE).then(function (cache) {
       return Promise.all(
         urls.map(function (url) {
-          return keepPage(cache, url, true);
+          return keepPage(cache, url);
         })
       );
     });
   }
 
-  // One page kept; with ``modes``, a record page's other entry mode too (quick entry, every
-  // card), so that the table can switch between them with no network.
-  function keepPage(cache, url, modes) {
+  // One page kept: the frame the rules worker draws the page in, offline.
+  function keepPage(cache, url) {
     return fetch(url, { credentials: "same-origin" }).then(function (response) {
       var whole = response.status === 200 && !response.redirected;
       var store = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
-      if (!whole || !store) {
-        return undefined;
-      }
-      return response.clone().text().then(function (text) {
-        return cache.put(url, response).then(function () {
-          var others = modes ? switchAddresses(text, url) : [];
-          return Promise.all(
-            others.map(function (other) {
-              return keepPage(cache, other, false);
-            })
-          );
-        });
-      });
-    });
-  }
-
-  // The addresses a round page's mode switch leads to (its buttons post there online).
-  function switchAddresses(text, url) {
-    var page = new DOMParser().parseFromString(text, "text/html");
-    return Array.prototype.map.call(page.querySelectorAll("button[data-switch][formaction]"), function (button) {
-      return new URL(button.getAttribute("formaction"), url).href;
+      return whole && store ? cache.put(url, response) : undefined;
     });
   }
 
@@ -623,51 +567,21 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // Switching between quick entry and every card with no network: the other mode's kept page,
-  // with what both forms take carried over (the indicators; quick entry's marked-colour cards
-  // become every card's first cards), as the server's switch carries them.
-
-  var SWITCHED = "sticheln-offline-switch";
+  // Switching between quick entry and every card with no network: the other mode's page,
+  // drawn by the rules worker, with what both forms take carried over (the indicators; quick
+  // entry's marked-colour cards become every card's first cards).
 
   function switchOffline(url) {
-    // On a game the server does not have yet, the page drawn on (its address) leads to this
-    // game's own page in that mode.
-    var address = placeholder ? new URL(placeholderAddress("record") + new URL(url).search, location.href).href : url;
-    caches.match(url).then(function (page) {
-      if (!page) {
-        say(words.offline, true, true); // that mode was never kept here: online only
-        return;
+    var carried = {};
+    var fields = fieldsOf(form);
+    Object.keys(fields).forEach(function (name) {
+      var here = /-marked_captured$/.test(name) ? name.replace(/-marked_captured$/, "-captured") : name;
+      if (/-(marked|captured)$/.test(here)) {
+        carried[here] = (carried[here] || []).concat(fields[name]); // counts and choices stay behind
       }
-      try {
-        sessionStorage.setItem(SWITCHED, JSON.stringify({ url: address, fields: fieldsOf(form) }));
-      } catch (error) {}
-      location.href = address;
     });
-  }
-
-  // The entries carried over from the other mode's page, put in this one.
-  function takeSwitched() {
-    var switched = null;
-    try {
-      switched = JSON.parse(sessionStorage.getItem(SWITCHED) || "null");
-      sessionStorage.removeItem(SWITCHED);
-    } catch (error) {}
-    if (!switched || switched.url !== location.href) {
-      return;
-    }
-    Object.keys(switched.fields).forEach(function (name) {
-      var here = /-marked_captured$/.test(name) ? name.replace(/_captured$/, "").replace(/-marked$/, "-captured") : name;
-      if (!/-(marked|captured)$/.test(here)) {
-        return; // counts and choices are the page's own in each mode
-      }
-      switched.fields[name].forEach(function (value) {
-        var chip = form.querySelector('input[name="' + here + '"][value="' + value + '"]');
-        if (chip && !chip.checked) {
-          chip.checked = true;
-          chip.dispatchEvent(new Event("change", { bubbles: true }));
-        }
-      });
-    });
+    history.replaceState(null, "", placeholder ? placeholderAddress("record") + new URL(url).search : url);
+    drawRoundPage(carried);
   }
 
   // The rounds this phone holds for the game, drawn; answers how many wait to be sent.
@@ -980,49 +894,14 @@
     });
   }
 
-  function showRecordPage() {
-    var heading = main.querySelector("h1");
-    say(words.loading);
+  // The page starting a round live (static/offline_live.js then plays it), not drawn by the
+  // rules worker yet: the kept copy may be of an earlier round, so its number and who leads.
+  function showLiveStart() {
     return offlineGame().then(function (offline) {
-      if (!offline) {
-        return;
-      }
-      say(words.offline);
-      if (correctAgain) {
-        var number = correctedNumber();
-        heading.textContent = fill(words.correct, { number: number });
-        say(words.offline + " " + fill(words.enter_again, { number: number }));
-        showLeader(offline.game, offline.game.rounds[number - 1].leader);
-        Array.prototype.forEach.call(form.querySelectorAll('button[value="save"]'), function (save) {
-          save.textContent = words.save_correction;
-        });
-      } else if (!correcting) {
-        // The kept page may be of an earlier round than the one entered next.
-        var title = startingLive ? words.play_live : marking ? words.mark : words.record;
-        heading.textContent = fill(title, { number: offline.game.next_round });
+      if (offline) {
+        main.querySelector("h1").textContent = fill(words.play_live, { number: offline.game.next_round });
         showLeader(offline.game);
-        showMarks(offline.game);
       }
-      takeSwitched();
-    });
-  }
-
-  // The round to record had its colours marked (on this phone or before it went offline):
-  // its indicators, chosen already, as the server's page shows them (none while hazy, R15).
-  function showMarks(game) {
-    var round = game.rounds[game.next_round - 1];
-    if (marking || !round || round.status !== "playing" || !round.marked) {
-      return;
-    }
-    round.marked.forEach(function (cards, seat) {
-      cards.forEach(function (card) {
-        var token = card.colour + "-" + card.value;
-        var chip = form.querySelector('input[name="s' + seat + '-marked"][value="' + token + '"]');
-        if (chip && !chip.checked) {
-          chip.checked = true;
-          chip.dispatchEvent(new Event("change", { bubbles: true }));
-        }
-      });
     });
   }
 
@@ -1064,6 +943,114 @@
     }
   }
 
+  // The round pages the rules worker draws (companion/pages/record.py, the server's model
+  // and templates), by address: the kept page's content is swapped for the page drawn from
+  // the game as it stands here (the state kept plus the changes waiting).
+  var ROUND_PAGES = [
+    { pattern: /\/rounds\/record$/, call: "pages/record" },
+    { pattern: /\/rounds\/mark$/, call: "pages/mark" },
+    { pattern: /\/rounds\/([0-9]+)$/, call: "pages/record", numbered: true },
+  ];
+
+  function roundPageOf(url) {
+    return ROUND_PAGES.filter(function (page) {
+      return page.pattern.test(url.pathname);
+    })[0];
+  }
+
+  // This page's content drawn by the rules worker (``fields``: a form's fields to show
+  // again, as FormData gives them; ``check``: checked as the server's Check does), swapped
+  // in; answers whether it was.
+  function drawRoundPage(fields, check) {
+    var url = new URL(location.href);
+    var page = roundPageOf(url);
+    var section = main.querySelector("section.round-page");
+    if (!page || !section || startingLive) {
+      return Promise.resolve(false);
+    }
+    var token = document.querySelector('input[name="csrf_token"]');
+    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
+      if (!found[0]) {
+        say(words.unkept, true, true);
+        return false;
+      }
+      var body = {
+        state: found[0].state,
+        queued: queued(waitingOf(found[1])),
+        root: root,
+        token: token ? token.value : "",
+        mode: url.searchParams.get("mode") || modeOf(form),
+      };
+      if (page.numbered) {
+        body.number = Number(url.pathname.match(page.pattern)[1]);
+        if (!correctAgain && form) {
+          body.kept = fieldsOf(form); // the round as the server showed it when the page was kept
+        }
+      }
+      var typed = !fields && form && form.hasAttribute("data-typed") ? fieldsOf(form) : null;
+      if (fields || typed) {
+        body.fields = fields || typed; // (what was tapped on the kept page, kept)
+        body.check = Boolean(check); // as the server's Check shows them
+      }
+      return rules(page.call, body).then(function (answer) {
+        if (answer.status !== 200) {
+          say(fill(words.failed, { error: answer.body.error }), true, true);
+          return false;
+        }
+        if (typed !== null && JSON.stringify(fieldsOf(form)) !== JSON.stringify(typed)) {
+          return drawRoundPage(); // tapped meanwhile: drawn again with it
+        }
+        if (!fields && !typed && form && form.hasAttribute("data-typed")) {
+          return drawRoundPage(); // tapped while the worker drew it
+        }
+        var digest = form && form.elements.digest ? form.elements.digest.value : "";
+        var shown = main.querySelector("section.round-page"); // (drawn again meanwhile, maybe)
+        if (!shown) {
+          return false;
+        }
+        shown.insertAdjacentHTML("afterend", answer.body.html);
+        shown.remove();
+        ownPage();
+        if (digest && form.elements.digest) {
+          form.elements.digest.value = digest; // the round as the server showed it last
+        }
+        return true;
+      });
+    });
+  }
+
+  // The entry mode of a round form (quick entry or every card).
+  function modeOf(shown) {
+    var kind = shown ? shown.getAttribute("data-kind") : null;
+    return kind === "full" || kind === "delayed" || kind === "hat-full" ? "full" : kind ? "quick" : null;
+  }
+
+  // A page drawn here: its links lead to this game's pages (a game the server does not have
+  // yet: its own addresses), its form is taken, and the page's scripts run on it.
+  function ownPage() {
+    main.hidden = false;
+    main.removeAttribute("data-offline-frame");
+    form = document.getElementById("round-form") || main.querySelector("form.round-form");
+    if (placeholder) {
+      Array.prototype.forEach.call(main.querySelectorAll(".round-meta a[href]"), function (link) {
+        link.href = placeholderAddress("");
+      });
+      Array.prototype.forEach.call(main.querySelectorAll("button[formaction]"), function (button) {
+        var search = new URL(button.getAttribute("formaction"), location.href).search;
+        button.setAttribute("formaction", placeholderAddress("record") + search);
+      });
+    }
+    if (form) {
+      form.action = location.pathname + location.search;
+      takeSubmit();
+    }
+    Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
+      var again = document.createElement("script");
+      again.src = old.src;
+      old.replaceWith(again);
+    });
+  }
+
   function keepRound(action) {
     say(words.loading);
     var fields = fieldsOf(form);
@@ -1098,20 +1085,13 @@
             say(read.body.error, true, true);
             return null;
           }
-          if (read.body.implied) {
-            var implied = read.body.implied;
-            var name = "s" + implied.seat + "-" + implied.field;
-            var input = form.elements[name];
-            if (input) {
-              input.value = String(implied.value); // a count's chips: the one of that value
-              form.dispatchEvent(new Event("change", { bubbles: true }));
-            }
-            var note = form.querySelector('[data-count-field="' + name + '"] [data-implied-note]');
-            if (note) {
-              note.hidden = false; // the page's own words: implied by the others, check it
-            }
-            say(words.implied, true, true);
-            return null;
+          if (read.body.implied || action === "check") {
+            // Checked as the server's Check: the page drawn again with each seat's score, or
+            // every refusal beside its seat, and the count the others imply filled in.
+            return drawRoundPage(fields, true).then(function () {
+              say(read.body.implied ? words.implied : words.offline, Boolean(read.body.implied));
+              return null;
+            });
           }
           entries = read.body.entries;
           return offline; // the checks C1-C5 come with the game as it stands (games/offline)
@@ -1148,19 +1128,14 @@
             return refused.change === offline.waiting.length;
           })[0];
           if (answer.status !== 200 || refusal) {
-            say((refusal || answer.body).error, true, true);
-            return;
-          }
-          var round = answer.body.rounds[number - 1];
-          if (action === "check" && !marking) {
-            var scores = answer.body.players.map(function (name, seat) {
-              return name + " " + signed(round.scores[seat]);
+            var error = (refusal || answer.body).error;
+            var shown = marking || startingLive ? Promise.resolve() : drawRoundPage(fields, true);
+            return shown.then(function () {
+              say(error, true, true);
             });
-            say(scores.join(" · "));
-            return;
           }
           return outbox.keep(change).then(function () {
-            location.href = startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number;
+            go(startingLive ? liveAddress(number) : scoreboardUrl + "?kept=" + number);
           });
         });
       })
@@ -1170,14 +1145,16 @@
   }
 
   // The record page kept on this phone: a Save the server does not answer is kept here.
-  function takeRoundForm() {
-    if (!form) {
-      return;
-    }
+  var keptCopy = false; // the page is the copy the phone kept, shown with no network
+
+  function takeSubmit() {
     form.setAttribute("data-offline-entry", ""); // static/forms.js leaves it to this script
+    form.addEventListener("change", function (event) {
+      event.currentTarget.setAttribute("data-typed", ""); // kept when the page is drawn again
+    });
     var confirmed = false;
-    var keptCopy = false; // the page is the copy the phone kept, shown with no network
-    form.addEventListener("submit", function (event) {
+    var taken = form;
+    taken.addEventListener("submit", function (event) {
       if (confirmed) {
         confirmed = false; // the server answers: the page's own post goes ahead
         return;
@@ -1189,7 +1166,7 @@
         if (online && !placeholder && !correctAgain) {
           (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
             confirmed = true;
-            form.requestSubmit(submitter);
+            taken.requestSubmit(submitter);
           });
         } else if (!action || action === "check" || action === "save") {
           keepRound(action);
@@ -1200,10 +1177,21 @@
         }
       });
     });
-    reachable().then(function (online) {
+  }
+
+  function takeRoundForm() {
+    if (!form) {
+      return;
+    }
+    takeSubmit();
+    (offlineSeen ? Promise.resolve(false) : reachable()).then(function (online) {
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
-        showRecordPage();
+        say(words.loading);
+        (startingLive ? showLiveStart() : drawRoundPage()).then(function () {
+          main.hidden = false; // (a page drawn on a kept frame, hidden until then)
+          say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
+        });
       }
       if (!online) {
         return;
@@ -1246,6 +1234,97 @@
   }
 
   // ------------------------------------------------------------------------------------------
+  // Moving between the game's pages with no network: in place, one rules worker for the visit.
+  // A tap on a link to one of the pages below swaps the page's content and address for that
+  // page's (the copy the service worker keeps, drawn again by the worker as the game stands
+  // here) instead of loading a new document, which would start the worker again. The back
+  // button goes back the same way. To draw another page in place, add its address here.
+
+  var IN_PLACE = [/^$/, /^\/rounds\/(record|mark|[0-9]+)$/]; // after the game's address
+  var offlineSeen = false; // the server did not answer the last time it was asked
+
+  // Whether ``url`` is a page of this game drawn in place (while the server does not answer).
+  function inPlace(url) {
+    var game = new URL(placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code), location.href);
+    if (!offlineSeen || url.origin !== location.origin || url.pathname.indexOf(game.pathname) !== 0) {
+      return false;
+    }
+    var rest = url.pathname.slice(game.pathname.length);
+    return IN_PLACE.some(function (page) {
+      return page.test(rest);
+    });
+  }
+
+  // Go to ``address``: in place where the page is drawn here, else as the browser goes.
+  function go(address) {
+    var url = new URL(address, location.href);
+    if (!inPlace(url)) {
+      location.href = url.href;
+      return;
+    }
+    visit(url, true);
+  }
+
+  // The page at ``url`` in place of this one: the kept copy's content (its stylesheets
+  // added), then drawn as on any load; ``push``: a new entry in the history.
+  function visit(url, push) {
+    return fetch(url.href, { credentials: "same-origin", headers: { "X-Sticheln-Page": "1" } })
+      .then(function (response) {
+        return response.ok ? response.text() : Promise.reject(new Error("not kept"));
+      })
+      .then(function (text) {
+        var page = new DOMParser().parseFromString(text, "text/html");
+        var content = page.querySelector("main");
+        if (!content) {
+          throw new Error("no page");
+        }
+        Array.prototype.forEach.call(page.querySelectorAll('head link[rel="stylesheet"]'), function (link) {
+          if (!document.querySelector('link[rel="stylesheet"][href="' + link.getAttribute("href") + '"]')) {
+            document.head.appendChild(document.importNode(link, true));
+          }
+        });
+        Array.prototype.slice.call(main.attributes).forEach(function (attribute) {
+          main.removeAttribute(attribute.name);
+        });
+        Array.prototype.forEach.call(content.attributes, function (attribute) {
+          main.setAttribute(attribute.name, attribute.value);
+        });
+        main.innerHTML = content.innerHTML;
+        document.title = page.title;
+        if (push) {
+          history.pushState({ inPlace: true }, "", url.href);
+        }
+        window.scrollTo(0, 0);
+        clearTimeout(retryTimer); // the page that set it is gone: the new one decides
+        retryTimer = null;
+        readPage();
+        start();
+      })
+      .catch(function () {
+        location.href = url.href; // not kept here: the browser's way
+      });
+  }
+
+  function movesInPlace() {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a[href]") : null;
+      if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) {
+        return;
+      }
+      if (inPlace(new URL(link.href, location.href))) {
+        event.preventDefault();
+        visit(new URL(link.href, location.href), true);
+      }
+    });
+    window.addEventListener("popstate", function (event) {
+      if (event.state && event.state.inPlace) {
+        visit(new URL(location.href), false);
+      }
+    });
+    history.replaceState({ inPlace: true }, "", location.href); // back to the first page too
+  }
+
+  // ------------------------------------------------------------------------------------------
 
   var wordsKept = fetch(wordsUrl)
     .then(function (response) {
@@ -1278,23 +1357,24 @@
     words: wordsKept,
   };
 
+  // What this page does: drawn as the game stands here, its changes kept or sent.
+  function start() {
+    if (onScoreboard) {
+      showScoreboard();
+    } else if (scoreboardUrl !== null && !onLivePage) {
+      takeRoundForm();
+    } else {
+      showStatus(); // any other page of the game: what waits, and whether it can be sent
+    }
+  }
+
   wordsKept.then(function (found) {
-      if (!found) {
-        return; // never online in this language since the kit was kept: nothing to say
-      }
-      words = found;
-      if (onScoreboard) {
-        keepAcrossSwaps();
-        showScoreboard();
-      } else if (scoreboardUrl !== null && !onLivePage) {
-        if (placeholder) {
-          showNextRoundPage();
-        } else if (correctAgain) {
-          showFrame();
-        }
-        takeRoundForm();
-      } else {
-        showStatus(); // any other page of the game: what waits, and whether it can be sent
-      }
-    });
+    if (!found) {
+      return; // never online in this language since the kit was kept: nothing to say
+    }
+    words = found;
+    keepAcrossSwaps();
+    movesInPlace();
+    start();
+  });
 })();

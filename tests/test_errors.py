@@ -14,11 +14,12 @@ from companion import services
 from companion.data.models import Game, db
 from companion.formats.backup.plans import BackupError
 from companion.formats.parse import ApiError
+from companion.pages.record import Problems
+from companion.read_models.messages import page_reader
 from companion.rules import Card, Colour, Message, PlainText, Refusal, RuleError, variant_named
 from companion.rules.errors import PlayerCountError, UnknownColourError, UnknownVariantError
 from companion.rules.text import N_
 from companion.web.errors import PageArea, refusals, register_api_errors, register_page_errors
-from companion.web.games.entry.seat_parts import Problems
 from companion.web.scoreboard_page import game_template_helpers
 
 NAMES = ["Ann", "Ben", "Cleo"]
@@ -130,8 +131,11 @@ def test_anything_else_than_a_refusal_is_not_caught(app: Flask) -> None:
 def test_a_refusal_about_a_seat_is_shown_beside_that_seat(app: Flask) -> None:
     problems = Problems()
     with app.test_request_context():
-        problems.add(services.ServiceError(N_("%(player)s has no name."), seat=1, player=1), NAMES)
-        problems.add(ApiError("Something at the table."), NAMES)
+        reader = page_reader()
+        problems.add(
+            services.ServiceError(N_("%(player)s has no name."), seat=1, player=1), NAMES, reader
+        )
+        problems.add(ApiError("Something at the table."), NAMES, reader)
     assert problems.by_seat == {1: ["Ben has no name."]}
     assert problems.top == ["Something at the table."]
 

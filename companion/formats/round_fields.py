@@ -58,7 +58,7 @@ from companion.rules.cards import card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
 
 #: The round forms that read a whole round, as the page's ``data-kind`` names them (the
-#: values of ``Kind`` in companion/web/games/entry/forms.py).
+#: values of ``Kind`` in companion/pages/record.py).
 QUICK = "quick"  # indicators, tricks won and marked-colour captures (C4)
 FULL = "full"  # indicators and every captured card
 DELAYED = "delayed"  # every captured card; colours are chosen at the end (R16)

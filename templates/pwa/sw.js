@@ -569,7 +569,8 @@
     if (url.origin !== self.location.origin || url.pathname.indexOf(API_PREFIX) === 0) {
       return;
     }
-    if (request.mode === "navigate") {
+    // (A page of a game asked for by offline play, to be swapped in place: as a navigation.)
+    if (request.mode === "navigate" || request.headers.get("X-Sticheln-Page")) {
       event.respondWith(page(event));
     } else if (url.pathname.indexOf(KIT_PREFIX) === 0) {
       event.respondWith(kitFile(request, url.pathname));

@@ -9,11 +9,12 @@ from flask import Flask
 
 from companion.data import queries
 from companion.data.models import db
+from companion.pages.record import seat_data
 from companion.rules import RuleError, table_setup, variant_named
 from companion.rules.hat_trick import Play
 from companion.services.games import get_game
 from companion.services.rounds import round_of
-from companion.web.games.entry.forms import Kind, seat_data
+from companion.web.games.entry.forms import Kind
 from tests.fuzz.forms import Pairs
 
 

@@ -76,22 +76,23 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         "round_scores",
         "trick",
         "live",
+        "record",
     ):
         expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
     for package in (jinja2, markupsafe):  # what renders the pages, as installed
         folder = Path(str(package.__file__)).parent
         expected.update({f"{folder.name}/{path.name}": path for path in folder.glob("*.py")})
     templates = resources.folder("templates")
-    shipped_templates = (
+    shipped_templates = kit.SHIPPED_TEMPLATES
+    for name in (
         "games/scoreboard_board.html",
-        "games/game_macros.html",
-        "macros.html",
         "tools/resolver_trick.html",
-        "tools/macros.html",
         "games/round_scores_list.html",
         "games/live_round.html",
-        "games/live_macros.html",
-    )
+        "games/round_record_page.html",
+        "games/round_mark_page.html",
+    ):
+        assert name in shipped_templates
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
     # The templates go compiled to Python modules (Jinja's ModuleLoader names), from the

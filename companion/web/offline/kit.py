@@ -84,6 +84,7 @@ SHIPPED_MODULES = (
     "companion.data.seating",
     "companion.pages.scoreboard",
     "companion.pages.charts",
+    "companion.pages.record",
     "companion.pages.render",
     "companion.pages.resolver",
     "companion.pages.round_scores",
@@ -103,6 +104,9 @@ SHIPPED_TEMPLATES = (
     "games/round_scores_list.html",
     "games/live_round.html",
     "games/live_macros.html",
+    "games/round_record_page.html",
+    "games/round_mark_page.html",
+    "games/round_macros.html",
 )
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)

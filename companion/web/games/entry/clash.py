@@ -22,12 +22,13 @@ from flask_babel import gettext
 
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
+from companion.pages.record import json_tokens
 from companion.read_models.chips import Chip, card_of_token
 from companion.read_models.messages import colour_name, signed_number
 from companion.rules import Colour, RuleError, TableSetup, score_round
 from companion.services import Clashed, Refused, RoundChange, RoundNotNext, change_of, round_digest
 from companion.web.games.entry.editing import not_next_notice
-from companion.web.games.entry.forms import Kind, RoundForm, json_tokens
+from companion.web.games.entry.forms import Kind, RoundForm
 from companion.web.games.entry.sending import Sent
 
 #: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.

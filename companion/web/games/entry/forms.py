@@ -9,14 +9,13 @@ values into an entry, the count the others imply) is in ``companion.formats.roun
 which reads the same posted fields without WTForms in the rules worker; the page takes those
 pieces from there.
 
-It is a little over 400 lines on purpose: each entry kind's seat form, the entry it reads
-and the stored entry it is filled from again (``seat_data``) stand side by side, so a change
-of one kind is a change in one place.
+Each entry kind's seat form and the entry it reads stand side by side, so a change of one
+kind is a change in one place; the stored entry a form is filled from again (``seat_data``)
+is the page model's (companion/pages/record.py), which the phone shares.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,39 +29,11 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from companion import rules, services
-from companion.data.states import RoundMode
 from companion.formats import round_fields
-from companion.formats.round_fields import CHOICE_SEPARATOR, MOST_COUNT
-from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
-from companion.rules.deck import HAT_TRICK_COLOURS
-
-
-class Kind(enum.Enum):
-    """What a round form asks of each seat."""
-
-    MARK = "mark"  # indicator cards only, at the start of the round (R4, R14)
-    QUICK = round_fields.QUICK  # indicators, tricks won and marked-colour captures (C4)
-    FULL = round_fields.FULL  # indicators and every captured card
-    DELAYED = round_fields.DELAYED  # every captured card; colours are chosen at the end (R16)
-    HAT_QUICK = round_fields.HAT_QUICK  # Hat Trick: face-up cards per colour and passes (R22)
-    HAT_FULL = round_fields.HAT_FULL  # Hat Trick: every face-up and face-down card
-
-    @property
-    def mode(self) -> RoundMode:
-        """The ``?mode=`` of the page: quick or full entry."""
-        return (
-            RoundMode.FULL if self in (Kind.FULL, Kind.DELAYED, Kind.HAT_FULL) else RoundMode.QUICK
-        )
-
-    @property
-    def names_indicators(self) -> bool:
-        """Whether each seat picks its indicator cards in this form."""
-        return self in (Kind.MARK, Kind.QUICK, Kind.FULL)
-
-    @property
-    def counts_tricks(self) -> bool:
-        """Whether the table is asked for tricks (C3) rather than cards (C5)."""
-        return self in (Kind.QUICK, Kind.FULL, Kind.DELAYED)
+from companion.formats.round_fields import MOST_COUNT
+from companion.pages.record import Kind as Kind
+from companion.pages.record import seat_data
+from companion.read_models.chips import card_of_token
 
 
 def kinds_for(setup: rules.TableSetup) -> tuple[Kind, ...]:
@@ -83,22 +54,6 @@ def kind_for(
     if stored and all("captured" in entry for entry in stored):
         return kinds[-1]
     return kinds[0]
-
-
-def json_tokens(cards: object) -> list[str]:
-    """Tokens of cards stored in the API's shape (``{"colour": ..., "value": ...}``)."""
-    if not isinstance(cards, list):
-        return []
-    return [
-        f"{card['colour']}{TOKEN_SEPARATOR}{card['value']}"
-        for card in cards
-        if isinstance(card, Mapping) and "colour" in card and "value" in card
-    ]
-
-
-def choice_token(colours: Sequence[rules.Colour]) -> str:
-    """The select value of a delayed colour choice."""
-    return CHOICE_SEPARATOR.join(colour.value for colour in colours)
 
 
 class CardChipsField(SelectMultipleField):
@@ -368,50 +323,3 @@ def seat_values(seat: Form) -> round_fields.SeatValues:
     counts = {f.short_name: f.data for f in seat if isinstance(f, CountField)}
     choice = next((f.colours if f.data else None for f in seat if isinstance(f, ChoiceField)), None)
     return round_fields.SeatValues(cards, counts, choice)
-
-
-def seat_data(kind: Kind, entry: Mapping[str, Any], players: int) -> dict[str, Any]:
-    """A stored entry (API shape) as the form ``kind`` shows it. A full entry shown in short
-    keeps its tricks and its marked-colour cards, so a correction can switch forms."""
-    marked = json_tokens(entry.get("marked"))
-    captured = json_tokens(entry.get("captured"))
-    if kind is Kind.MARK:
-        return {"marked": marked}
-    if kind is Kind.QUICK:
-        if "tricks" in entry:
-            return {
-                "marked": marked,
-                "tricks": entry["tricks"],
-                "marked_captured": json_tokens(entry.get("marked_captured")),
-            }
-        colours = {token.partition(TOKEN_SEPARATOR)[0] for token in marked}
-        # A round only marked so far has no tricks yet: nobody entered 0.
-        tricks = rules.tricks_of_cards(len(captured), players) if "captured" in entry else None
-        return {
-            "marked": marked,
-            "tricks": tricks,
-            "marked_captured": [t for t in captured if t.partition(TOKEN_SEPARATOR)[0] in colours],
-        }
-    if kind is Kind.FULL:
-        return {"marked": marked, "captured": captured or json_tokens(entry.get("marked_captured"))}
-    if kind is Kind.DELAYED:
-        choose = entry.get("choose")
-        return {"captured": captured, "choose": CHOICE_SEPARATOR.join(choose) if choose else ""}
-    if kind is Kind.HAT_QUICK:
-        return _hat_trick_counts(entry)
-    return {"captured": captured, "passed": json_tokens(entry.get("passed"))}
-
-
-def _hat_trick_counts(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A Hat Trick entry as counts, whichever shape it was stored in."""
-    counts = entry.get("counts")
-    if isinstance(counts, Mapping):
-        data = {colour.value: counts.get(colour.value, 0) for colour in HAT_TRICK_COLOURS}
-    else:
-        colours = [
-            token.partition(TOKEN_SEPARATOR)[0] for token in json_tokens(entry.get("captured"))
-        ]
-        data = {colour.value: colours.count(colour.value) for colour in HAT_TRICK_COLOURS}
-    passed = entry.get("passed", 0)
-    data["passed"] = passed if isinstance(passed, int) else len(json_tokens(passed))
-    return data

@@ -13,17 +13,18 @@ from flask_babel import gettext
 from companion import services
 from companion.data import queries
 from companion.data.models import Game, db
-from companion.data.states import RoundMode, RoundStatus
-from companion.read_models.messages import signed_number
-from companion.rules import RoundScore, TableSetup, round_leader, seat_order
+from companion.data.states import RoundStatus
+from companion.formats.game_json import game_state
+from companion.pages import record
+from companion.pages.record import MODE_LABELS, Problems, round_context, round_page
+from companion.read_models.messages import page_reader, signed_number
+from companion.rules import RoundScore, TableSetup
 from companion.web.games.entry.editing import names_of
-from companion.web.games.entry.forms import Kind, RoundForm, kinds_for
-from companion.web.games.entry.seat_parts import Problems, progress_of, seat_part
+from companion.web.games.entry.forms import ChoiceField, CountField, Kind, RoundForm, kinds_for
 from companion.web.games.entry.sending import Sent, Unread
-from companion.web.games.entry.switch import SWITCH, losses
 
 #: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
-CONTINUE = "continue"
+CONTINUE = record.CONTINUE
 
 # --------------------------------------------------------------------------------------------
 # What a post came to, as the page shows it
@@ -52,7 +53,7 @@ def outcome_of(sent: Sent | None, form: RoundForm, game: Game) -> Outcome:
         outcome.scored = sent.score
     elif isinstance(sent, services.Refused):
         for problem in sent.problems:
-            outcome.problems.add(problem, names_of(game))
+            outcome.problems.add(problem, names_of(game), page_reader())
     elif isinstance(sent, services.Stale):
         if sent.current is None:  # a lost race found at commit: read the version again
             db.session.refresh(game)
@@ -95,6 +96,39 @@ def game_now(game: Game) -> GameNow:
 # Rendering
 
 
+def form_values(form: RoundForm) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The round form's seat fields as the page model takes them (companion/pages/record.py):
+    each field's values as sent (or filled in) and what it refused."""
+    values: dict[str, list[str]] = {}
+    errors: dict[str, list[str]] = {}
+    for seat in form.seats:
+        for seat_field in seat:
+            if isinstance(seat_field, CountField):
+                shown = seat_field.shown
+                sent = [shown] if shown else []
+            elif isinstance(seat_field, ChoiceField):
+                sent = [seat_field.data] if seat_field.data else []
+            else:
+                sent = [str(token) for token in seat_field.data or ()]
+            if sent:
+                values[seat_field.name] = sent
+            if seat_field.errors:
+                errors[seat_field.name] = [str(error) for error in seat_field.errors]
+    return values, errors
+
+
+def hidden_fields(form: RoundForm) -> list[tuple[str, str]]:
+    """The form's hidden fields as they are drawn: the CSRF token, the game's version and the
+    round the form was opened for (and, for a correction, the digest of the round shown)."""
+    stamp = form.stamp
+    return [
+        (stamp.csrf_token.name, str(stamp.csrf_token.current_token or "")),
+        ("version", stamp.version._value()),
+        ("number", stamp.number._value()),
+        ("digest", stamp.digest._value()),
+    ]
+
+
 def render_round_page(
     template: str,
     game: Game,
@@ -104,46 +138,41 @@ def render_round_page(
     **extra: Any,
 ) -> ResponseReturnValue:
     """A round page: the seats clockwise from the leader, each with its refusals (what
-    ``sent`` came to, if anything was sent). Without ``number``, the round to record next,
-    as the game stands now (after a conflict, the round another phone left to record)."""
+    ``sent`` came to, if anything was sent), drawn by the round pages' model from the game's
+    state as the phone draws it offline. Without ``number``, the round to record next, as
+    the game stands now (after a conflict, the round another phone left to record)."""
     outcome = outcome_of(sent, form, game)
-    conflict = game_now(game) if outcome.conflict else None
+    if outcome.conflict:
+        db.session.refresh(game)
     if number is None:
         number = queries.number_to_record(game)
-    leader = round_leader(number, game.first_leader, form.setup.players)
-    names = names_of(game)
-    problems = outcome.problems
-    parts = [
-        seat_part(form, seat, names, leader, problems)
-        for seat in seat_order(leader, form.setup.players)
-    ]
-    if outcome.scored is not None:
-        for part in parts:
-            part.preview = signed_number(outcome.scored.seats[part.seat].score)
-    page = render_template(
-        template,
-        game=game,
-        names=names,
-        form=form,
-        kind=form.kind,
-        setup=form.setup,
-        parts=parts,
-        problems=problems,
-        progress=progress_of(form),
-        conflict=conflict,
-        seats_to_fix=[part.seat for part in parts if part.problems or form.seats[part.seat].errors],
-        checked=outcome.scored is not None and not problems,
-        indicators_first=any(part.waiting for part in parts),
-        switch_losses=losses(form),
-        switch_action=SWITCH,
-        continue_action=CONTINUE,
-        number=number,
-        leader_name=names[leader],
-        hazy=form.setup.variant.hides_marks,
-        scoreboard_url=url_for("games.scoreboard", code=game.code),
-        **extra,
+    values, errors = form_values(form)
+    page = round_page(
+        game_state(game, "", ""),
+        form.kind,
+        number,
+        values,
+        page_reader(),
+        errors=errors,
+        problems=outcome.problems,
+        implied=form.implied,
+        zero_passes=form.zero_passes,
+        scores=[seat.score for seat in outcome.scored.seats] if outcome.scored else None,
+        conflict=outcome.conflict,
     )
-    return page, status_of(outcome, form)
+    hidden = hidden_fields(form)
+    if form.kind is Kind.MARK:
+        hidden = hidden[:3]
+    context = round_context(
+        page,
+        url_for,
+        hidden,
+        correcting=bool(extra.pop("correcting", False)),
+        modes=extra.pop("modes", ()),
+        switched=extra.pop("switched", None),
+    )
+    html = render_template(template, game=game, form=form, **context, **extra)
+    return html, status_of(outcome, form)
 
 
 def status_of(outcome: Outcome, form: RoundForm) -> int:
@@ -164,8 +193,11 @@ def mode_links(
     kinds = kinds_for(setup)
     if len(kinds) < 2:
         return []
-    labels = {RoundMode.QUICK: gettext("Quick entry"), RoundMode.FULL: gettext("Every card")}
     return [
-        (labels[other.mode], url_for(endpoint, mode=other.mode, **values), other is kind)
+        (
+            gettext(MODE_LABELS[other.mode]),
+            url_for(endpoint, mode=other.mode, **values),
+            other is kind,
+        )
         for other in kinds
     ]

@@ -26,19 +26,21 @@ from flask_babel import gettext
 from wtforms import Form
 
 from companion import rules
+from companion.pages import record
+from companion.pages.record import (
+    HAT_TO_FULL,
+    HAT_TO_QUICK,
+    NO_WHOLE_TRICKS,
+    TO_FULL,
+    TO_QUICK,
+)
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
 from companion.web.games.entry.forms import SEAT_FORMS, Kind, RoundForm, VersionForm
 
 #: The ``action`` of the switch buttons.
-SWITCH = "switch"
+SWITCH = record.SWITCH
 
-#: What the page warns about before a switch, as the ``data-warn`` of the warning shown.
-TO_FULL = "to-full"  # trick counts beyond the listed cards
-TO_QUICK = "to-quick"  # cards of other colours, kept only as a trick count
-NO_WHOLE_TRICKS = "no-whole-tricks"  # cards of other colours making no whole tricks
-HAT_TO_FULL = "hat-to-full"  # counts, which have no cards
-HAT_TO_QUICK = "hat-to-quick"  # cards, kept only as counts
 #: The order the notice after a switch tells them in.
 LOSSES = (TO_FULL, TO_QUICK, NO_WHOLE_TRICKS, HAT_TO_QUICK, HAT_TO_FULL)
 
@@ -207,16 +209,3 @@ def form_to_show(
     carried over (with the switch, to tell what it kept); else the one ``stored`` builds."""
     switch = switched(kind, setup) if is_switch() else None
     return (switch.form if switch else stored()), switch
-
-
-def losses(form: RoundForm) -> set[str]:
-    """What switching this form to its other mode would drop now: the warnings the page
-    shows next to the switch (rounds.js keeps them current while typing)."""
-    target = other_kind(form.kind)
-    if target is None:
-        return set()
-    carry = CARRY[(form.kind, target)]
-    found = {loss for seat in form.seats for loss in carry(seat, form.setup.cards_per_trick)[1]}
-    if NO_WHOLE_TRICKS in found:
-        found.add(TO_QUICK)  # what quick entry keeps, then where it keeps less
-    return found

@@ -14,7 +14,8 @@ pages drawn by the server's page models and templates (companion/pages), their l
 the route map the kit carries: ``pages/scoreboard``, the scoreboard's board from the kept
 state and the queue, ``pages/resolver``, the trick resolver's trick after a tap, and
 ``pages/round_scores``, a round's scores with their reasons, a round queued here included,
-and ``pages/live``, a live round (the cards of its unfinished trick queued here included).
+``pages/live``, a live round (the cards of its unfinished trick queued here included), and
+the round pages (``pages/record``, ``pages/mark``: record, correct, mark).
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
@@ -29,7 +30,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from companion.formats import (
     live_taps,
@@ -70,7 +71,16 @@ TOLD: dict[str, Callable[[Mapping[str, Any], Reader], dict[str, object]]] = {
 }
 
 #: The pages the worker renders, as the server renders them.
-PAGES = frozenset({"pages/scoreboard", "pages/resolver", "pages/round_scores", "pages/live"})
+PAGES = frozenset(
+    {
+        "pages/scoreboard",
+        "pages/resolver",
+        "pages/round_scores",
+        "pages/live",
+        "pages/record",
+        "pages/mark",
+    }
+)
 
 #: The calls of a page whose refusals, in the player's words, also name the field they
 #: concern (the page shows each beside its field, else beside the players).
@@ -109,6 +119,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, round_scores(body, language or "en"))
         if call == "pages/live":
             return reply(200, live_round(body, language or "en"))
+        if call in ROUND_PAGES:
+            return reply(200, round_page(body, language or "en", ROUND_PAGES[call]))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -316,6 +328,154 @@ def live_round(body: Mapping[str, Any], language: str) -> dict[str, object]:
     return {"html": html, "pending": state[offline_game.PENDING], "refused": state["refused"]}
 
 
+#: The round pages the worker draws, by call: the template of each one's content.
+ROUND_PAGES = {
+    "pages/record": "games/round_record_page.html",
+    "pages/mark": "games/round_mark_page.html",
+}
+
+
+def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[str, object]:
+    """A round page's content (the record page in the entry ``mode`` asked for, a
+    correction's when ``number`` names a round, or the mark page) of the game the phone
+    kept (``state``) with the changes it queued (``queued``), as the server draws it once
+    they are sent: its form holding the round's indicators as marked, or the ``fields`` the
+    page posted (``{name: [values...]}``), shown again; a correction of a round the server
+    scored before the phone went offline shows the fields of the page the phone ``kept``.
+    With ``check``, the ``fields`` are checked as the server's Check does (C1-C5): the page
+    shows each seat's score, or every refusal beside the seat it names, and the count the
+    others imply filled in. ``root`` and ``token`` as for the scoreboard. Answers the HTML,
+    the round's number and the form's kind."""
+    from companion.pages import record  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(
+        body,
+        "The request",
+        ("state", "queued"),
+        ("root", "token", "mode", "number", "fields", "kept", "check"),
+    )
+    state: dict[str, Any] = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    setup = record.setup_of(state)
+    correcting = fields.get("number") is not None
+    number = (
+        parse.integer(fields["number"], "number", 1, len(state["rounds"]))
+        if correcting
+        else int(state["next_round"])
+    )
+    marking = template == ROUND_PAGES["pages/mark"]
+    mode = fields.get("mode")
+    stored = (
+        queued_entries(fields, number) if correcting else marked_entries(state, number, marking)
+    )
+    posted = fields.get("fields")
+    if posted is None and correcting and stored is None:
+        posted = fields.get("kept")  # the round as the kept page showed it, scored before
+    kind = (
+        record.Kind.MARK
+        if marking
+        else record.kind_of(setup, mode if isinstance(mode, str) else None, stored)
+    )
+    if posted is not None:
+        values: dict[str, list[str]] = round_fields.posted_fields(posted)
+    else:
+        values = record.entry_values(kind, stored, setup.players)
+    words = reader(language)
+    checked = checked_round(kind, setup, values, words, state) if fields.get("check") else {}
+    page = record.round_page(state, kind, number, values, words, **checked)
+    link = linker(str(fields.get("root") or ""))
+    code = page.code
+    hidden = [
+        ("csrf_token", str(fields.get("token") or "")),
+        ("version", str(state["version"])),
+        ("number", str(number)),
+        ("digest", ""),
+    ]
+    if correcting:
+        modes = record.mode_links(
+            page,
+            words,
+            lambda other: link("games.correct_round", code=code, number=number, mode=other),
+        )
+    else:
+        modes = record.mode_links(
+            page, words, lambda other: link("games.record_round", code=code, mode=other)
+        )
+    context = record.round_context(
+        page, link, hidden[:3] if marking else hidden, correcting=correcting, modes=modes
+    )
+    html = environment(language).get_template(template).render(context)
+    return {"html": html, "number": number, "kind": kind.value}
+
+
+def checked_round(
+    kind: Any, setup: Any, values: dict[str, list[str]], words: Reader, state: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the server's Check shows of a round form's ``values`` (filled in, in place, with
+    the count the others imply): the scores, or the refusals (C1-C5) and unreadable fields."""
+    from companion.pages import record  # noqa: PLC0415 (see scoreboard)
+    from companion.rules import RoundRefused, score_checked  # noqa: PLC0415
+
+    names = [str(name) for name in state["players"]]
+    problems = record.Problems()
+    try:
+        read = round_fields.read_round_fields(kind.value, setup, values)
+    except round_fields.FieldRefused as refused:
+        return {"errors": {refused.field: [words_of(refused, words, names)]}}
+    found: dict[str, Any] = {"problems": problems}
+    if read.implied is not None:
+        name = f"s{read.implied.seat}-{read.implied.field}"
+        values[name] = [str(read.implied.value)]
+        found.update(implied=name, zero_passes=read.implied.zero_passes)
+    try:
+        found["scores"] = [seat.score for seat in score_checked(setup, read.entries).seats]
+    except RoundRefused as refused:
+        for problem in refused.problems:
+            problems.add(problem, names, words)
+    except Refusal as refused:
+        problems.add(refused, names, words)
+    return found
+
+
+def words_of(refusal: Refusal, words: Reader, names: list[str]) -> str:
+    return say(refusal.message, words, names)
+
+
+def queued_entries(fields: Mapping[str, Any], number: int) -> list[Any] | None:
+    """The entries of round ``number`` as this phone last queued them (recorded or
+    corrected here), as a correction's form shows them; ``None`` for a round the server
+    scored before the phone went offline (the phone does not hold its entries)."""
+    state, queued = fields["state"], fields["queued"]
+    found = None
+    for index, change in enumerate(queued):
+        action = change.get("action") if isinstance(change, Mapping) else None
+        if action == "record":
+            opened = offline_game.offline_state(state, queued[:index])["next_round"]
+        elif action == "correct":
+            opened = change.get("number")
+        else:
+            continue
+        body = change.get("body")
+        if opened == number and isinstance(body, Mapping) and isinstance(body.get("entries"), list):
+            found = body["entries"]
+    return found
+
+
+def marked_entries(
+    state: Mapping[str, Any], number: int, marking: bool
+) -> list[dict[str, object]] | None:
+    """The indicators the round to record was marked with, as stored entries (none on the
+    mark page, none while hidden, R15)."""
+    rounds = state["rounds"]
+    if marking or number > len(rounds):
+        return None
+    marked = rounds[number - 1].get("marked")
+    if rounds[number - 1]["status"] == "scored" or not marked:
+        return None
+    return [{"marked": cards} for cards in marked]
+
+
 @cache
 def environment(language: str) -> Any:
     """The templates in ``language``, each imported once for the visit (Jinja keeps them)."""
@@ -354,12 +514,21 @@ def linker(root: str, code: str = "", address: str | None = None) -> Callable[..
         rule = routes()[endpoint]
         return RULE_PART.sub(lambda part: quote(str(values[part.group(1)]), safe=""), rule)
 
+    def query_of(endpoint: str, **values: object) -> str:
+        """The values the rule does not hold, as ``url_for`` adds them (``?mode=quick``)."""
+        used = set(RULE_PART.findall(routes()[endpoint]))
+        query = urlencode(
+            [(k, str(v)) for k, v in values.items() if k not in used and v is not None]
+        )
+        return "?" + query if query else ""
+
     def url(endpoint: str, **values: object) -> str:
         path = path_of(endpoint, **values)
+        query = query_of(endpoint, **values)
         if address is not None:
             game = path_of("games.scoreboard", code=code)
             if path == game or path.startswith(game + "/"):
-                return address + path[len(game) :]
-        return root + path
+                return address + path[len(game) :] + query
+        return root + path + query
 
     return url
