@@ -6,13 +6,10 @@
 // and opens its scoreboard at /games/new/<key> (<key>: that call's Idempotency-Key). The
 // start carries the circle chosen on the page (issue 28), so the game joins it once sent.
 //
-// Its pages are drawn by static/offline_play.js on the blank pages of its shape (the same
-// variant and number of players: the same round forms), which the service worker keeps for
-// every number of players of the variants this phone plays (templates/pwa/sw.js,
-// companion/web/games/frames.py), else on the kept pages of a game of that shape this phone
-// opened. With neither, the page says so beside the players and starts nothing. Loaded by app.js,
-// after outbox.js, on the new-game page of a phone that kept the kit. No rule is written
-// here.
+// Its pages, any variant and any number of players, are drawn by the rules worker into the
+// kept shell (static/offline_play.js, templates/pwa/shell.html), as for any game. Loaded by
+// app.js, after outbox.js, on the new-game page of a phone that kept the kit. No rule is
+// written here.
 (function () {
   "use strict";
 
@@ -28,8 +25,6 @@
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
   var language = document.documentElement.lang || "en";
   var REACH_MS = 4000; // how long Start waits for the server before starting the game here
-  var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
-  var FRAMES = "/games/frame"; // the blank pages of each shape (companion/web/games/frames.py)
   var words = fetch(root + "/offline/words.json?lang=" + encodeURIComponent(language))
     .then(function (response) {
       return response.ok ? response.json() : null;
@@ -125,57 +120,7 @@
   }
 
   // ------------------------------------------------------------------------------------------
-  // A game of the same shape kept on this phone: its pages are the new game's frames
-
-  function sameShape(one, other) {
-    return one.players.length === other.players.length && variantKey(one.variant) === variantKey(other.variant);
-  }
-
-  // The API's shape of a variant, written the same whatever the order of its fields.
-  function variantKey(variant) {
-    return Object.keys(variant).sort().map(function (name) {
-      return name + "=" + variant[name];
-    }).join(",");
-  }
-
-  // What ``game``'s pages are drawn on: the address of the blank pages of its shape, else the
-  // code of a game this phone kept with the same variant and number of players, whose
-  // scoreboard and record page it kept too; null if there is neither.
-  function frameFor(game) {
-    var blank = root + FRAMES + "/" + game.players.length + "/" + window.StichelnOutbox.frameSlug(game.variant);
-    return Promise.all([caches.match(blank), caches.match(blank + "/rounds/record")]).then(function (pages) {
-      return pages[0] && pages[1] ? new URL(blank).pathname : keptFrameFor(game); // (their path)
-    });
-  }
-
-  function keptFrameFor(game) {
-    return Promise.all([window.StichelnOutbox.keptGames(), caches.open(GAMES_CACHE)]).then(function (found) {
-      var games = found[0].filter(function (kept) {
-        return kept.state && kept.state.id && !kept.frame && sameShape(kept.state, game);
-      });
-      var cache = found[1];
-      return games.reduce(function (before, kept) {
-        return before.then(function (frame) {
-          if (frame) {
-            return frame;
-          }
-          var board = root + "/g/" + encodeURIComponent(kept.code);
-          return Promise.all([cache.match(board), cache.match(board + "/rounds/record")]).then(function (pages) {
-            return pages[0] && pages[1] ? kept.code : null;
-          });
-        });
-      }, Promise.resolve(null));
-    });
-  }
-
-  // ------------------------------------------------------------------------------------------
   // What the page says
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (whole, name) {
-      return name in values ? String(values[name]) : whole;
-    });
-  }
 
   // The notice above the form: what offline play is doing now.
   function say(text) {
@@ -244,35 +189,28 @@
         refuse(answer.body.error, answer.body.field);
         return;
       }
-      var game = answer.body;
-      return frameFor(game).then(function (frame) {
-        if (!frame) {
-          refuse(fill(said.no_frame, { players: game.players.length }));
-          return;
-        }
-        var key = window.StichelnOutbox.newKey();
-        var code = window.StichelnOutbox.newOf(key);
-        var outbox = window.StichelnOutbox(code, root + "/api/v1/games/" + encodeURIComponent(code), function () {});
-        return outbox
-          .keepGame(game, frame)
-          .then(function () {
-            return outbox.keep({
-              code: code,
-              action: "start",
-              number: null,
-              base: 0,
-              body: startOf(table),
-              key: key,
-              fields: null,
-              page: location.pathname,
-              state: "waiting",
-              error: "",
-            });
-          })
-          .then(function () {
-            location.href = root + "/games/new/" + key;
+      var key = window.StichelnOutbox.newKey();
+      var code = window.StichelnOutbox.newOf(key);
+      var outbox = window.StichelnOutbox(code, root + "/api/v1/games/" + encodeURIComponent(code), function () {});
+      return outbox
+        .keepGame(answer.body)
+        .then(function () {
+          return outbox.keep({
+            code: code,
+            action: "start",
+            number: null,
+            base: 0,
+            body: startOf(table),
+            key: key,
+            fields: null,
+            page: location.pathname,
+            state: "waiting",
+            error: "",
           });
-      });
+        })
+        .then(function () {
+          location.href = root + "/games/new/" + key;
+        });
     });
   }
 

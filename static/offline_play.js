@@ -28,8 +28,7 @@
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
   // The table's next game, started on this phone before the server has it: its pages are
-  // under the game it follows ("/g/<code>/next"), its round pages drawn on that game's kept
-  // pages, its scoreboard by the rules worker from its state (drawBoard).
+  // under the game it follows ("/g/<code>/next").
   var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var nextGame = location.pathname.match(NEXT_ADDRESS);
   var before = nextGame ? nextGame[1] : null; // the game it follows
@@ -37,8 +36,8 @@
     code = window.StichelnOutbox.nextOf(before);
   }
   // A game started on this phone with no network (static/offline_new_game.js): its pages
-  // are under "/games/new/<key>", its round pages drawn on the kept pages of a game of the
-  // same shape, its scoreboard by the rules worker from its state (drawBoard).
+  // are under "/games/new/<key>". Each page of either is the kept shell (templates/pwa/
+  // shell.html), which the rules worker draws the page in, from the game's state.
   var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
   var newGame = location.pathname.match(NEW_ADDRESS);
   if (newGame) {
@@ -46,7 +45,6 @@
   }
   // A game this phone holds that the server does not have yet: a next game or a new one.
   var placeholder = Boolean(nextGame || newGame);
-  var frameCode = main.getAttribute("data-game"); // the game whose kept page this is
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
@@ -62,7 +60,8 @@
   function readPage() {
     scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
     onLivePage = LIVE_ADDRESS.test(location.pathname);
-    onScoreboard = document.querySelector(".board-updates") !== null && !onLivePage;
+    var board = placeholder ? location.pathname === new URL(scoreboardUrl).pathname : document.querySelector(".board-updates") !== null;
+    onScoreboard = board && !onLivePage;
     form =
       document.getElementById("round-form") ||
       main.querySelector('form.round-form[data-kind="mark"]') ||
@@ -508,7 +507,7 @@
         return outbox.keptGame().then(function (kept) {
           var pages = kept && kept.state.version === state.version ? null : recordPages();
           return outbox.keepGame(state).then(function () {
-            askForFrames();
+            askForShell();
             return pages && keepPages(pages);
           });
         });
@@ -558,11 +557,11 @@
     });
   }
 
-  // The service worker keeps the blank pages of the shapes of the games this phone keeps,
-  // this one's included (templates/pwa/sw.js): a new game can be started on them offline.
-  function askForFrames() {
+  // The service worker keeps the shell a game started offline is drawn in, in this page's
+  // language (templates/pwa/sw.js).
+  function askForShell() {
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ keep: "frames", language: document.documentElement.lang });
+      navigator.serviceWorker.controller.postMessage({ keep: "shell", language: language });
     }
   }
 
@@ -580,7 +579,7 @@
         carried[here] = (carried[here] || []).concat(fields[name]); // counts and choices stay behind
       }
     });
-    history.replaceState(null, "", placeholder ? placeholderAddress("record") + new URL(url).search : url);
+    history.replaceState(null, "", url);
     drawRoundPage(carried);
   }
 
@@ -623,12 +622,11 @@
   // it once the changes ``waiting`` are sent: drawn by the rules worker with the server's
   // page model and template (the pages/scoreboard call), put in place of the kept page's. A
   // game the server does not have yet is drawn the same way, from the state its start kept
-  // here, on whatever kept scoreboard the service worker gave: what that page shows of its
-  // own game outside the board goes.
+  // here, into the kept shell (with its heading, the first time).
   function drawBoard(state, waiting) {
     var board = main.querySelector("[data-board]");
     var token = document.querySelector('input[name="csrf_token"]');
-    if (!board) {
+    if (!board && !placeholder) {
       return Promise.resolve();
     }
     return rules("pages/scoreboard", {
@@ -640,12 +638,18 @@
       excluded: !placeholder && board.querySelector(".excluded-note") !== null,
       next_game: !placeholder && board.querySelector("[data-next-game]") ? "next" : null,
       address: placeholder ? placeholderAddress("") : null,
+      whole: !board,
     }).then(function (answer) {
       main.hidden = false; // (a page drawn on: hidden until now)
       if (answer.status !== 200) {
         return;
       }
-      board.innerHTML = answer.body.html;
+      if (board) {
+        board.innerHTML = answer.body.html;
+      } else {
+        fillShell(answer.body.html);
+        board = main.querySelector("[data-board]");
+      }
       main.dispatchEvent(new CustomEvent("scoreboard:drawn")); // scoreboard.js: the reasons
       var again = board.querySelector(".play-again form");
       if (again && !placeholder) {
@@ -656,13 +660,18 @@
         copy.hidden = true; // the board is the game as it stands here (one notice)
         main.setAttribute("data-offline-drawn", ""); // still the kept page (keptCopyShown)
       }
-      if (placeholder) {
-        Array.prototype.forEach.call(main.querySelectorAll("[data-board] ~ section"), function (other) {
-          other.remove(); // sharing, export, managing: of the game whose page this is
-        });
-        main.removeAttribute("data-offline-frame");
+      main.removeAttribute("data-offline-frame");
+    });
+  }
+
+  // The shell's content: the page the rules worker drew (what the phone says stays).
+  function fillShell(html) {
+    Array.prototype.slice.call(main.children).forEach(function (child) {
+      if (child.id !== "offline-play-status") {
+        child.remove();
       }
     });
+    main.insertAdjacentHTML("beforeend", html);
   }
 
   // The live page of round ``number``.
@@ -894,61 +903,14 @@
     });
   }
 
-  // The page starting a round live (static/offline_live.js then plays it), not drawn by the
-  // rules worker yet: the kept copy may be of an earlier round, so its number and who leads.
-  function showLiveStart() {
-    return offlineGame().then(function (offline) {
-      if (offline) {
-        main.querySelector("h1").textContent = fill(words.play_live, { number: offline.game.next_round });
-        showLeader(offline.game);
-      }
-    });
-  }
-
-  // The kept page was of an earlier round: who leads this one (R3), first, with the badge.
-  // (``leader``: of the round corrected; by default the seat leading the round to come.)
-  function showLeader(game, leader) {
-    leader = leader === undefined ? game.next_leader : leader;
-    var line = main.querySelector("[data-leader]");
-    if (line) {
-      line.textContent = fill(words.led, { name: game.players[leader] });
-    }
-    var leading = main.querySelector("[data-leading]");
-    if (leading) {
-      leading.textContent = fill(words.leading, { name: game.players[leader] });
-    }
-    var seats = Array.prototype.slice.call(form.querySelectorAll(".round-seat[data-seat]"));
-    if (!seats.length) {
-      return;
-    }
-    var after = seats[seats.length - 1].nextSibling;
-    var parent = seats[0].parentNode;
-    seats.forEach(function (seat) {
-      var badge = seat.querySelector(".round-seat__badge");
-      if (badge) {
-        badge.remove();
-      }
-    });
-    seats.sort(function (one, other) {
-      var count = seats.length;
-      var first = (Number(one.getAttribute("data-seat")) - leader + count) % count;
-      return first - (Number(other.getAttribute("data-seat")) - leader + count) % count;
-    });
-    seats.forEach(function (seat) {
-      parent.insertBefore(seat, after);
-    });
-    var name = seats[0].querySelector(".round-seat__name");
-    if (name) {
-      name.after(" ", element("span", words.leads, { class: "round-seat__badge" }));
-    }
-  }
-
   // The round pages the rules worker draws (companion/pages/record.py, the server's model
   // and templates), by address: the kept page's content is swapped for the page drawn from
-  // the game as it stands here (the state kept plus the changes waiting).
+  // the game as it stands here (the state kept plus the changes waiting); a game only this
+  // phone holds is drawn into the kept shell.
   var ROUND_PAGES = [
     { pattern: /\/rounds\/record$/, call: "pages/record" },
     { pattern: /\/rounds\/mark$/, call: "pages/mark" },
+    { pattern: /\/rounds\/live$/, call: "pages/live_start", starting: true },
     { pattern: /\/rounds\/([0-9]+)$/, call: "pages/record", numbered: true },
   ];
 
@@ -965,7 +927,7 @@
     var url = new URL(location.href);
     var page = roundPageOf(url);
     var section = main.querySelector("section.round-page");
-    if (!page || !section || startingLive) {
+    if (!page || (!section && !placeholder)) {
       return Promise.resolve(false);
     }
     var token = document.querySelector('input[name="csrf_token"]');
@@ -979,8 +941,12 @@
         queued: queued(waitingOf(found[1])),
         root: root,
         token: token ? token.value : "",
-        mode: url.searchParams.get("mode") || modeOf(form),
+        address: placeholder ? placeholderAddress("") : null,
       };
+      if (page.starting) {
+        return rules(page.call, body).then(swapRoundPage);
+      }
+      body.mode = url.searchParams.get("mode") || modeOf(form);
       if (page.numbered) {
         body.number = Number(url.pathname.match(page.pattern)[1]);
         if (!correctAgain && form) {
@@ -1004,13 +970,9 @@
           return drawRoundPage(); // tapped while the worker drew it
         }
         var digest = form && form.elements.digest ? form.elements.digest.value : "";
-        var shown = main.querySelector("section.round-page"); // (drawn again meanwhile, maybe)
-        if (!shown) {
+        if (!swapRoundPage(answer)) {
           return false;
         }
-        shown.insertAdjacentHTML("afterend", answer.body.html);
-        shown.remove();
-        ownPage();
         if (digest && form.elements.digest) {
           form.elements.digest.value = digest; // the round as the server showed it last
         }
@@ -1019,27 +981,39 @@
     });
   }
 
+  // The page the worker drew in place of the round page shown (the shell's content, for a
+  // game only this phone holds); answers whether it was.
+  function swapRoundPage(answer) {
+    if (answer.status !== 200) {
+      say(fill(words.failed, { error: answer.body.error }), true, true);
+      return false;
+    }
+    var shown = main.querySelector("section.round-page"); // (drawn again meanwhile, maybe)
+    if (shown) {
+      shown.insertAdjacentHTML("afterend", answer.body.html);
+      shown.remove();
+    } else if (placeholder) {
+      fillShell(answer.body.html);
+      var script = main.getAttribute("data-round-script"); // the round pages' own (rounds.js)
+      main.appendChild(element("script", null, { src: script }));
+    } else {
+      return false;
+    }
+    ownPage();
+    return true;
+  }
+
   // The entry mode of a round form (quick entry or every card).
   function modeOf(shown) {
     var kind = shown ? shown.getAttribute("data-kind") : null;
     return kind === "full" || kind === "delayed" || kind === "hat-full" ? "full" : kind ? "quick" : null;
   }
 
-  // A page drawn here: its links lead to this game's pages (a game the server does not have
-  // yet: its own addresses), its form is taken, and the page's scripts run on it.
+  // A page drawn here: its form is taken, and the page's scripts run on it.
   function ownPage() {
+    readPage();
     main.hidden = false;
     main.removeAttribute("data-offline-frame");
-    form = document.getElementById("round-form") || main.querySelector("form.round-form");
-    if (placeholder) {
-      Array.prototype.forEach.call(main.querySelectorAll(".round-meta a[href]"), function (link) {
-        link.href = placeholderAddress("");
-      });
-      Array.prototype.forEach.call(main.querySelectorAll("button[formaction]"), function (button) {
-        var search = new URL(button.getAttribute("formaction"), location.href).search;
-        button.setAttribute("formaction", placeholderAddress("record") + search);
-      });
-    }
     if (form) {
       form.action = location.pathname + location.search;
       takeSubmit();
@@ -1180,15 +1154,17 @@
   }
 
   function takeRoundForm() {
-    if (!form) {
+    if (!form && !placeholder) {
       return;
     }
-    takeSubmit();
+    if (form) {
+      takeSubmit();
+    }
     (offlineSeen ? Promise.resolve(false) : reachable()).then(function (online) {
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
-        (startingLive ? showLiveStart() : drawRoundPage()).then(function () {
+        drawRoundPage().then(function () {
           main.hidden = false; // (a page drawn on a kept frame, hidden until then)
           say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
         });

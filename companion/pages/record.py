@@ -906,3 +906,36 @@ def round_context(
         "continue_action": CONTINUE,
         "scoreboard_url": url("games.scoreboard", code=page.code),
     }
+
+
+def live_start_context(
+    state: Mapping[str, Any], reader: Reader, url: Url, token: str
+) -> dict[str, Any]:
+    """What templates/games/live_start_page.html takes to start the game's next round live:
+    the mark page's chips when the variant lays out indicators and the round is not marked
+    yet (R4, R14-R16), else one button (the colours marked already, or none laid out). The
+    rules worker draws it so for a game the phone holds; ``token``: the CSRF token."""
+    setup = setup_of(state)
+    number = int(state["next_round"])
+    rounds = state["rounds"]
+    playing = bool(rounds) and rounds[-1]["status"] != SCORED
+    hidden = [("csrf_token", token), ("version", str(state["version"])), ("number", str(number))]
+    if setup.cards_laid_out and not playing:
+        values = entry_values(Kind.MARK, None, setup.players)
+        page = round_page(state, Kind.MARK, number, values, reader)
+        return {**round_context(page, url, hidden), "with_indicators": True, "continue_url": None}
+    names = [str(name) for name in state["players"]]
+    return {
+        "with_indicators": False,
+        "marked_already": playing and setup.cards_laid_out > 0,
+        "hat_trick": setup.variant.has_passes,
+        "setup": setup,
+        "number": number,
+        "leader_name": names[round_leader(number, int(state["first_leader"]), setup.players)],
+        "hazy": setup.variant.hides_marks,
+        "conflict": None,
+        "problems": [],
+        "hidden": hidden,
+        "scoreboard_url": url("games.scoreboard", code=str(state["id"])),
+        "continue_url": None,
+    }

@@ -46,15 +46,9 @@
   var NEXT_PAGE = new RegExp({{ next_page|tojson }});
   var NEW_PAGE = new RegExp({{ new_page|tojson }});
   var CORRECT_PAGE = /\/rounds\/[0-9]+$/; // a round page (ROUND_PAGE) correcting a round
-  var LIVE_ROUND = /^[0-9]+\/live$/; // a round page of NEXT_PAGE or NEW_PAGE: its live page
   var FRAME_STYLES = {{ frame_styles|tojson }};
-  // The blank pages of a game of each shape (companion/web/games/frames.py): FRAMES/<players>/
-  // <variant>, for each number of players a family seats; the record page in its other entry
-  // mode too (FRAME_MODES).
-  var FRAMES = {{ frames_url|tojson }};
-  var FRAME_PLAYERS = {{ frame_players|tojson }};
-  var FRAME_MODES = {{ frame_modes|tojson }};
-  var FRAME_VARIANT = {{ frame_variant|tojson }}; // kept whatever games this phone kept
+  // The one page a game only this phone holds is drawn in (templates/pwa/shell.html).
+  var SHELL_URL = {{ shell_url|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
   var OFFLINE_COPY_MARK = {{ offline_copy_mark|tojson }};
   var OUTBOX_URL = {{ outbox_url|tojson }};
@@ -99,7 +93,7 @@
           return keepPages();
         })
         .then(function () {
-          return keepFrames(); // for a phone that kept the kit: this version's
+          return keepShell(); // this version's
         })
         .then(function () {
           return self.skipWaiting();
@@ -139,90 +133,32 @@
     );
   });
 
-  // A page asks for the blank pages of the shapes of its games (the kit was just kept, or a
-  // game kept for offline play), in its language.
+  // A page of a game asks for the shell to be kept in its language (static/offline_play.js).
   self.addEventListener("message", function (event) {
-    if (event.data && event.data.keep === "frames") {
-      event.waitUntil(keepFrames(event.data.language));
+    if (event.data && event.data.keep === "shell") {
+      event.waitUntil(keepShell(event.data.language));
     }
   });
 
-  // The blank pages of a game of each shape a new game started with no network may take
-  // (static/offline_new_game.js): every number of players of the variants of the games this
-  // phone keeps, and of the classic game, on a phone that kept the offline kit. Kept with
-  // this version's files (its page styles and scripts), once, and again when a page asks in
-  // another ``language`` than theirs; a page missing (a variant that marks no colours has
-  // no mark page) or failing is kept at the next ask.
-  var keepingFrames = Promise.resolve();
-  function keepFrames(language) {
-    keepingFrames = keepingFrames.then(function () {
-      return keepFramesNow(language);
-    });
-    return keepingFrames;
-  }
-
-  // One round of keeping (the rounds run one after the other: a page's ask in another
-  // language waits for the round under way).
-  function keepFramesNow(language) {
-    return Promise.all([keptGames(), self.StichelnOutbox ? self.StichelnOutbox.keptGames() : null])
-      .then(function (found) {
-        if (!found[0] || !found[1]) {
-          return undefined;
-        }
-        var urls = frameAddresses(found[1]);
-        return caches.open(CACHE).then(function (cache) {
-          return languageOf(cache, urls[0]).then(function (kept) {
-            var again = Boolean(language && kept && kept !== language);
-            return urls.reduce(function (chain, url) {
-              return chain.then(function () {
-                return (again ? Promise.resolve(null) : cache.match(url)).then(function (page) {
-                  return page || fetch(url, { credentials: "same-origin" }).then(function (response) {
-                    return keepable(response) ? cache.put(url, response) : undefined;
-                  });
-                });
-              });
-            }, Promise.resolve());
+  // The shell a game started or played again offline is drawn in: kept with this version's
+  // files, once, and again when a page asks in another ``language`` than its own.
+  function keepShell(language) {
+    return caches
+      .open(CACHE)
+      .then(function (cache) {
+        return cache.match(SHELL_URL).then(function (kept) {
+          return kept ? kept.text() : "";
+        }).then(function (text) {
+          var found = text.match(/<html[^>]*\slang="([^"]*)"/);
+          if (found && (!language || found[1] === language)) {
+            return undefined;
+          }
+          return fetch(SHELL_URL, { credentials: "same-origin" }).then(function (response) {
+            return keepable(response) ? cache.put(SHELL_URL, response) : undefined;
           });
         });
       })
-      .then(null, function () {}); // a page that failed is kept at the next ask
-  }
-
-  // The language of the kept page at ``url`` (its <html lang>), or null.
-  function languageOf(cache, url) {
-    return cache.match(url).then(function (page) {
-      return page && page.text().then(function (text) {
-        var found = text.match(/<html[^>]*\slang="([^"]*)"/);
-        return found ? found[1] : null;
-      });
-    });
-  }
-
-  // The addresses of the blank pages worth keeping, for the ``games`` this phone keeps.
-  function frameAddresses(games) {
-    var variants = [FRAME_VARIANT];
-    games.forEach(function (game) {
-      if (game.state && game.state.variant) {
-        variants.push(game.state.variant);
-      }
-    });
-    var urls = [];
-    variants.forEach(function (variant) {
-      var slug = self.StichelnOutbox.frameSlug(variant);
-      (FRAME_PLAYERS[variant.game] || []).forEach(function (players) {
-        var board = FRAMES + "/" + players + "/" + slug;
-        var pages = [board, board + "/rounds/record", board + "/rounds/mark", board + "/rounds/live"];
-        FRAME_MODES.forEach(function (mode) {
-          pages.push(board + "/rounds/record?mode=" + mode);
-        });
-        pages.forEach(function (url) {
-          if (urls.indexOf(url) === -1) {
-            urls.push(url);
-          }
-        });
-      });
-    });
-    return urls;
+      .then(null, function () {}); // kept at the next ask
   }
 
   // The kept copy of one of this worker's own URLs.
@@ -283,7 +219,7 @@
           return liveFrame(path);
         }
         if (NEXT_PAGE.test(path)) {
-          return nextFrame(path, url.search);
+          return shell(); // the table's next game, started on this phone
         }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
@@ -371,21 +307,7 @@
   // or with no page of the game kept, the offline page.
   function liveFrame(path) {
     var game = path.match(LIVE_PAGE)[1];
-    return liveFrameOf(path.slice(0, path.indexOf(game)) + game);
-  }
-
-  // The frame of a live page drawn on the kept pages of the game at ``pages`` (its path; or
-  // the blank pages of a shape: their record page).
-  function liveFrameOf(pages) {
-    if (pages.indexOf(FRAMES + "/") === 0) {
-      return keptGames()
-        .then(function (cache) {
-          return cache && caches.match(pages + "/rounds/record", MATCH);
-        })
-        .then(function (response) {
-          return framed(response && { response: response, styled: true });
-        });
-    }
+    var pages = path.slice(0, path.indexOf(game)) + game;
     return keptGames()
       .then(function (cache) {
         return !cache ? null : cache.keys().then(function (requests) {
@@ -404,38 +326,22 @@
       .then(framed);
   }
 
-  // The table's next game, started on this phone before the server has it: its scoreboard
-  // drawn on the kept scoreboard of the game it follows, its round pages on that game's
-  // (the same players, variant and rounds: the same forms), by static/offline_play.js; a
-  // record page in the entry mode its ``search`` names.
-  function nextFrame(path, search) {
-    var found = path.match(NEXT_PAGE);
-    var game = path.slice(0, path.indexOf(found[1])) + found[1];
-    if (LIVE_ROUND.test(found[2] || "")) {
-      return liveFrameOf(game);
-    }
-    var wanted = found[2] ? game + "/rounds/" + found[2] + search : game;
+  // The shell a game only this phone holds is drawn in (static/offline_play.js has the rules
+  // worker draw each of its pages there); without the kit, the offline page.
+  function shell() {
     return keptGames()
       .then(function (cache) {
-        return !cache ? null : cache.keys().then(function (requests) {
-          var kept = requests.filter(function (request) {
-            var url = new URL(request.url);
-            return url.pathname + url.search === wanted;
-          })[0];
-          return kept ? cache.match(kept).then(function (response) {
-            return response && { response: response, styled: true };
-          }) : null;
-        });
+        return cache && caches.match(SHELL_URL, MATCH);
       })
-      .then(framed);
+      .then(function (response) {
+        return response || cached(OFFLINE_URL);
+      });
   }
 
   // A game started on this phone with no network (static/offline_new_game.js), kept in the
-  // outbox: its pages drawn on the blank pages of its shape (the same variant and number of
-  // players: the same forms), or the kept pages of a game of that shape, by
-  // static/offline_play.js, until the server has it (a record page in the entry mode its
-  // ``search`` names); then the same page of the game the server started. A game this phone
-  // does not keep: the network (the server leads the address to the game).
+  // outbox: each of its pages is the shell until the server has it; then the same page of
+  // the game the server started. A game this phone does not keep: the network (the server
+  // leads the address to the game).
   function newPage(event, path, search) {
     var found = path.match(NEW_PAGE);
     var kept = self.StichelnOutbox ? self.StichelnOutbox.keptGames() : Promise.resolve([]);
@@ -443,28 +349,13 @@
       var game = games.filter(function (one) {
         return one.code === self.StichelnOutbox.newOf(found[1]);
       })[0];
-      var root = path.slice(0, path.indexOf("/games/new/"));
       if (game && game.movedTo) {
-        var moved = root + "/g/" + encodeURIComponent(game.movedTo);
+        var moved = path.slice(0, path.indexOf("/games/new/")) + "/g/" + encodeURIComponent(game.movedTo);
         return Response.redirect(found[2] ? moved + "/rounds/" + found[2] + search : moved, 302);
       }
-      var board = game && game.frame && self.StichelnOutbox.framePages(root, game.frame);
-      var wanted = found[2] ? board + "/rounds/" + found[2] + search : board;
-      if (!game || !game.frame) {
-        return fetch(event.request).catch(function () {
-          return cached(OFFLINE_URL);
-        });
-      }
-      if (LIVE_ROUND.test(found[2] || "")) {
-        return liveFrameOf(board);
-      }
-      return keptGames()
-        .then(function (cache) {
-          return cache && caches.match(wanted, MATCH); // (blank pages: in this version's cache)
-        })
-        .then(function (response) {
-          return framed(response && { response: response, styled: true });
-        });
+      return game ? shell() : fetch(event.request).catch(function () {
+        return cached(OFFLINE_URL);
+      });
     });
   }
 

@@ -1,13 +1,14 @@
-"""A new game started with no network (issue 26, point 4), in a real browser at a phone's
-size: on a phone that kept the offline kit and opened a game before, the new-game page starts
-a game with other players, and as many as it likes, on the phone, checked as the server
-checks it (a variant this phone has no pages for, or a name entered twice, is refused beside
-the players, and nothing is started). Its pages are drawn on the blank pages of its shape
-the service worker kept (companion/web/games/frames.py), with its own players in their
-seats: its colours are marked, the record page switched to every card and back, and a
-round recorded there waits, and the next one is played live there. Back online, the game
-and its rounds are sent, once each, the phone is on the game's own scoreboard with the right
-to go on, and the game the phone opened before is untouched.
+"""A new game started with no network, in a real browser at a phone's size: on a phone that
+kept the offline kit and opened a game before, the new-game page starts a game of any
+variant and any number of players on the phone, checked as the server checks it (a name
+entered twice is refused beside the players, and nothing is started). Each of its pages is
+drawn by the rules worker into the one shell the service worker kept
+(templates/pwa/shell.html), never on a page of another game: its colours are marked, the
+record page switched to every card and back, a round recorded there waits, and the next one
+is played live there. A Hat Trick game of a shape this phone never opened is started and
+scored the same way, in English and in Hungarian. Back online, each game and its rounds are
+sent, once each, the phone is on the game's own scoreboard with the right to go on, and the
+game the phone opened before is untouched.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from companion.rules import PRESETS, round_leader, table_setup
+from companion.rules import PRESETS, round_leader, score_checked, table_setup, variant_named
 from tests.browser.scenario import FIVE_ROUNDS, round_scores
 from tests.browser.support import (
     WORKER_START_MS,
@@ -31,7 +33,10 @@ from tests.browser.test_offline_play import (
     NAMES,
     OUTBOX_SIZE,
     WORDS,
+    enter_hat_trick_counts,
     expected_pending,
+    first_round_rows,
+    hat_trick_counts,
     pending_table,
     ready_phone,
 )
@@ -51,15 +56,10 @@ def fill_table(page: object, names: list[str]) -> None:
         page.fill(f"#player_{row}", names[row] if row < len(names) else "")  # type: ignore[attr-defined]
 
 
-#: The blank pages of a 3-player classic game, which the service worker keeps for a phone
-#: that kept the kit (whatever games it opened).
-FRAME = "/games/frame/3/classic-1-open"
-#: Whether the service worker kept the blank pages at the address given (in any cache).
-FRAME_KEPT = """async (address) => {
-  const pages = ["", "/rounds/record", "/rounds/mark", "/rounds/record?mode=full"];
-  const kept = await Promise.all(pages.map((page) => caches.match(address + page)));
-  return kept.every(Boolean);
-}"""
+#: The one page every game only this phone holds is drawn in (templates/pwa/shell.html).
+SHELL = "/offline/shell"
+#: Whether the service worker kept the shell at the address given (in any cache).
+SHELL_KEPT = "async (address) => Boolean(await caches.match(address))"
 
 
 def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
@@ -71,24 +71,19 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     phone = ready_phone(new_phone, live_table, opened, words)
     page = phone.page
     phone.goto("/games/new")  # kept for offline use, with the names the server knows
-    wait_for_async(page, FRAME_KEPT, live_server.url + FRAME, WORKER_START_MS)
+    wait_for_async(page, SHELL_KEPT, live_server.url + SHELL, WORKER_START_MS)
 
     phone.set_offline(True)
     phone.goto("/games/new")
     status = page.locator("#offline-play-status")
     errors = page.locator("#offline-new-game-errors")
-    fill_table(page, TYPED)
-    page.locator('input[name="variant"][value="mild"]').check()  # no game of it kept here
-    page.get_by_role("button", name="Start the game").click()
-    expect(errors).to_contain_text("none for 3 players", timeout=WORKER_START_MS)
-    page.locator('input[name="variant"][value="classic"]').check()
     players = page.locator("#players")
-    expect(players).to_have_attribute("aria-describedby", "offline-new-game-errors")
     fill_table(page, ["Dora", "Ann", "dora"])  # the server's own refusal, in its words
     page.get_by_role("button", name="Start the game").click()
     expect(errors).to_have_text(  # the rules worker's answer
         "Dora is entered twice: each player takes one seat.", timeout=WORKER_START_MS
     )
+    expect(players).to_have_attribute("aria-describedby", "offline-new-game-errors")
     save_screenshot(phone, "offline-new-game-refused-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game refused offline")
     assert problems == [], "\n".join(problems)
@@ -103,7 +98,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
     seats = page.locator(".seat-list .seat__name")  # drawn by the rules worker, as online
     expect(seats).to_have_text(PLAYERS, timeout=WORKER_START_MS)  # Ann as the server has her
-    expect(page.locator(".share, .manage")).to_have_count(0)  # of the page it was drawn on
+    expect(page.locator(".share, .manage")).to_have_count(0)  # pages of a game the server has
 
     page.get_by_role("link", name="Mark colours").click()  # first (R4), as online
     expect(page).to_have_url(address + "/rounds/mark")
@@ -151,7 +146,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
     save_screenshot(phone, "offline-new-game-en")
     problems = describe_violations(axe_violations(phone, axe_source), "new game offline")
     assert problems == [], "\n".join(problems)
-    setup = table_setup(len(PLAYERS), PRESETS["classic"])  # round 2 live, on the blank pages
+    setup = table_setup(len(PLAYERS), PRESETS["classic"])  # round 2 live, in the shell
     played = deal_led_by(round_leader(2, FIRST_LEADER, len(PLAYERS)), random.Random(26), setup)
     live_round(phone, played, number=2)
     expect(page).to_have_url(address + "/rounds/2/live")
@@ -184,28 +179,111 @@ def test_a_game_started_offline_is_played_on_the_phone_and_sent_when_back(
 
 
 #: The language of the kept page at the address given (its <html lang>), or null.
-FRAME_LANGUAGE = """async (address) => {
+SHELL_LANGUAGE = """async (address) => {
   const page = await caches.match(address);
   const found = page && (await page.text()).match(/<html[^>]*\\slang="([^"]*)"/);
   return found ? found[1] : null;
 }"""
 
 
-def test_the_blank_pages_are_kept_again_in_the_phone_s_new_language(
+def test_the_shell_is_kept_again_in_the_phone_s_new_language(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:
-    """A new game started offline is drawn on blank pages in the phone's language: when the
-    table switches the language, the service worker keeps them again in the new one."""
+    """A new game started offline is drawn in the shell, in the phone's language: when the
+    table switches the language, the service worker keeps it again in the new one."""
     kit_manifest(live_server)
     opened = live_table.new_game(NAMES, rounds=1)
     phone = ready_phone(new_phone, live_table, opened, WORDS["en"])
     page = phone.page
-    wait_for_async(page, FRAME_KEPT, live_server.url + FRAME, WORKER_START_MS)
-    record = live_server.url + FRAME + "/rounds/record"
-    assert page.evaluate(FRAME_LANGUAGE, record) == "en"
+    shell = live_server.url + SHELL
+    wait_for_async(page, SHELL_KEPT, shell, WORKER_START_MS)
+    assert page.evaluate(SHELL_LANGUAGE, shell) == "en"
     page.get_by_role("link", name="Deutsch").click()  # back on the scoreboard, in German
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
-    german = f"async (address) => (await ({FRAME_LANGUAGE})(address)) === 'de'"
-    wait_for_async(page, german, record, WORKER_START_MS)
-    assert page.evaluate(FRAME_LANGUAGE, live_server.url + FRAME) == "de"
+    german = f"async (address) => (await ({SHELL_LANGUAGE})(address)) === 'de'"
+    wait_for_async(page, german, shell, WORKER_START_MS)
+
+
+#: What the Hat Trick game's journey reads and taps, in each language.
+HAT_WORDS = {
+    "en": {
+        "start": "Start the game",
+        "scoreboard": "Scoreboard",
+        "record": "Record round 1",
+        "save": "Save round",
+        "kept": "Round 1 is kept on this phone.",
+        "sent": "Every round entered on this phone is saved.",
+    },
+    "hu": {
+        "start": "Játszma indítása",
+        "scoreboard": "Eredménytábla",
+        "record": "1. forduló rögzítése",
+        "save": "Forduló mentése",
+        "kept": "A(z) 1. forduló ezen a telefonon van megőrizve.",
+        "sent": "Minden ezen a telefonon beírt forduló el van mentve.",
+    },
+}
+#: The phone's readiness for offline play, in Hungarian (see test_offline_play.WORDS).
+READY_HU = {
+    "locale": "hu-HU",
+    "keep": "Mentés offline játékhoz",
+    "kept": "Offline játékhoz elmentve",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "hu"])
+def test_a_hat_trick_game_of_a_shape_never_opened_here_is_started_and_scored_offline(
+    new_phone: PhoneFactory, live_server: LiveServer, live_table: Table, language: str
+) -> None:
+    """The phone opened only a 3-player classic game; a 4-player Hat Trick game started
+    offline is drawn all the same (no page of a game of its shape was ever kept), its round
+    is scored as the rules score it, and once the network is back the server has the game
+    once, with those scores."""
+    kit_manifest(live_server)
+    said = HAT_WORDS[language]
+    opened = live_table.new_game(NAMES, rounds=1)
+    phone = ready_phone(
+        new_phone, live_table, opened, WORDS["en"] if language == "en" else READY_HU
+    )
+    page = phone.page
+    phone.goto("/games/new")
+    wait_for_async(page, SHELL_KEPT, live_server.url + SHELL, WORKER_START_MS)
+    names = ["Gus", "Hedy", "Ida", "Jon"]
+    flat, entries = hat_trick_counts()
+    scores = [
+        place.score
+        for place in score_checked(table_setup(4, variant_named("hat-trick")), entries).seats
+    ]
+
+    phone.set_offline(True)
+    phone.goto("/games/new")
+    fill_table(page, names)
+    page.locator('input[name="variant"][value="hat-trick"]').check()
+    page.fill("#rounds", "2")
+    page.get_by_role("button", name=said["start"]).click()
+    started = re.compile(rf"{re.escape(live_server.url)}/games/new/[0-9a-f-]{{36}}$")
+    expect(page).to_have_url(started, timeout=WORKER_START_MS)
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(said["scoreboard"], timeout=WORKER_START_MS)
+    expect(page.locator(".seat-list .seat__name")).to_have_text(names)
+    save_screenshot(phone, f"offline-new-hat-trick-{language}")
+
+    page.get_by_role("link", name=said["record"]).click()
+    expect(heading).to_have_text(said["record"], timeout=WORKER_START_MS)
+    enter_hat_trick_counts(phone, flat)
+    page.get_by_role("button", name=said["save"]).click()
+    expect(heading).to_have_text(said["scoreboard"], timeout=WORKER_START_MS)
+    status = page.locator("#offline-play-status")
+    expect(status).to_contain_text(said["kept"])
+    assert pending_table(phone) == first_round_rows(names, scores)
+    save_screenshot(phone, f"offline-new-hat-trick-round-{language}")
+
+    phone.set_offline(False)
+    own = re.compile(rf"{re.escape(live_server.url)}/g/(?!{opened['id']}$)[A-Za-z0-9]+$")
+    expect(page).to_have_url(own, timeout=WORKER_START_MS)
+    expect(status).to_have_text(said["sent"])
+    game = live_table.state({"id": page.url.rsplit("/", 1)[-1]})
+    assert game["players"] == names and game["variant"]["game"] == "hat-trick"
+    assert [round_["scores"] for round_ in game["rounds"]] == [scores]
+    assert page.evaluate(OUTBOX_SIZE) == 0

@@ -22,7 +22,7 @@ from tests.browser.support import (
     kit_manifest,
     wait_for_async,
 )
-from tests.browser.test_offline_new_game import FRAME, FRAME_KEPT, fill_table
+from tests.browser.test_offline_new_game import SHELL, SHELL_KEPT, fill_table
 from tests.browser.test_offline_play import NAMES, OUTBOX_SIZE, WORDS, ready_phone
 from tests.browser.test_pages import axe_violations, describe_violations, save_screenshot
 from tests.table import Table
@@ -60,7 +60,7 @@ def start_offline(phone: Phone, live_server: LiveServer, names: list[str], circl
     it once the network is back; answer its code on the server."""
     page = phone.page
     phone.goto("/games/new")  # kept for offline use, with the phone's circles
-    wait_for_async(page, FRAME_KEPT, live_server.url + FRAME, WORKER_START_MS)
+    wait_for_async(page, SHELL_KEPT, live_server.url + SHELL, WORKER_START_MS)
     phone.set_offline(True)
     phone.goto("/games/new")
     fill_table(page, names)

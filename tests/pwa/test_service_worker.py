@@ -186,26 +186,24 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     assert [path for path in record + never if round_page.match(path)] == record
 
 
-def test_the_worker_keeps_the_blank_pages_of_every_shape_of_the_classic_game(
+def test_the_worker_keeps_one_shell_for_the_games_only_the_phone_holds(
     client: FlaskClient,
 ) -> None:
-    """For a phone that kept the offline kit, the worker keeps the blank pages of a game of
-    every number of players of the classic game and of the variants of the games the phone
-    keeps (companion/web/games/frames.py): a game started offline is drawn on them."""
+    """A game started or played again offline, of any variant and any number of players, is
+    drawn into one kept page, the app's layout with an empty <main> (templates/pwa/
+    shell.html): the rules worker draws each of its pages there; no page of another game is
+    borrowed."""
     source = worker(client)
-    players = json.loads(re.search(r"var FRAME_PLAYERS = (\{.*?\});", source).group(1))  # type: ignore[union-attr]
-    assert players == {"classic": [3, 4, 5, 6, 7, 8], "hat-trick": [4, 5, 6, 7]}  # R2, R17
-    modes = listed(source, "FRAME_MODES")
-    assert modes == ["full"]  # the record page's other mode (quick entry is the first)
-    variant = json.loads(re.search(r"var FRAME_VARIANT = (\{.*?\});", source).group(1))  # type: ignore[union-attr]
-    assert variant == {"game": "classic", "scoring": "classic", "colours": 1, "reveal": "open"}
-    frames = setting(source, "FRAMES")
-    for count in players["classic"]:
-        board = f"{frames}/{count}/classic-1-open"
-        pages = ["", "/rounds/record", "/rounds/mark", "/rounds/live"]
-        pages += [f"/rounds/record?mode={mode}" for mode in modes]
-        for page in pages:
-            assert client.get(board + page).status_code == 200, board + page
+    shell = setting(source, "SHELL_URL")
+    assert shell == "/offline/shell"
+    page = client.get(shell)
+    assert page.status_code == 200
+    main = read_page(page.get_data(as_text=True)).find("main")
+    assert main is not None and main.get("hidden") is not None
+    assert main.get("data-game") == "" and main.get("data-offline-frame") is not None
+    assert main.words() == ""  # nothing of any game: the worker draws the page
+    assert main.get("data-round-script") == static_url("rounds.js")
+    assert "FRAMES" not in source and "/games/frame" not in source
 
 
 def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(
@@ -250,7 +248,7 @@ def test_under_url_prefix_every_path_of_the_worker_carries_the_prefix(tmp_path: 
     assert setting(source, "STATIC_PREFIX") == "/sticheln/static/"
     assert setting(source, "OFFLINE_URL") == "/sticheln/offline"
     assert setting(source, "KIT_PREFIX") == "/sticheln/offline-kit/"
-    assert setting(source, "FRAMES") == "/sticheln/games/frame"  # the blank pages of games
+    assert setting(source, "SHELL_URL") == "/sticheln/offline/shell"  # games only kept here
     assert listed(source, "KEPT_PAGES") == [
         "/sticheln/rules",
         "/sticheln/resolve",

@@ -107,6 +107,8 @@ SHIPPED_TEMPLATES = (
     "games/round_record_page.html",
     "games/round_mark_page.html",
     "games/round_macros.html",
+    "games/live_start_page.html",
+    "games/scoreboard_unsent.html",
 )
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)

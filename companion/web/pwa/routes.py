@@ -31,9 +31,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale, get_locale, ngettext
 from flask_babel import gettext as _
 
-from companion.data.states import RoundMode
-from companion.rules import variant_named
-from companion.rules.variants import CLASSIC, HAT_TRICK
 from companion.web.circle_rights import CIRCLES_HEADER
 from companion.web.pwa import bp
 
@@ -42,20 +39,11 @@ BACKGROUND_COLOUR = "#fbfaf7"
 
 WORKER_TEMPLATE = "pwa/sw.js"
 OFFLINE_TEMPLATE = "pwa/offline.html"
-FRAME_TEMPLATES = (
-    "games/scoreboard.html",
-    "games/round_record.html",
-    "games/round_mark.html",
-    "games/live_start.html",
-    "games/round_macros.html",
-    "games/game_macros.html",
-)
-"""The templates of the blank pages of each shape of game (companion/web/games/frames.py),
-which the worker keeps in its versioned cache for a phone that kept the offline kit."""
-VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE, *FRAME_TEMPLATES)
+SHELL_TEMPLATE = "pwa/shell.html"
+VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE, SHELL_TEMPLATE)
 """Templates whose source goes into the cache version besides the static files: the offline page
-and the blank pages of games are cached too, so a change to them (or to the worker) must also
-replace the cache."""
+and the shell of games only a phone holds are cached too, so a change to them (or to the
+worker) must also replace the cache."""
 
 CACHE_VERSION_LENGTH = 12
 
@@ -76,10 +64,6 @@ CIRCLE_PAGES = ("games.new_game",)
 their players' names): kept again, or dropped, when an answer says the phone's circles
 changed (``circle_rights.CIRCLES_HEADER``), so a phone that left a circle never shows its
 names offline."""
-
-#: How many players each family seats (R2, R17): the worker keeps a blank page of a game for
-#: each.
-FRAME_PLAYERS = {name: list(variant_named(name).player_range) for name in (CLASSIC, HAT_TRICK)}
 
 GAMES_CACHE = "sticheln-games"
 """The cache of the scoreboards this phone opened, each as it last saw it, shown when the
@@ -248,11 +232,7 @@ def service_worker() -> ResponseReturnValue:
         next_page=next_page_pattern(),
         new_page=new_page_pattern(),
         frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
-        frames_url=url_for("games.frame", players=3, slug="SLUG").rsplit("/3/SLUG", 1)[0],
-        frame_players=FRAME_PLAYERS,
-        # The record page's other entry mode: quick entry is the first wherever a game has both.
-        frame_modes=[RoundMode.FULL.value],
-        frame_variant=variant_named(CLASSIC).as_json(),
+        shell_url=url_for("pwa.shell"),
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
         outbox_url=url_for("static", filename="outbox.js"),
@@ -268,6 +248,13 @@ def service_worker() -> ResponseReturnValue:
 def offline() -> ResponseReturnValue:
     """The page the service worker shows when the phone has no connection."""
     return render_template(OFFLINE_TEMPLATE)
+
+
+@bp.route("/offline/shell")
+def shell() -> ResponseReturnValue:
+    """The page a game only this phone holds is drawn in offline (templates/pwa/shell.html):
+    the service worker keeps it once, in the phone's language."""
+    return render_template(SHELL_TEMPLATE)
 
 
 @bp.route("/favicon.ico")
@@ -353,13 +340,9 @@ def offline_play_words() -> dict[str, object]:
             "again.",
             number="{number}",
         ),
-        "led": _("%(name)s led the first trick.", name="{name}"),
-        "leading": _("%(name)s leads the first trick.", name="{name}"),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
-        "play_live": _("Play round %(number)s live", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),
-        "leads": _("opens the round"),
         "clashed": _(
             "Round %(number)s, entered on this phone, was not saved: the game changed on "
             "another phone meanwhile.",
@@ -390,13 +373,6 @@ def offline_play_words() -> dict[str, object]:
         "unkept": _(
             "This phone has no copy of this game to play on offline. Open its scoreboard once "
             "with the connection."
-        ),
-        "no_frame": _(
-            "A game started with no network is entered on the pages of a game of the same "
-            "variant and number of players that this phone opened before, and it has none "
-            "for %(players)s players in this variant. Start this game once the connection is "
-            "back.",
-            players="{players}",
         ),
         "failed": _(
             "The rules could not start on this phone, so nothing was kept: %(error)s",

@@ -253,6 +253,11 @@ def start_without_indicators(
         hazy=setup.variant.hides_marks,
         conflict=conflict,
         problems=problems,
+        hidden=[
+            ("csrf_token", str(form.csrf_token.current_token or "")),
+            ("version", form.version._value()),
+            ("number", form.number._value()),
+        ],
         scoreboard_url=url_for("games.scoreboard", code=game.code),
         **now_live(game),
     )

@@ -15,7 +15,9 @@ the route map the kit carries: ``pages/scoreboard``, the scoreboard's board from
 state and the queue, ``pages/resolver``, the trick resolver's trick after a tap, and
 ``pages/round_scores``, a round's scores with their reasons, a round queued here included,
 ``pages/live``, a live round (the cards of its unfinished trick queued here included), and
-the round pages (``pages/record``, ``pages/mark``: record, correct, mark).
+the round pages (``pages/record``, ``pages/mark``: record, correct, mark) and the page
+starting a round live (``pages/live_start``). With ``whole``, the scoreboard comes with its
+heading, for the kept shell page a game only this phone holds is drawn in.
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
@@ -79,6 +81,7 @@ PAGES = frozenset(
         "pages/live",
         "pages/record",
         "pages/mark",
+        "pages/live_start",
     }
 )
 
@@ -121,6 +124,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, live_round(body, language or "en"))
         if call in ROUND_PAGES:
             return reply(200, round_page(body, language or "en", ROUND_PAGES[call]))
+        if call == "pages/live_start":
+            return reply(200, live_start(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -177,8 +182,9 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     next game, a new game started here) is a state like any other: ``address`` is then where
     its pages are on this phone (``/g/<code>/next``, ``/games/new/<key>``), which its links
     lead to, and it offers only what the phone can do with it (no correction of a round not
-    sent, no table tools). Answers the HTML, the number of the round to record next and what
-    the server would refuse of the queue."""
+    sent, no table tools); ``whole`` draws it with its heading, as the page the kept shell
+    shows. Answers the HTML, the number of the round to record next and what the server
+    would refuse of the queue."""
     # Imported when the first page is drawn, not at the worker's start: the rules answer
     # sooner, and a phone that never draws a page offline never loads Jinja.
     from companion.pages import scoreboard as scoreboard_page  # noqa: PLC0415
@@ -187,7 +193,7 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
         body,
         "The request",
         ("state", "queued"),
-        ("root", "token", "editable", "view", "excluded", "next_game", "address"),
+        ("root", "token", "editable", "view", "excluded", "next_game", "address", "whole"),
     )
     state = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -210,7 +216,9 @@ def scoreboard(body: Mapping[str, Any], language: str) -> dict[str, object]:
     )
     if address:
         context = scoreboard_page.unsent_context(context)
-    html = environment(language).get_template("games/scoreboard_board.html").render(context)
+    whole = fields.get("whole") is True
+    template = "games/scoreboard_unsent.html" if whole else "games/scoreboard_board.html"
+    html = environment(language).get_template(template).render(context)
     return {
         "html": html,
         "pending": state[offline_game.PENDING],
@@ -344,15 +352,15 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     scored before the phone went offline shows the fields of the page the phone ``kept``.
     With ``check``, the ``fields`` are checked as the server's Check does (C1-C5): the page
     shows each seat's score, or every refusal beside the seat it names, and the count the
-    others imply filled in. ``root`` and ``token`` as for the scoreboard. Answers the HTML,
-    the round's number and the form's kind."""
+    others imply filled in. ``root``, ``token`` and ``address`` as for the scoreboard.
+    Answers the HTML, the round's number and the form's kind."""
     from companion.pages import record  # noqa: PLC0415 (see scoreboard)
 
     fields = parse.fields(
         body,
         "The request",
         ("state", "queued"),
-        ("root", "token", "mode", "number", "fields", "kept", "check"),
+        ("root", "token", "mode", "number", "fields", "kept", "check", "address"),
     )
     state: dict[str, Any] = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -384,8 +392,8 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     words = reader(language)
     checked = checked_round(kind, setup, values, words, state) if fields.get("check") else {}
     page = record.round_page(state, kind, number, values, words, **checked)
-    link = linker(str(fields.get("root") or ""))
     code = page.code
+    link = page_linker(fields, code)
     hidden = [
         ("csrf_token", str(fields.get("token") or "")),
         ("version", str(state["version"])),
@@ -407,6 +415,33 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     )
     html = environment(language).get_template(template).render(context)
     return {"html": html, "number": number, "kind": kind.value}
+
+
+def live_start(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The page starting the next round live (templates/games/live_start_page.html) of the
+    game the phone kept (``state``) with the changes it queued (``queued``), as the server
+    draws it once they are sent: the mark page's chips when the variant lays out indicators
+    and the round is not marked yet (R4, R14-R16), else one button. ``root``, ``token`` and
+    ``address`` as for the scoreboard. Answers the HTML and the round's number."""
+    from companion.pages import record  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(body, "The request", ("state", "queued"), ("root", "token", "address"))
+    state: dict[str, Any] = offline_game.game_offline(
+        {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
+    )
+    words = reader(language)
+    context = record.live_start_context(
+        state, words, page_linker(fields, str(state["id"])), str(fields.get("token") or "")
+    )
+    html = environment(language).get_template("games/live_start_page.html").render(context)
+    return {"html": html, "number": context["number"]}
+
+
+def page_linker(fields: Mapping[str, Any], code: str) -> Callable[..., str]:
+    """The links of a page of the game ``code``: under ``root``, and under ``address`` for
+    a game the server does not have yet."""
+    address = fields.get("address")
+    return linker(str(fields.get("root") or ""), code, str(address) if address else None)
 
 
 def checked_round(
