@@ -10,7 +10,9 @@
 //   installs) and shown when the network fails. So is the scoreboard (and the trick resolver)
 //   of each game this phone opened (in GAMES_CACHE; never a page marked no-store), shown
 //   offline with its notice that it is the copy this phone last saw. Any other page then
-//   shows the offline page.
+//   shows the offline page. A game only this phone holds (started, or played again, with no
+//   network: static/offline_new_game.js, static/offline_play.js) is shown in the kept shell
+//   (SHELL_URL) at each of its addresses; the rules worker draws its pages there.
 // - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the
