@@ -105,7 +105,7 @@ def test_a_game_started_on_the_phone_is_drawn_whole_under_its_own_address(
         assert others == [], (call, others)  # nothing leads to another game's pages
     boards = [
         answer["body"]["html"]
-        for (call, _, _), answer in zip(calls, answers)
+        for (call, _, _), answer in zip(calls, answers, strict=True)
         if call == "pages/scoreboard"
     ]
     assert all(board.startswith("<h1>Eredménytábla</h1>") for board in boards), boards[0][:200]
