@@ -672,6 +672,8 @@
       }
     });
     main.insertAdjacentHTML("beforeend", html);
+    var heading = main.querySelector("h1"); // the page's name, before the app's
+    document.title = heading.textContent.trim() + " · " + document.title.split(" · ").pop();
   }
 
   // The live page of round ``number``.
