@@ -128,10 +128,16 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[object]:
 def pytest_runtest_call(item: pytest.Item) -> Iterator[object]:
     """Fail a test marked ``no_database_queries`` whose body ran a statement on the suite's
     database: the PostgreSQL pass leaves it out, so it would never meet PostgreSQL."""
+    marked = item.get_closest_marker("no_database_queries") is not None
+    if marked and "app" not in getattr(item, "fixturenames", ()):
+        pytest.fail(
+            "marked no_database_queries without the app fixture, whose statements are counted",
+            pytrace=False,
+        )
     before = STATEMENTS[0]
     result = yield
     ran = STATEMENTS[0] - before
-    if ran and item.get_closest_marker("no_database_queries"):
+    if ran and marked:
         pytest.fail(
             f"marked no_database_queries, but its body ran {ran} statement(s) on the suite's "
             "database: take the marker off, so that it runs on PostgreSQL too",

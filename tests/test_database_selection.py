@@ -66,6 +66,9 @@ def test_a_test_marked_no_database_queries_fails_if_its_body_runs_a_statement() 
         finish(conftest.pytest_runtest_call(item), one_statement)  # type: ignore[arg-type]
     unmarked = Item(("app",))
     finish(conftest.pytest_runtest_call(unmarked), one_statement)  # type: ignore[arg-type]
+    without_app = Item(("client",), ("no_database_queries",))
+    with pytest.raises(pytest.fail.Exception, match="without the app fixture"):
+        next(conftest.pytest_runtest_call(without_app))  # type: ignore[arg-type]
 
 
 def test_a_test_that_reaches_the_suite_s_database_unannounced_fails() -> None:
