@@ -32,6 +32,7 @@ from pathlib import Path
 
 from scripts import offline_kit  # standard library only, beside this file
 from scripts.loopback import free_port  # standard library only, beside this file
+from scripts.stopping import signals_end_the_run  # standard library only
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -392,21 +393,14 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     command, args = argv[0], argv[1:]
+    if command in {"setup", "screens"} and args:
+        print(f"{command} takes no arguments", file=sys.stderr)
+        return 2
     try:
-        if command == "setup":
-            if args:
-                print("setup takes no arguments", file=sys.stderr)
-                return 2
-            setup()
-        elif command == "screens":
-            if args:
-                print("screens takes no arguments", file=sys.stderr)
-                return 2
-            screens()
-        elif command == "serve":
-            serve(args)
-        else:
-            test(args)
+        # Stopped by SIGTERM or SIGHUP, the run still stops its PostgreSQL server and
+        # removes its folders, as after Ctrl-C (scripts/stopping.py).
+        with signals_end_the_run():
+            run_command(command, args)
     except StepFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
@@ -415,6 +409,18 @@ def main(argv: list[str]) -> int:
     if command == "test":
         print("All checks passed.")
     return 0
+
+
+def run_command(command: str, args: list[str]) -> None:
+    """Run ``command`` with ``args``; StepFailed if a step fails."""
+    if command == "setup":
+        setup()
+    elif command == "screens":
+        screens()
+    elif command == "serve":
+        serve(args)
+    else:
+        test(args)
 
 
 if __name__ == "__main__":
