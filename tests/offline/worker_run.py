@@ -45,9 +45,10 @@ def archive(routes: dict[str, str] | None = None) -> zipfile.ZipFile:
 @functools.cache
 def built_archive(routes: str) -> bytes:
     """The rules archive with the routes of ``routes`` (JSON), built once per process: the
-    installed sources it packs do not change during a run, and compiling its templates takes
-    a second or two each time. (``kit.rules_archive`` building the same bytes every time is
-    tested on its own, tests/offline/test_rules_archive.py.)"""
+    installed sources it packs do not change during a run, and compiling its templates is
+    slow (docs/development.md, "Measurements behind the design"). That
+    ``kit.rules_archive`` builds the same bytes every time is tested on its own
+    (tests/offline/test_rules_archive.py)."""
     return kit.rules_archive(kit.archive_members(json.loads(routes) or None))
 
 
