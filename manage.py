@@ -32,6 +32,7 @@ from pathlib import Path
 
 from scripts import offline_kit  # standard library only, beside this file
 from scripts.loopback import free_port  # standard library only, beside this file
+from scripts.stopping import signals_end_the_run  # standard library only
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -47,6 +48,8 @@ NODE_MODULES = ROOT / "node_modules"
 NPM_STAMP = NODE_MODULES / ".package-lock.sha256"
 
 PYTEST_NO_TESTS_COLLECTED = 5
+#: Where the test command's build of docs/ is, for tests/docs to read (tests/docs/conftest.py).
+DOCS_HTML = "STICHELN_DOCS_HTML"
 POSTGRES_GLOB = "/usr/lib/postgresql/*/bin/initdb"
 #: The browser the browser tests drive (Debian's package; never ``playwright install``).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -203,10 +206,11 @@ def test(args: list[str]) -> None:
         step("mypy companion/rules: no Python files yet, skipped")
     # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
     run_or_fail("lint-imports", [str(BIN / "lint-imports")])
-    build_docs()
-    if not ensure_chromium():
-        step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
-    pytest("pytest on SQLite", args)
+    with built_docs() as docs_html:
+        if not ensure_chromium():
+            step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
+        # tests/docs reads the pages built here instead of building them a second time.
+        pytest("pytest on SQLite", args, {DOCS_HTML: str(docs_html)})
     run_or_fail("wheel smoke test", [str(BIN / "python"), str(WHEEL_SMOKE)])
     postgres = ensure_postgres()
     if postgres is None:
@@ -234,15 +238,17 @@ def screens() -> None:
         raise StepFailed(f"step 'take the guide's screenshots' failed with exit code {code}")
 
 
-def build_docs() -> None:
-    """Build docs/ with Sphinx into a throwaway folder; a warning (a broken link, a missing
-    page or screenshot, a docstring autodoc cannot read) fails the step. No link is fetched:
-    the build needs no network."""
+@contextlib.contextmanager
+def built_docs() -> Iterator[Path]:
+    """Build docs/ with Sphinx into a throwaway folder, removed afterwards; a warning (a
+    broken link, a missing page or screenshot, a docstring autodoc cannot read) fails the
+    step. No link is fetched: the build needs no network."""
     with tempfile.TemporaryDirectory(prefix="sticheln-docs-") as out:
         run_or_fail(
             "sphinx-build -W docs",
             [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html", str(DOCS), out],
         )
+        yield Path(out)
 
 
 def parallel_workers() -> list[str]:
@@ -387,21 +393,14 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     command, args = argv[0], argv[1:]
+    if command in {"setup", "screens"} and args:
+        print(f"{command} takes no arguments", file=sys.stderr)
+        return 2
     try:
-        if command == "setup":
-            if args:
-                print("setup takes no arguments", file=sys.stderr)
-                return 2
-            setup()
-        elif command == "screens":
-            if args:
-                print("screens takes no arguments", file=sys.stderr)
-                return 2
-            screens()
-        elif command == "serve":
-            serve(args)
-        else:
-            test(args)
+        # Stopped by SIGTERM or SIGHUP, the run still stops its PostgreSQL server and
+        # removes its folders, as after Ctrl-C (scripts/stopping.py).
+        with signals_end_the_run():
+            run_command(command, args)
     except StepFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
@@ -410,6 +409,18 @@ def main(argv: list[str]) -> int:
     if command == "test":
         print("All checks passed.")
     return 0
+
+
+def run_command(command: str, args: list[str]) -> None:
+    """Run ``command`` with ``args``; StepFailed if a step fails."""
+    if command == "setup":
+        setup()
+    elif command == "screens":
+        screens()
+    elif command == "serve":
+        serve(args)
+    else:
+        test(args)
 
 
 if __name__ == "__main__":

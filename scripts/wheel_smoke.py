@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
 
 from scripts.loopback import NotAnswering, free_port, stop_group, wait_until_answering  # noqa: E402
 from scripts.page_reader import loads, page_language  # noqa: E402
+from scripts.stopping import signals_end_the_run  # noqa: E402
 
 #: What a clean copy of the checkout leaves out: local environments, caches, build output,
 #: the instance folder, and compiled catalogs (the build must compile its own).
@@ -394,18 +395,21 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     options = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="sticheln-wheel-"))
     started = time.monotonic()
-    try:
-        smoke(work)
-    except SmokeFailed as failure:
-        print(f"wheel smoke test FAILED: {failure}", file=sys.stderr)
-        return 1
-    finally:
-        if options.keep:
-            say(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+    # SIGTERM and SIGHUP end the run as Ctrl-C does, through the ``finally`` that removes the
+    # folder.
+    with signals_end_the_run():
+        work = Path(tempfile.mkdtemp(prefix="sticheln-wheel-"))
+        try:
+            smoke(work)
+        except SmokeFailed as failure:
+            print(f"wheel smoke test FAILED: {failure}", file=sys.stderr)
+            return 1
+        finally:
+            if options.keep:
+                say(f"kept {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
     say(f"passed in {time.monotonic() - started:.0f} s")
     return 0
 

@@ -88,13 +88,96 @@ def reaches_the_database(item: pytest.Item) -> bool:
     return bool(fixtures & DATABASE_FIXTURES) or item.get_closest_marker("database") is not None
 
 
+def runs_on_postgres(item: pytest.Item) -> bool:
+    """Whether the PostgreSQL pass keeps ``item``: it reaches the database
+    (``reaches_the_database``), is not about SQLite's own driver (``sqlite_only``), and its
+    checks are ones the database can change: not ``same_on_any_database``, and its body runs
+    a statement on the suite's database (not ``no_database_queries``)."""
+    return reaches_the_database(item) and not any(
+        item.get_closest_marker(name) for name in LEFT_TO_SQLITE
+    )
+
+
+#: The markers that leave a test to the SQLite pass, though it reaches the database.
+LEFT_TO_SQLITE = ("sqlite_only", "same_on_any_database", "no_database_queries")
+
+#: The tests under way (a list of one, in a worker): who reached the suite's database.
+RUNNING: list[pytest.Item] = []
+#: Set on a test that reached the suite's database (``suite_database``).
+REACHED = pytest.StashKey[bool]()
+#: Statements run on a suite database by the apps of ``app`` in this process so far.
+STATEMENTS = [0]
+
+
+def count_statement(*_args: object) -> None:
+    """Count one statement run on a suite database (``STATEMENTS``)."""
+    STATEMENTS[0] += 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[object]:
+    """Keep the test under way in ``RUNNING`` while it runs."""
+    RUNNING.append(item)
+    try:
+        return (yield)
+    finally:
+        RUNNING.remove(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[object]:
+    """Fail a test marked ``no_database_queries`` whose body ran a statement on the suite's
+    database: the PostgreSQL pass leaves it out, so it would never meet PostgreSQL."""
+    marked = item.get_closest_marker("no_database_queries") is not None
+    if marked and "app" not in getattr(item, "fixturenames", ()):
+        pytest.fail(
+            "marked no_database_queries without the app fixture, whose statements are counted",
+            pytrace=False,
+        )
+    before = STATEMENTS[0]
+    result = yield
+    ran = STATEMENTS[0] - before
+    if ran and marked:
+        pytest.fail(
+            f"marked no_database_queries, but its body ran {ran} statement(s) on the suite's "
+            "database: take the marker off, so that it runs on PostgreSQL too",
+            pytrace=False,
+        )
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[object]:
+    """Fail a test that reached the suite's database (``suite_database``, ``database_url``)
+    without saying so (a fixture of ``DATABASE_FIXTURES`` or the ``database`` marker): the
+    PostgreSQL pass would leave it out. And one marked ``database`` that never reached it."""
+    result = yield
+    reached = item.stash.get(REACHED, False)
+    if reached and not reaches_the_database(item):
+        pytest.fail(
+            "reached the suite's database without a fixture of DATABASE_FIXTURES or the "
+            "database marker: the PostgreSQL pass would leave it out",
+            pytrace=False,
+        )
+    if item.get_closest_marker("database") and not reached:
+        pytest.fail(
+            "marked database, but never reached the suite's database (database_url, "
+            "suite_database): take the marker off",
+            pytrace=False,
+        )
+    return result
+
+
 #: The folders whose files take longest, run first: under pytest-xdist a worker takes the
 #: next file when it is done with one (``--dist loadfile``, in this order: the test command
 #: turns xdist's own order, most tests first, off), so a long file started last would keep one
-#: worker busy while the other waits. A browser test loads pages in Chromium, a concurrency
-#: test drives gunicorn, packaging builds a wheel, docs builds the documentation.
+#: worker busy while the other waits. A browser test loads pages in Chromium, an offline test
+#: draws every page of hundreds of random rounds twice (by the app, and by the rules worker
+#: under CPython), a concurrency test drives gunicorn, packaging builds a wheel, docs builds
+#: the documentation.
 SLOW_FIRST = (
     "tests/browser/",
+    "tests/offline/",
     "tests/concurrency/",
     "tests/packaging/",
     "tests/docs/",
@@ -136,22 +219,14 @@ def give_each_item_its_own_id(items: list[pytest.Item]) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give every test an id of its own (``give_each_item_its_own_id``). Run the slowest
     folders first (``SLOW_FIRST``; a file's tests keep their order). On
-    PostgreSQL (``TEST_DATABASE_URL``), run only the tests that reach the database
-    (``reaches_the_database``), and of those not the ones about SQLite's own driver
-    (``sqlite_only``) nor those whose checks the database cannot change
-    (``same_on_any_database``): the others are deselected, never skipped; they ran on the
+    PostgreSQL (``TEST_DATABASE_URL``), run only the tests whose checks the database can
+    change (``runs_on_postgres``): the others are deselected, never skipped; they ran on the
     SQLite pass."""
     give_each_item_its_own_id(items)
     items.sort(key=slowness_rank)
     if not os.environ.get("TEST_DATABASE_URL"):
         return
-    kept = [
-        item
-        for item in items
-        if reaches_the_database(item)
-        and not item.get_closest_marker("sqlite_only")
-        and not item.get_closest_marker("same_on_any_database")
-    ]
+    kept = [item for item in items if runs_on_postgres(item)]
     if len(kept) < len(items):
         chosen = set(kept)
         config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
@@ -171,9 +246,18 @@ def instance_path(tmp_path: Path) -> Path:
     return tmp_path / "instance"
 
 
+def suite_database() -> str | None:
+    """The PostgreSQL server the suite runs on (``TEST_DATABASE_URL``), None on SQLite; every
+    reach for the suite's database goes through here, so that the test that made it is known
+    (``check_the_database_reach``)."""
+    if RUNNING:
+        RUNNING[-1].stash[REACHED] = True
+    return os.environ.get("TEST_DATABASE_URL") or None
+
+
 def database_url(instance_path: Path) -> str:
     """The suite runs on SQLite by default and on PostgreSQL when ``TEST_DATABASE_URL`` says."""
-    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{instance_path / 'test.sqlite3'}"
+    return suite_database() or f"sqlite:///{instance_path / 'test.sqlite3'}"
 
 
 @pytest.fixture
@@ -187,6 +271,7 @@ def app(instance_path: Path) -> Iterator[Flask]:
         make_fresh(url)  # on PostgreSQL, tables as made are emptied, not made again
         if db.engine.dialect.name == "sqlite":
             sa.event.listen(db.engine, "before_cursor_execute", writes_only_under_the_lock)
+        sa.event.listen(db.engine, "before_cursor_execute", count_statement)
     yield app
     with app.app_context():
         db.session.remove()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask, request
 from flask.testing import FlaskClient
 
@@ -15,6 +16,7 @@ from tests.assets.helpers import static_url
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.no_database_queries
 def test_create_app_is_in_testing_mode_only_when_asked(app: Flask, tmp_path: Path) -> None:
     assert app.testing
     assert not create_app(instance_path=str(tmp_path / "plain")).testing
@@ -27,17 +29,20 @@ def test_create_app_makes_the_instance_folder(tmp_path: Path) -> None:
     assert instance.is_dir()
 
 
+@pytest.mark.no_database_queries
 def test_templates_and_static_files_come_from_the_top_level_folders(app: Flask) -> None:
     templates = Path(app.root_path, app.template_folder or "").resolve()
     assert templates == ROOT / "templates"
     assert Path(app.static_folder or "").resolve() == ROOT / "static"
 
 
+@pytest.mark.no_database_queries
 def test_main_and_api_blueprints_are_registered(app: Flask) -> None:
     assert {"main", "api", "i18n"} <= set(app.blueprints)
     assert app.blueprints["api"].url_prefix == "/api/v1"
 
 
+@pytest.mark.no_database_queries
 def test_home_page_welcomes_and_explains_the_app(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert "<h1>Welcome to the Sticheln companion</h1>" in page
@@ -46,6 +51,7 @@ def test_home_page_welcomes_and_explains_the_app(client: FlaskClient) -> None:
     assert "JSON API: <code>/api/v1</code>" in page  # in the footer
 
 
+@pytest.mark.no_database_queries
 def test_layout_is_built_for_phones(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
@@ -54,6 +60,7 @@ def test_layout_is_built_for_phones(client: FlaskClient) -> None:
     assert f'<link rel="stylesheet" href="{static_url("style.css")}">' in page
 
 
+@pytest.mark.no_database_queries
 def test_footer_switches_to_each_language_by_its_own_name(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     links = [
@@ -70,6 +77,7 @@ def test_footer_switches_to_each_language_by_its_own_name(client: FlaskClient) -
     ]
 
 
+@pytest.mark.no_database_queries
 def test_language_links_come_back_to_the_current_page_with_its_query(
     client: FlaskClient,
 ) -> None:
@@ -77,6 +85,7 @@ def test_language_links_come_back_to_the_current_page_with_its_query(
     assert 'href="/lang/de?next=/?page%3D2"' in page
 
 
+@pytest.mark.no_database_queries
 def test_pages_make_no_request_to_another_site(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert not [a for a in addresses(page) if a.startswith(("//", "http://", "https://"))]
@@ -84,6 +93,7 @@ def test_pages_make_no_request_to_another_site(client: FlaskClient) -> None:
         assert not re.search(r"https?://|url\(\s*['\"]?//", path.read_text()), path
 
 
+@pytest.mark.no_database_queries
 def test_stylesheet_is_served_with_dark_mode_and_touch_sized_targets(
     client: FlaskClient,
 ) -> None:
@@ -103,6 +113,7 @@ def add_echo_route(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+@pytest.mark.no_database_queries
 def test_request_bodies_are_limited_to_64_kib(app: Flask) -> None:
     app.config["WTF_CSRF_ENABLED"] = False
     client = add_echo_route(app)
@@ -112,6 +123,7 @@ def test_request_bodies_are_limited_to_64_kib(app: Flask) -> None:
     assert "What was sent is too large; nothing was saved." in too_large.get_data(as_text=True)
 
 
+@pytest.mark.no_database_queries
 def test_csrf_protection_refuses_a_form_post_without_token(app: Flask) -> None:
     client = add_echo_route(app)
     refused = client.post("/echo", data={"name": "Ann"})
@@ -119,6 +131,7 @@ def test_csrf_protection_refuses_a_form_post_without_token(app: Flask) -> None:
     assert "This form has expired or did not come from this page" in refused.get_data(as_text=True)
 
 
+@pytest.mark.no_database_queries
 def test_an_unknown_page_answers_the_error_page_in_the_players_language(
     client: FlaskClient,
 ) -> None:
@@ -130,6 +143,7 @@ def test_an_unknown_page_answers_the_error_page_in_the_players_language(
     assert "Seite nicht gefunden" in page
 
 
+@pytest.mark.no_database_queries
 def test_a_wrong_method_on_a_page_answers_the_error_page(client: FlaskClient) -> None:
     refused = client.post("/")
     assert refused.status_code == 405

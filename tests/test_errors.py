@@ -105,6 +105,7 @@ def test_a_refusal_caught_by_a_page_keeps_its_field_and_seat_and_saves_nothing(
         assert game_count() == 0
 
 
+@pytest.mark.no_database_queries
 def test_a_stale_version_caught_by_a_page_says_the_version_now(app: Flask) -> None:
     with app.app_context():
         with refusals() as refused:
@@ -123,11 +124,13 @@ def test_a_change_that_goes_through_is_no_refusal(app: Flask) -> None:
         assert game_count() == 1
 
 
+@pytest.mark.no_database_queries
 def test_anything_else_than_a_refusal_is_not_caught(app: Flask) -> None:
     with app.app_context(), pytest.raises(KeyError), refusals():
         raise KeyError("not a refusal")
 
 
+@pytest.mark.no_database_queries
 def test_a_refusal_about_a_seat_is_shown_beside_that_seat(app: Flask) -> None:
     problems = Problems()
     with app.test_request_context():
@@ -198,6 +201,7 @@ def raising(app: Flask) -> Iterator[dict[str, Exception]]:
         ),
     ],
 )
+@pytest.mark.no_database_queries
 def test_a_refusal_on_the_api_is_json_with_its_status(
     client: FlaskClient,
     raising: dict[str, Exception],
@@ -211,6 +215,7 @@ def test_a_refusal_on_the_api_is_json_with_its_status(
     assert response.get_json() == answer
 
 
+@pytest.mark.no_database_queries
 def test_a_missing_game_in_a_page_area_is_its_error_page(
     client: FlaskClient, raising: dict[str, Exception]
 ) -> None:
@@ -237,6 +242,7 @@ def test_a_stale_version_in_a_page_area_shows_the_game_as_it_is_now(
     assert "Cleo" in response.get_data(as_text=True)
 
 
+@pytest.mark.no_database_queries
 def test_a_refusal_no_page_takes_stays_a_server_error(
     client: FlaskClient, raising: dict[str, Exception]
 ) -> None:
@@ -248,6 +254,7 @@ def test_a_refusal_no_page_takes_stays_a_server_error(
         client.get("/plain/abc")  # no page area: no conflict page of its own
 
 
+@pytest.mark.no_database_queries
 def test_an_unknown_address_is_json_on_the_api_and_a_page_elsewhere(client: FlaskClient) -> None:
     api = client.get("/api/v1/nowhere")
     page = client.get("/nowhere")

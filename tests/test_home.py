@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 import sqlalchemy as sa
 from babel.dates import format_date, format_time
 from flask import Flask
@@ -39,6 +40,7 @@ def test_home_shows_no_games_to_a_phone_without_any(client: FlaskClient, table: 
     assert "Your games in progress" not in page and "Ann" not in page
 
 
+@pytest.mark.no_database_queries
 def test_home_links_the_table_tools(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert 'href="/setup"' in page and 'href="/resolve"' in page
@@ -49,6 +51,7 @@ def test_home_links_the_table_tools(client: FlaskClient) -> None:
 # What a table can do, in players' words; the API is for programs, in the footer
 
 
+@pytest.mark.no_database_queries
 def test_home_says_what_the_app_does_at_the_table(client: FlaskClient) -> None:
     page = read_page(client.get("/").get_data(as_text=True))
 

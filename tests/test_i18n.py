@@ -42,12 +42,14 @@ def assert_home_page_in(page: str, code: str) -> None:
     assert "<code>/api/v1</code>" in page
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("code", WELCOME)
 def test_home_page_follows_accept_language(client: FlaskClient, code: str) -> None:
     page = client.get("/", headers={"Accept-Language": f"{code};q=0.9, ja;q=0.5"})
     assert_home_page_in(page.get_data(as_text=True), code)
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("code", WELCOME)
 def test_home_page_follows_the_language_cookie_over_accept_language(
     client: FlaskClient, code: str
@@ -57,27 +59,32 @@ def test_home_page_follows_the_language_cookie_over_accept_language(
     assert_home_page_in(page.get_data(as_text=True), code)
 
 
+@pytest.mark.no_database_queries
 def test_regional_accept_language_picks_the_language(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.8"})
     assert_home_page_in(page.get_data(as_text=True), "fr")
 
 
+@pytest.mark.no_database_queries
 def test_unsupported_languages_fall_back_to_english(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "ja, zh;q=0.8"})
     assert_home_page_in(page.get_data(as_text=True), "en")
 
 
+@pytest.mark.no_database_queries
 def test_unknown_cookie_falls_back_to_accept_language(client: FlaskClient) -> None:
     client.set_cookie("lang", "xx")
     page = client.get("/", headers={"Accept-Language": "it"})
     assert_home_page_in(page.get_data(as_text=True), "it")
 
 
+@pytest.mark.no_database_queries
 def test_pages_say_they_vary_by_language(client: FlaskClient) -> None:
     response = client.get("/")
     assert {"Accept-Language", "Cookie"} <= set(response.vary)
 
 
+@pytest.mark.no_database_queries
 def test_switching_language_sets_a_year_long_lax_http_only_cookie(client: FlaskClient) -> None:
     response = client.get("/lang/de?next=/games?page=2")
     assert response.status_code == 302
@@ -90,6 +97,7 @@ def test_switching_language_sets_a_year_long_lax_http_only_cookie(client: FlaskC
     assert "Path=/" in cookie
 
 
+@pytest.mark.no_database_queries
 def test_switching_language_then_shows_pages_in_it(client: FlaskClient) -> None:
     page = client.get(
         "/lang/hu?next=/", headers={"Accept-Language": "en"}, follow_redirects=True
@@ -111,6 +119,7 @@ def test_switching_language_then_shows_pages_in_it(client: FlaskClient) -> None:
         "",
     ],
 )
+@pytest.mark.no_database_queries
 def test_switching_language_refuses_to_leave_the_site(client: FlaskClient, target: str) -> None:
     response = client.get("/lang/fr", query_string={"next": target})
     assert response.status_code == 302
@@ -118,10 +127,12 @@ def test_switching_language_refuses_to_leave_the_site(client: FlaskClient, targe
     assert response.headers["Set-Cookie"].startswith("lang=fr;")
 
 
+@pytest.mark.no_database_queries
 def test_switching_language_without_next_goes_home(client: FlaskClient) -> None:
     assert client.get("/lang/it").headers["Location"] == "/"
 
 
+@pytest.mark.no_database_queries
 def test_switching_to_an_unknown_language_is_not_found(client: FlaskClient) -> None:
     response = client.get("/lang/xx?next=/")
     assert response.status_code == 404

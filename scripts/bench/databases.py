@@ -7,7 +7,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from scripts.bench.settings import BIN, ROOT
+from scripts.stopping import signals_end_the_run
 
 #: The databases: the large and small histories of a club, and the circles of another server.
 DATABASES = ("large", "small", "circles")
@@ -28,20 +28,12 @@ def scratch_folder() -> Iterator[Path]:
     as Ctrl-C does, through every ``finally`` (servers and a throwaway PostgreSQL stop too).
     The signals' previous handlers are back afterwards."""
 
-    def stop(number: int, _frame: Any) -> None:
-        raise SystemExit(128 + number)
-
-    stopping = (signal.SIGTERM, signal.SIGHUP)
-    before = {number: signal.signal(number, stop) for number in stopping}
-    folder = Path(tempfile.mkdtemp(prefix="sticheln-bench-"))
-    try:
-        yield folder
-    finally:
+    with signals_end_the_run():
+        folder = Path(tempfile.mkdtemp(prefix="sticheln-bench-"))
         try:
-            shutil.rmtree(folder, ignore_errors=True)
+            yield folder
         finally:
-            for number, handler in before.items():
-                signal.signal(number, handler)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager

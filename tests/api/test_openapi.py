@@ -59,6 +59,7 @@ def test_the_document_is_a_valid_openapi_3_1_document() -> None:
     assert document["openapi"].startswith("3.1")
 
 
+@pytest.mark.no_database_queries
 def test_every_api_route_is_in_the_document_and_every_path_of_the_document_is_a_route(
     app: Flask,
 ) -> None:
@@ -68,6 +69,7 @@ def test_every_api_route_is_in_the_document_and_every_path_of_the_document_is_a_
     assert len(served) >= 15
 
 
+@pytest.mark.no_database_queries
 def test_the_routes_taking_the_rest_of_the_path_are_the_ones_the_check_knows(app: Flask) -> None:
     """A ``<path:...>`` parameter may hold slashes, which OpenAPI cannot say: the check sends
     the rest of such a path as one segment, so it must know each of them."""
@@ -80,6 +82,7 @@ def test_the_routes_taking_the_rest_of_the_path_are_the_ones_the_check_knows(app
     assert rest_of_path == set(REST_OF_PATH)
 
 
+@pytest.mark.no_database_queries
 def test_the_document_is_served_as_json_and_answers_304_to_its_etag(client: FlaskClient) -> None:
     answer = client.get(f"{PREFIX}/openapi.json")
     assert answer.status_code == 200 and answer.mimetype == "application/json"
@@ -118,10 +121,12 @@ def mutated(change: Any) -> dict[str, Any]:
     return document
 
 
+@pytest.mark.no_database_queries
 def test_the_test_client_of_every_app_checks_against_the_document(app: Flask) -> None:
     assert isinstance(app.test_client(), CheckingClient)
 
 
+@pytest.mark.no_database_queries
 def test_an_answer_with_a_field_the_document_does_not_have_fails_the_test(app: Flask) -> None:
     schemas = "components", "schemas"
 
@@ -134,6 +139,7 @@ def test_an_answer_with_a_field_the_document_does_not_have_fails_the_test(app: F
         checked_client(app, mutated(drop_hand_size)).get(f"{PREFIX}/setup?players=4")
 
 
+@pytest.mark.no_database_queries
 def test_an_answer_of_a_status_the_document_does_not_list_fails_the_test(app: Flask) -> None:
     def no_refusal_of_setup(document: dict[str, Any]) -> None:
         del document["paths"][f"{PREFIX}/setup"]["get"]["responses"]["400"]
@@ -143,6 +149,7 @@ def test_an_answer_of_a_status_the_document_does_not_list_fails_the_test(app: Fl
         client.get(f"{PREFIX}/setup?players=many")
 
 
+@pytest.mark.no_database_queries
 def test_a_request_the_api_took_but_the_document_refuses_fails_the_test(app: Flask) -> None:
     def three_players_at_most(document: dict[str, Any]) -> None:
         (players,) = [
@@ -156,6 +163,7 @@ def test_a_request_the_api_took_but_the_document_refuses_fails_the_test(app: Fla
         checked_client(app, mutated(three_players_at_most)).get(f"{PREFIX}/setup?players=4")
 
 
+@pytest.mark.no_database_queries
 def test_a_route_the_document_does_not_have_may_only_refuse(app: Flask) -> None:
     app.add_url_rule(f"{PREFIX}/undescribed", "undescribed", lambda: {"answer": 42})
     app.add_url_rule(f"{PREFIX}/odd-refusal", "odd_refusal", lambda: ({"message": "no"}, 400))
@@ -167,6 +175,7 @@ def test_a_route_the_document_does_not_have_may_only_refuse(app: Flask) -> None:
     assert client.get(f"{PREFIX}/no-such-thing").status_code == 404  # refused: passes
 
 
+@pytest.mark.no_database_queries
 def test_a_page_outside_the_api_is_not_held_to_the_document(client: FlaskClient) -> None:
     assert client.get("/").status_code == 200
 

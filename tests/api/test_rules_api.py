@@ -9,6 +9,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+#: Its tests' bodies run no statement on the app's database (tests/conftest.py checks).
+pytestmark = pytest.mark.no_database_queries
+
 CLASSIC_FAMILY = ["classic", "mild", "reverse", "aggravated", "hazy", "delayed"]
 FIVE = ["green", "brown", "red", "blue", "yellow"]
 

@@ -43,6 +43,7 @@ def add_tagged_route(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+@pytest.mark.no_database_queries
 def test_a_page_is_gzipped_for_a_client_that_accepts_it(client: FlaskClient) -> None:
     plain = get(client, "/rules", **IDENTITY)
     packed = get(client, "/rules", **GZIP)
@@ -54,6 +55,7 @@ def test_a_page_is_gzipped_for_a_client_that_accepts_it(client: FlaskClient) -> 
         assert "Accept-Encoding" in answer.headers["Vary"]
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("accept", ["", "identity", "gzip;q=0, deflate", "br"])
 def test_a_client_that_does_not_accept_gzip_gets_the_plain_page(
     client: FlaskClient, accept: str
@@ -63,6 +65,7 @@ def test_a_client_that_does_not_accept_gzip_gets_the_plain_page(
     assert b"<h1>" in answer.data
 
 
+@pytest.mark.no_database_queries
 def test_a_small_response_is_not_worth_compressing(client: FlaskClient) -> None:
     answer = get(client, "/api/v1/setup?players=4", **GZIP)
     assert len(answer.data) < compression.MIN_SIZE
@@ -71,6 +74,7 @@ def test_a_small_response_is_not_worth_compressing(client: FlaskClient) -> None:
     assert "Accept-Encoding" in answer.headers["Vary"], "a larger answer would be compressed"
 
 
+@pytest.mark.no_database_queries
 def test_json_answers_are_gzipped_like_pages(client: FlaskClient) -> None:
     answer = get(client, "/manifest.webmanifest", **GZIP)
     body = gzip.decompress(answer.data) if "Content-Encoding" in answer.headers else answer.data
@@ -80,11 +84,13 @@ def test_json_answers_are_gzipped_like_pages(client: FlaskClient) -> None:
     assert b"caches.open(CACHE)" in gzip.decompress(answer.data)
 
 
+@pytest.mark.no_database_queries
 def test_a_head_request_is_answered_plain(client: FlaskClient) -> None:
     answer = client.head("/rules", headers=GZIP)
     assert "Content-Encoding" not in answer.headers
 
 
+@pytest.mark.no_database_queries
 def test_a_streamed_response_is_left_alone(app: Flask) -> None:
     def stream() -> Response:
         return Response(iter(["x" * 2000]), mimetype="text/plain")
@@ -95,6 +101,7 @@ def test_a_streamed_response_is_left_alone(app: Flask) -> None:
     assert answer.data == b"x" * 2000
 
 
+@pytest.mark.no_database_queries
 def test_images_other_than_svg_are_never_gzipped(client: FlaskClient) -> None:
     answer = get(client, static_url("icons/icon-512.png"), **GZIP)
     assert "Content-Encoding" not in answer.headers
@@ -106,6 +113,7 @@ def test_images_other_than_svg_are_never_gzipped(client: FlaskClient) -> None:
 # Static files
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("name", ["style.css", "rounds.js", "icons/icon.svg"])
 def test_a_static_text_file_is_sent_gzipped_with_an_etag_of_its_own(
     client: FlaskClient, name: str
@@ -121,6 +129,7 @@ def test_a_static_text_file_is_sent_gzipped_with_an_etag_of_its_own(
         assert "Accept-Encoding" in answer.headers["Vary"]
 
 
+@pytest.mark.no_database_queries
 def test_a_static_file_is_compressed_once_per_content(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -138,6 +147,7 @@ def test_a_static_file_is_compressed_once_per_content(
     assert calls == [len(served("style.css"))]
 
 
+@pytest.mark.no_database_queries
 def test_each_variant_of_a_static_file_answers_304_to_its_own_etag(client: FlaskClient) -> None:
     for headers in (GZIP, IDENTITY):
         first = get(client, "/static/style.css", **headers)
@@ -152,6 +162,7 @@ def test_each_variant_of_a_static_file_answers_304_to_its_own_etag(client: Flask
 # ETags of pages
 
 
+@pytest.mark.no_database_queries
 def test_a_gzipped_page_has_its_etag_marked_and_answers_304_to_it(app: Flask) -> None:
     client = add_tagged_route(app)
     plain = get(client, "/tagged", **IDENTITY)
@@ -167,6 +178,7 @@ def test_a_gzipped_page_has_its_etag_marked_and_answers_304_to_it(app: Flask) ->
     assert again.headers["ETag"] == '"page-v1"'
 
 
+@pytest.mark.no_database_queries
 def test_a_weak_etag_stays_weak_in_the_gzip_variant(app: Flask) -> None:
     def weak() -> Response:
         answer = make_response("<p>" + "words " * 200 + "</p>")
@@ -182,6 +194,7 @@ def test_a_weak_etag_stays_weak_in_the_gzip_variant(app: Flask) -> None:
     assert again.headers["ETag"] == 'W/"w1-gzip"'
 
 
+@pytest.mark.no_database_queries
 def test_an_outdated_gzip_etag_gets_the_whole_page(app: Flask) -> None:
     client = add_tagged_route(app)
     answer = get(client, "/tagged", **GZIP, **{"If-None-Match": '"page-v0-gzip"'})
@@ -189,6 +202,7 @@ def test_an_outdated_gzip_etag_gets_the_whole_page(app: Flask) -> None:
     assert b"The same words again." in gzip.decompress(answer.data)
 
 
+@pytest.mark.no_database_queries
 def test_a_changed_static_file_is_sent_gzipped_as_it_is_now(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
@@ -207,6 +221,7 @@ def test_a_changed_static_file_is_sent_gzipped_as_it_is_now(
     assert after.headers["ETag"] != before.headers["ETag"]
 
 
+@pytest.mark.no_database_queries
 def test_a_page_with_a_strong_etag_is_gzipped_once_and_the_gzip_reused(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -71,6 +71,7 @@ def test_a_name_without_eight_lowercase_hex_digits_has_no_fingerprint(name: str)
     assert split_fingerprint(name) is None
 
 
+@pytest.mark.no_database_queries
 def test_every_link_to_a_static_file_carries_the_fingerprint_of_its_content(
     client: FlaskClient,
 ) -> None:
@@ -82,12 +83,14 @@ def test_every_link_to_a_static_file_carries_the_fingerprint_of_its_content(
         assert link == static_url(plain_name(link)), link
 
 
+@pytest.mark.no_database_queries
 def test_the_manifest_names_its_icons_by_fingerprint(client: FlaskClient) -> None:
     icons = [icon["src"] for icon in client.get("/manifest.webmanifest").json["icons"]]
     assert static_url("icons/icon-192.png") in icons
     assert all(icon == static_url(plain_name(icon)) for icon in icons)
 
 
+@pytest.mark.no_database_queries
 def test_a_link_to_a_file_that_does_not_exist_is_left_as_it_is(app: Flask) -> None:
     with app.test_request_context():
         from flask import url_for
@@ -100,6 +103,7 @@ def test_a_link_to_a_file_that_does_not_exist_is_left_as_it_is(app: Flask) -> No
 # Lifetimes
 
 
+@pytest.mark.no_database_queries
 def test_a_fingerprinted_file_is_kept_for_a_year_and_never_revalidated(
     client: FlaskClient,
 ) -> None:
@@ -110,6 +114,7 @@ def test_a_fingerprinted_file_is_kept_for_a_year_and_never_revalidated(
     assert answer.data == served("style.css")
 
 
+@pytest.mark.no_database_queries
 def test_the_plain_name_still_answers_but_is_revalidated_every_time(client: FlaskClient) -> None:
     answer = get(client, "/static/style.css")
     assert answer.status_code == 200
@@ -118,6 +123,7 @@ def test_the_plain_name_still_answers_but_is_revalidated_every_time(client: Flas
     assert answer.data == served("style.css")
 
 
+@pytest.mark.no_database_queries
 def test_an_outdated_fingerprint_gets_the_current_file_but_not_for_keeps(
     client: FlaskClient,
 ) -> None:
@@ -131,12 +137,14 @@ def test_an_outdated_fingerprint_gets_the_current_file_but_not_for_keeps(
     "url",
     ["/static/missing.00000000.css", "/static/missing.css", "/static/..%2fREADME.md"],
 )
+@pytest.mark.no_database_queries
 def test_a_file_that_is_not_in_the_static_folder_is_not_found(
     client: FlaskClient, url: str
 ) -> None:
     assert get(client, url).status_code == 404
 
 
+@pytest.mark.no_database_queries
 def test_a_file_whose_own_name_looks_fingerprinted_is_served_under_it(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -153,6 +161,7 @@ def test_a_file_whose_own_name_looks_fingerprinted_is_served_under_it(
 # Changes
 
 
+@pytest.mark.no_database_queries
 def test_in_debug_mode_an_edited_file_gets_a_new_name_at_once(
     app: Flask, client: FlaskClient, static_folder: Path
 ) -> None:
@@ -166,6 +175,7 @@ def test_in_debug_mode_an_edited_file_gets_a_new_name_at_once(
     assert before != after == static_url("style.css", static_folder)
 
 
+@pytest.mark.no_database_queries
 def test_a_changed_file_is_never_served_for_keeps_under_its_old_fingerprint(
     app: Flask, client: FlaskClient, static_folder: Path
 ) -> None:
@@ -188,6 +198,7 @@ def test_a_changed_file_is_never_served_for_keeps_under_its_old_fingerprint(
 # Revalidation
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("name", ["style.css", "app.js", "icons/icon-192.png"])
 def test_a_file_the_client_already_has_answers_304_by_plain_or_fingerprinted_name(
     client: FlaskClient, name: str
@@ -200,6 +211,7 @@ def test_a_file_the_client_already_has_answers_304_by_plain_or_fingerprinted_nam
         assert again.headers["ETag"] == first.headers["ETag"]
 
 
+@pytest.mark.no_database_queries
 def test_a_file_that_changed_since_the_client_got_it_answers_in_full(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -211,6 +223,7 @@ def test_a_file_that_changed_since_the_client_got_it_answers_in_full(
     assert again.headers["ETag"] != first.headers["ETag"]
 
 
+@pytest.mark.no_database_queries
 def test_the_same_content_has_the_same_etag_whatever_its_modification_time(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -219,12 +232,14 @@ def test_the_same_content_has_the_same_etag_whatever_its_modification_time(
     assert get(client, "/static/style.css").headers["ETag"] == first.headers["ETag"]
 
 
+@pytest.mark.no_database_queries
 def test_a_byte_range_of_a_static_file_is_served(client: FlaskClient) -> None:
     answer = get(client, "/static/style.css", Range="bytes=0-9")
     assert answer.status_code == 206
     assert answer.data == served("style.css")[:10]
 
 
+@pytest.mark.no_database_queries
 def test_a_head_request_answers_the_headers_without_the_file(client: FlaskClient) -> None:
     answer = client.head(static_url("app.js"), headers=IDENTITY)
     assert answer.status_code == 200

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,14 +11,14 @@ from flask import Flask
 
 from companion import create_app
 from companion.data.models import db
-from tests.conftest import TEST_CONFIG, on_postgres_server, sibling_database
+from tests.conftest import TEST_CONFIG, on_postgres_server, sibling_database, suite_database
 
 
 @pytest.fixture
 def second_database_url(tmp_path: Path) -> Iterator[str]:
     """Another database than the ``app`` fixture's: a second SQLite file, or on PostgreSQL
     (``TEST_DATABASE_URL``) a second database created on the same server for this test."""
-    shared = os.environ.get("TEST_DATABASE_URL")
+    shared = suite_database()
     if not shared:
         yield f"sqlite:///{tmp_path / 'second.sqlite3'}"
         return

@@ -8,18 +8,18 @@ crash test starts (and kills) servers of its own.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scripts import loadkit
+from tests.conftest import suite_database
 
 
 def postgres_url() -> str | None:
     """The PostgreSQL server the suite runs on, if it runs on one."""
-    return os.environ.get("TEST_DATABASE_URL") or None
+    return suite_database()
 
 
 @pytest.fixture(scope="session")

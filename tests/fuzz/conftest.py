@@ -5,13 +5,13 @@ empty tables."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
 from companion import create_app
 from companion.data.models import db
+from tests.conftest import suite_database
 from tests.fuzz.world import World
 
 
@@ -19,7 +19,7 @@ from tests.fuzz.world import World
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     """The module's app (CSRF on, as in production) on a fresh database."""
     instance = tmp_path_factory.mktemp("fuzz-instance")
-    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{instance / 'fuzz.sqlite3'}"
+    url = suite_database() or f"sqlite:///{instance / 'fuzz.sqlite3'}"
     app = create_app(
         {
             "TESTING": True,

@@ -3,6 +3,7 @@ Python with nothing but its standard library (``-I -S``: no Flask, no Babel)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import subprocess
@@ -38,7 +39,17 @@ else:
 
 def archive(routes: dict[str, str] | None = None) -> zipfile.ZipFile:
     """The rules archive as the app builds it (with its ``routes``, kit.route_map)."""
-    return zipfile.ZipFile(io.BytesIO(kit.rules_archive(kit.archive_members(routes))))
+    return zipfile.ZipFile(io.BytesIO(built_archive(json.dumps(routes or {}, sort_keys=True))))
+
+
+@functools.cache
+def built_archive(routes: str) -> bytes:
+    """The rules archive with the routes of ``routes`` (JSON), built once per process: the
+    installed sources it packs do not change during a run, and compiling its templates is
+    slow (docs/development.md, "Measurements behind the design"). That
+    ``kit.rules_archive`` builds the same bytes every time is tested on its own
+    (tests/offline/test_rules_archive.py)."""
+    return kit.rules_archive(kit.archive_members(json.loads(routes) or None))
 
 
 def ask_worker(unpacked: Path, calls: list[tuple[str, Any, str | None]]) -> list[Any]:

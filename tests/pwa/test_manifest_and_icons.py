@@ -13,6 +13,9 @@ from werkzeug.test import TestResponse
 
 from scripts.page_reader import read_page
 
+#: Its tests' bodies run no statement on the app's database (tests/conftest.py checks).
+pytestmark = pytest.mark.no_database_queries
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

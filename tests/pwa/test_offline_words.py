@@ -9,6 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+#: Its tests' bodies run no statement on the app's database (tests/conftest.py checks).
+pytestmark = pytest.mark.no_database_queries
+
 LANGUAGES = ["en", "de", "it", "fr", "hu"]
 
 

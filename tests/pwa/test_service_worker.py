@@ -60,6 +60,7 @@ def static_folder(app: Flask, tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_is_served_from_the_site_root_as_javascript_never_cached(
     client: FlaskClient,
 ) -> None:
@@ -69,6 +70,7 @@ def test_the_worker_is_served_from_the_site_root_as_javascript_never_cached(
     assert answer.headers["Cache-Control"] == "no-cache"
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_keeps_every_static_file_and_the_offline_page(client: FlaskClient) -> None:
     urls = precached(client)
     assert "/offline" in urls
@@ -82,6 +84,7 @@ def test_the_worker_keeps_every_static_file_and_the_offline_page(client: FlaskCl
     assert pages == ["/offline", "/manifest.webmanifest"], "no other page is ever kept"
 
 
+@pytest.mark.no_database_queries
 def test_every_file_the_worker_keeps_answers(client: FlaskClient) -> None:
     for url in precached(client):
         answer = client.get(url)
@@ -94,6 +97,7 @@ def test_every_file_the_worker_keeps_answers(client: FlaskClient) -> None:
 PRECACHE_BUDGET = 400_000
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_keeps_none_of_the_offline_kit(client: FlaskClient) -> None:
     urls = precached(client)
     assert client.get("/offline-kit/manifest.json").status_code in (200, 503)
@@ -108,6 +112,7 @@ def test_the_worker_keeps_none_of_the_offline_kit(client: FlaskClient) -> None:
     assert total < PRECACHE_BUDGET
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_lists_the_files_of_the_static_folder_it_is_given(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -120,6 +125,7 @@ def test_the_worker_lists_the_files_of_the_static_folder_it_is_given(
     ]
 
 
+@pytest.mark.no_database_queries
 def test_the_cache_version_changes_when_a_static_file_changes(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -132,6 +138,7 @@ def test_the_cache_version_changes_when_a_static_file_changes(
     assert version(client) not in (before, changed)
 
 
+@pytest.mark.no_database_queries
 def test_the_cache_version_does_not_change_with_hidden_files(
     client: FlaskClient, static_folder: Path
 ) -> None:
@@ -140,6 +147,7 @@ def test_the_cache_version_does_not_change_with_hidden_files(
     assert version(client) == before
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_leaves_the_api_other_sites_and_other_methods_alone(
     client: FlaskClient,
 ) -> None:
@@ -220,12 +228,14 @@ def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(
         assert notice.words().startswith("This phone is offline: this is the scoreboard as it")
 
 
+@pytest.mark.no_database_queries
 def test_a_page_marked_no_store_is_never_kept(client: FlaskClient) -> None:
     source = worker(client)
     assert "!noStore(response)" in source
     assert 'indexOf("no-store") !== -1' in source
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_serves_the_kept_offline_kit_and_never_deletes_it(
     client: FlaskClient,
 ) -> None:
@@ -258,6 +268,7 @@ def test_under_url_prefix_every_path_of_the_worker_carries_the_prefix(tmp_path: 
     assert urls and all(url.startswith("/sticheln/") for url in urls)
 
 
+@pytest.mark.no_database_queries
 def test_the_worker_deletes_the_caches_of_older_versions(client: FlaskClient) -> None:
     source = worker(client)
     assert 'addEventListener("activate"' in source
@@ -273,6 +284,7 @@ def test_the_app_script_registers_the_worker_only_where_browsers_support_it() ->
     assert '"/sw.js"' not in script
 
 
+@pytest.mark.no_database_queries
 def test_the_offline_page_tells_what_is_kept_and_what_is_not_and_offers_to_try_again(
     client: FlaskClient,
 ) -> None:
@@ -290,6 +302,7 @@ def test_the_offline_page_tells_what_is_kept_and_what_is_not_and_offers_to_try_a
     assert '<a class="button button--primary" href="">Try again</a>' in page
 
 
+@pytest.mark.no_database_queries
 def test_the_offline_page_has_no_inline_script(client: FlaskClient) -> None:
     page = client.get("/offline").get_data(as_text=True)
     elements = read_page(page).find_all()

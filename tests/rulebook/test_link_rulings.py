@@ -3,10 +3,14 @@ rules page, and everything else in the text stays text."""
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask, render_template_string
 from markupsafe import Markup
 
 from companion.web.rulebook.citations import link_rulings
+
+#: Its tests' bodies run no statement on the app's database (tests/conftest.py checks).
+pytestmark = pytest.mark.no_database_queries
 
 
 def linked(app: Flask, text: object) -> str:

@@ -3,6 +3,7 @@ resolver and the live round (R7, R8, R19-R21), and the tool pages link the rules
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.games.test_live_pages import open_classic, play_cards
@@ -10,6 +11,7 @@ from tests.table import Table
 from tests.tools.tool_helpers import page_text, tap_cards
 
 
+@pytest.mark.no_database_queries
 def test_the_resolvers_reason_links_each_ruling_it_cites(client: FlaskClient) -> None:
     page = page_text(client.get("/resolve?players=5"))
 
@@ -20,6 +22,7 @@ def test_the_resolvers_reason_links_each_ruling_it_cites(client: FlaskClient) ->
     assert '(<a href="/rules#r7">R7</a>, <a href="/rules#r8">R8</a>)' in reason
 
 
+@pytest.mark.no_database_queries
 def test_a_hat_trick_reason_links_its_rulings_too(client: FlaskClient) -> None:
     page = page_text(client.get("/resolve?variant=hat-trick&players=4"))
 
@@ -37,6 +40,7 @@ def test_the_live_round_links_the_rulings_of_its_reason(client: FlaskClient, tab
     assert '<a href="/rules#r8">R8</a>' in reason[: reason.index("</p>")]
 
 
+@pytest.mark.no_database_queries
 def test_the_resolver_and_the_setup_page_link_the_rules_page(client: FlaskClient) -> None:
     resolver = page_text(client.get("/resolve"))
     classic_setup = page_text(client.get("/setup?players=4"))

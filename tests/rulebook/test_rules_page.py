@@ -12,6 +12,9 @@ from flask.testing import FlaskClient
 
 from scripts.page_reader import read_page
 
+#: Its tests' bodies run no statement on the app's database (tests/conftest.py checks).
+pytestmark = pytest.mark.no_database_queries
+
 RULINGS = [f"r{number}" for number in range(1, 24)]
 CHECKS = [f"c{number}" for number in range(1, 7)]
 

@@ -21,8 +21,8 @@ from companion.config import environment_config
 from companion.data.models import db
 from tests.conftest import TEST_CONFIG, database_url
 
-#: Its apps are made here, on the suite's database (``database_url``).
-pytestmark = pytest.mark.database
+#: The tests of an app made here, on the suite's database (``database_url``).
+ON_THE_SUITE_DATABASE = pytest.mark.database
 
 EVIL = "evil.example"
 #: A request as an attacker sends it through the proxy, which passes these on unchanged.
@@ -72,6 +72,7 @@ def everything(response: Any) -> str:
     return response.get_data(as_text=True) + str(response.headers)
 
 
+@ON_THE_SUITE_DATABASE
 @pytest.mark.parametrize("page", ["/g/{code}/view", "/g/{code}"])
 def test_a_poisoned_request_leaves_the_next_phones_scoreboard_clean(
     make_app: AppMaker, page: str
@@ -87,6 +88,7 @@ def test_a_poisoned_request_leaves_the_next_phones_scoreboard_clean(
     assert f'href="/g/{app.config["GAME"]}/share"' in honest.get_data(as_text=True)
 
 
+@ON_THE_SUITE_DATABASE
 def test_the_share_page_links_to_the_real_host_whatever_the_forwarded_host(
     make_app: AppMaker,
 ) -> None:
@@ -98,6 +100,7 @@ def test_the_share_page_links_to_the_real_host_whatever_the_forwarded_host(
     assert f"https://sticheln.example/g/{code}/view" in text
 
 
+@ON_THE_SUITE_DATABASE
 def test_pages_shaped_differently_never_share_an_etag(make_app: AppMaker) -> None:
     """With the forwarded host trusted, two hosts are two pages: the same ETag must always
     mean the same bytes, whatever page the first phone asked for."""
@@ -118,6 +121,7 @@ def test_pages_shaped_differently_never_share_an_etag(make_app: AppMaker) -> Non
     assert len(seen) == 4
 
 
+@ON_THE_SUITE_DATABASE
 def test_a_trusted_forwarded_host_builds_the_share_links(make_app: AppMaker) -> None:
     app = make_app(PROXY_COUNT=1, PROXY_TRUST_HOST=True)
     code = app.config["GAME"]
@@ -127,6 +131,7 @@ def test_a_trusted_forwarded_host_builds_the_share_links(make_app: AppMaker) -> 
     assert f"https://cards.example/g/{code}/view" in page.get_data(as_text=True)
 
 
+@ON_THE_SUITE_DATABASE
 def test_url_prefix_mounts_the_app_whatever_the_forwarded_prefix(make_app: AppMaker) -> None:
     """The proxy may pass the prefix on or strip it: the links start with it either way,
     and no header moves them elsewhere."""

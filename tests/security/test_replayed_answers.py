@@ -295,6 +295,7 @@ def test_a_new_edit_key_forgets_the_answers_of_the_old_one(app: Flask, table: Ta
     assert stored(app) == []
 
 
+@pytest.mark.no_database_queries
 def test_a_query_s_unknown_parameter_is_named_cut(client: FlaskClient) -> None:
     """No refusal echoes what a client sent at any length, stored or not."""
     refused = client.get("/api/v1/setup", query_string={"z" * 5_000: "1", "players": "4"})

@@ -69,6 +69,7 @@ def test_a_record_whose_arguments_hold_an_edit_link_is_logged_masked() -> None:
     assert record.getMessage() == '"GET /g/a/edit/***" 302'
 
 
+@pytest.mark.no_database_queries
 def test_the_apps_own_log_masks_the_key_of_a_failed_request(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -79,6 +79,7 @@ def test_the_italian_live_round_says_ad_before_a_vowel(client: FlaskClient, tabl
         (Markup("<b>Anna</b>"), "Tocca ad <b>Anna</b>."),
     ],
 )
+@pytest.mark.no_database_queries
 def test_the_preposition_follows_the_names_first_letter(
     app: Flask, name: str, expected: str
 ) -> None:
@@ -86,6 +87,7 @@ def test_the_preposition_follows_the_names_first_letter(
         assert gettext_with_names("Next to play: %(player)s.", player=name) == expected
 
 
+@pytest.mark.no_database_queries
 def test_a_number_keeps_its_a(app: Flask) -> None:
     with app.test_request_context(), force_locale("it"):
         assert gettext_with_names("Enter a number from 0 to %(most)s.", most=8) == (
@@ -121,6 +123,7 @@ def test_french_and_hungarian_change_their_own_words() -> None:
         ("Back to %(name)s", None, "Torna ad Anna"),
     ],
 )
+@pytest.mark.no_database_queries
 def test_every_italian_a_before_a_name_elides(
     app: Flask, msgid: str, target: str | None, expected: str
 ) -> None:

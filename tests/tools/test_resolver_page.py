@@ -78,6 +78,7 @@ def refusal(page: str) -> str | None:
 # The page and its chips
 
 
+@pytest.mark.no_database_queries
 def test_resolver_offers_a_chip_button_for_every_card_of_the_deck(client: FlaskClient) -> None:
     page = open_resolver(client, "players=4")
 
@@ -88,6 +89,7 @@ def test_resolver_offers_a_chip_button_for_every_card_of_the_deck(client: FlaskC
     assert "No card yet." in text_of(page)
 
 
+@pytest.mark.no_database_queries
 def test_hat_trick_resolver_offers_red_blue_and_green_from_1(client: FlaskClient) -> None:
     page = open_resolver(client, "variant=hat-trick&players=5")
 
@@ -98,6 +100,7 @@ def test_hat_trick_resolver_offers_red_blue_and_green_from_1(client: FlaskClient
     assert read_page(page).find_all("input", name="pass_next") == []  # a pass is one tap (R19)
 
 
+@pytest.mark.no_database_queries
 def test_a_tap_without_a_csrf_token_is_not_applied_and_says_why(client: FlaskClient) -> None:
     page = open_resolver(client, "players=5")
     form = read_form(page)
@@ -117,6 +120,7 @@ def test_a_tap_without_a_csrf_token_is_not_applied_and_says_why(client: FlaskCli
 # Classic family (R7, R8)
 
 
+@pytest.mark.no_database_queries
 def test_a_trump_beats_the_lead_colour_german_example(client: FlaskClient) -> None:
     page = open_resolver(client, "players=5")
 
@@ -136,6 +140,7 @@ def test_a_trump_beats_the_lead_colour_german_example(client: FlaskClient) -> No
     assert "Next to play: Player 4." in text
 
 
+@pytest.mark.no_database_queries
 def test_the_highest_lead_colour_card_wins_without_trumps_german_example(
     client: FlaskClient,
 ) -> None:
@@ -151,6 +156,7 @@ def test_the_highest_lead_colour_card_wins_without_trumps_german_example(
     assert "Every card is of the lead colour red, so the highest one wins: red 7 (R8)." in text
 
 
+@pytest.mark.no_database_queries
 def test_an_off_colour_zero_never_trumps_and_the_reason_says_so(client: FlaskClient) -> None:
     page = open_resolver(client, "players=4")
 
@@ -163,6 +169,7 @@ def test_an_off_colour_zero_never_trumps_and_the_reason_says_so(client: FlaskCli
     assert "The trick is complete: one card per player." in text
 
 
+@pytest.mark.no_database_queries
 def test_a_complete_trick_is_highlighted_with_takes(client: FlaskClient) -> None:
     page = open_resolver(client, "players=3")
 
@@ -173,6 +180,7 @@ def test_a_complete_trick_is_highlighted_with_takes(client: FlaskClient) -> None
     assert [badge.text for badge in badges] == ["takes"]
 
 
+@pytest.mark.no_database_queries
 def test_reverse_the_lowest_trump_wins(client: FlaskClient) -> None:
     page = open_resolver(client, "variant=reverse&players=4")
 
@@ -184,6 +192,7 @@ def test_reverse_the_lowest_trump_wins(client: FlaskClient) -> None:
     assert "in Reverse the lowest trump wins" in text and "(R7, R13)" in text
 
 
+@pytest.mark.no_database_queries
 def test_the_same_trick_under_the_classic_rule_goes_to_the_highest_trump(
     client: FlaskClient,
 ) -> None:
@@ -195,6 +204,7 @@ def test_the_same_trick_under_the_classic_rule_goes_to_the_highest_trump(
     assert winning_play(switched) == ("Player 2", "blue 9")
 
 
+@pytest.mark.no_database_queries
 def test_undo_takes_back_the_last_card_and_clear_empties_the_trick(client: FlaskClient) -> None:
     page = open_resolver(client, "players=4")
     after = page_text(tap_cards(client, page, "red-4", "blue-6"))
@@ -244,6 +254,7 @@ def test_undo_takes_back_the_last_card_and_clear_empties_the_trick(client: Flask
         ),
     ],
 )
+@pytest.mark.no_database_queries
 def test_a_refused_card_is_explained_and_changes_nothing(
     client: FlaskClient, query: str, cards: list[str], refused: str | None, message: str
 ) -> None:
@@ -269,6 +280,7 @@ def test_a_refused_card_is_explained_and_changes_nothing(
     "forged",
     ["red-99", "purple-3", "red", "red-x", "red-4 red-4", "pass:red-1", " ".join(["red-1"] * 9)],
 )
+@pytest.mark.no_database_queries
 def test_a_forged_trick_field_is_cleared_with_the_reason(client: FlaskClient, forged: str) -> None:
     page = open_resolver(client, "players=4")
     form = read_form(page)
@@ -281,6 +293,7 @@ def test_a_forged_trick_field_is_cleared_with_the_reason(client: FlaskClient, fo
     assert read_form(after).values["trick"] == ""
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("forged", ["red-99", "purple-3", "nonsense", "-1"])
 def test_a_forged_chip_is_refused_without_a_500(client: FlaskClient, forged: str) -> None:
     page = open_resolver(client, "players=4")
@@ -292,6 +305,7 @@ def test_a_forged_chip_is_refused_without_a_500(client: FlaskClient, forged: str
     assert refusal(page_text(response))
 
 
+@pytest.mark.no_database_queries
 def test_changing_the_player_count_clears_a_trick_that_no_longer_fits(
     client: FlaskClient,
 ) -> None:
@@ -305,6 +319,7 @@ def test_changing_the_player_count_clears_a_trick_that_no_longer_fits(
     assert trick_players_and_cards(switched) == []
 
 
+@pytest.mark.no_database_queries
 def test_hat_trick_with_three_players_is_refused_next_to_the_player_count(
     client: FlaskClient,
 ) -> None:
@@ -320,6 +335,7 @@ def test_hat_trick_with_three_players_is_refused_next_to_the_player_count(
 # Hat Trick (R19-R21)
 
 
+@pytest.mark.no_database_queries
 def test_a_third_colour_card_is_a_pass_as_on_the_live_page(client: FlaskClient) -> None:
     """R19: once two colours are in the trick, a card of the third colour can only be a pass;
     the resolver takes it as one, as the live page does, and says so in the same words."""
@@ -348,6 +364,7 @@ def test_the_resolver_and_the_live_page_say_r19_in_one_message() -> None:
         assert PASS_HINT in (templates / template).read_text(encoding="utf-8")
 
 
+@pytest.mark.no_database_queries
 def test_hat_trick_trick_with_a_pass_shows_piles_passes_and_the_next_leader(
     client: FlaskClient,
 ) -> None:
@@ -369,6 +386,7 @@ def test_hat_trick_trick_with_a_pass_shows_piles_passes_and_the_next_leader(
     assert read_form(after).values["trick"] == "red-9 blue-12 red-4 pass:green-3 blue-2"
 
 
+@pytest.mark.no_database_queries
 def test_hat_trick_equal_top_cards_compare_the_next_cards_down(client: FlaskClient) -> None:
     page = open_resolver(client, "variant=hat-trick&players=4")
 
@@ -384,6 +402,7 @@ def test_hat_trick_equal_top_cards_compare_the_next_cards_down(client: FlaskClie
     assert "(R21)" in text
 
 
+@pytest.mark.no_database_queries
 def test_hat_trick_partial_trick_says_who_would_lead_so_far(client: FlaskClient) -> None:
     page = open_resolver(client, "variant=hat-trick&players=6")
 
@@ -492,6 +511,7 @@ def address_of(page: str) -> str:
     return address
 
 
+@pytest.mark.no_database_queries
 def test_the_resolver_names_the_address_that_opens_the_same_trick(client: FlaskClient) -> None:
     page = open_resolver(client, "variant=reverse&players=5")
     after = page_text(tap_cards(client, page, "yellow-5", "blue-9", "green-2"))
@@ -510,6 +530,7 @@ def test_the_resolver_names_the_address_that_opens_the_same_trick(client: FlaskC
     assert address_of(reopened) == address
 
 
+@pytest.mark.no_database_queries
 def test_an_empty_trick_leaves_the_trick_out_of_the_address(client: FlaskClient) -> None:
     page = open_resolver(client, "players=4")
     after = page_text(tap_cards(client, page, "red-4"))
@@ -614,6 +635,7 @@ def card_of(token: str) -> Card:
         ("de", "Dieses Handy ist offline"),
     ],
 )
+@pytest.mark.no_database_queries
 def test_the_resolver_carries_what_it_says_when_a_tap_cannot_reach_the_server(
     client: FlaskClient, language: str, words: str
 ) -> None:

@@ -36,6 +36,7 @@ def get_setup(client: FlaskClient, query: str) -> str:
     return page_text(response)
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("players", sorted(CLASSIC))
 def test_setup_shows_the_colours_values_hand_left_out_and_tricks_of_r2(
     client: FlaskClient, players: int
@@ -59,6 +60,7 @@ def test_setup_shows_the_colours_values_hand_left_out_and_tricks_of_r2(
     assert f"{hand} − 1 = {tricks} tricks" in text
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("players", sorted(CLASSIC))
 def test_setup_shows_which_cards_stay_in_the_box(client: FlaskClient, players: int) -> None:
     colours, high, *_rest = CLASSIC[players]
@@ -82,6 +84,7 @@ def test_setup_shows_which_cards_stay_in_the_box(client: FlaskClient, players: i
     assert taken_cards + kept_cards == 120
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize(("players", "left_out"), [(7, 3), (8, 2)])
 def test_cards_left_out_are_shown_to_everyone_then_set_aside(
     client: FlaskClient, players: int, left_out: int
@@ -94,12 +97,14 @@ def test_cards_left_out_are_shown_to_everyone_then_set_aside(
     )
 
 
+@pytest.mark.no_database_queries
 def test_with_six_players_or_fewer_no_card_is_left_out(client: FlaskClient) -> None:
     text = text_of(get_setup(client, "players=6"))
 
     assert "No card is left over: the deck is dealt out completely (R2)." in text
 
 
+@pytest.mark.no_database_queries
 @pytest.mark.parametrize("players", sorted(HAT_TRICK))
 def test_hat_trick_setup_uses_red_blue_and_green_only(client: FlaskClient, players: int) -> None:
     low, hand, tricks = HAT_TRICK[players]
@@ -135,6 +140,7 @@ def test_hat_trick_setup_uses_red_blue_and_green_only(client: FlaskClient, playe
         ("players=4&variant=mild", 14, "15 − 1 = 14 tricks"),
     ],
 )
+@pytest.mark.no_database_queries
 def test_tricks_per_round_follow_the_cards_laid_out(
     client: FlaskClient, query: str, tricks: int, sentence: str
 ) -> None:
@@ -144,6 +150,7 @@ def test_tricks_per_round_follow_the_cards_laid_out(
     assert sentence in text_of(page)
 
 
+@pytest.mark.no_database_queries
 def test_custom_settings_are_read_from_the_query(client: FlaskClient) -> None:
     page = get_setup(client, "players=6&variant=custom&scoring=mild&colours=2&reveal=open")
 
@@ -151,12 +158,14 @@ def test_custom_settings_are_read_from_the_query(client: FlaskClient) -> None:
     assert "Custom: mild scoring, 2 colours shown at once" in text_of(page)
 
 
+@pytest.mark.no_database_queries
 def test_settings_without_a_preset_mean_custom_as_in_the_api(client: FlaskClient) -> None:
     page = get_setup(client, "players=4&colours=2")
 
     assert setup_numbers(page)["Tricks per round"] == "13"
 
 
+@pytest.mark.no_database_queries
 def test_setup_without_a_query_shows_four_players_classic(client: FlaskClient) -> None:
     page = get_setup(client, "")
 
@@ -164,6 +173,7 @@ def test_setup_without_a_query_shows_four_players_classic(client: FlaskClient) -
     assert "4 players · Classic" in text_of(page)
 
 
+@pytest.mark.no_database_queries
 def test_every_chip_shows_colour_value_and_the_colours_shape(client: FlaskClient) -> None:
     page = get_setup(client, "players=4")
 
@@ -175,6 +185,7 @@ def test_every_chip_shows_colour_value_and_the_colours_shape(client: FlaskClient
     assert chip in page
 
 
+@pytest.mark.no_database_queries
 def test_setup_links_to_the_resolver_with_the_same_trick_rule(client: FlaskClient) -> None:
     page = get_setup(client, "players=5&variant=reverse")
 
@@ -192,6 +203,7 @@ def test_setup_links_to_the_resolver_with_the_same_trick_rule(client: FlaskClien
         ("variant=custom&reveal=never", "reveal", "Not a valid choice."),
     ],
 )
+@pytest.mark.no_database_queries
 def test_a_setup_that_cannot_be_played_is_explained_next_to_its_field(
     client: FlaskClient, query: str, field: str, message: str
 ) -> None:
