@@ -18,7 +18,7 @@ import click
 from flask.cli import with_appcontext
 from flask_babel import gettext
 
-from companion.cli.player_commands import committed, listed
+from companion.cli.player_commands import committed, listed, show_journal, undo_entry
 from companion.data.models import CircleChange, db
 from companion.services.circle_changes import merge_circles
 from companion.services.circle_journal import CircleMoved, journal, undo_circle_change
@@ -103,12 +103,7 @@ def merge_command(source: int, target: int) -> None:
 @with_appcontext
 def undo_command(entry: int) -> None:
     """Put back the state from before entry ID of the circles' journal, exactly."""
-    change = committed(
-        lambda: undo_circle_change(entry),
-        # a circle or player took a restored id or name meanwhile
-        gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry),
-    )
-    click.echo(gettext("Undone: %(change)s", change=describe(change)))
+    undo_entry(undo_circle_change, entry, describe)
 
 
 @circles_group.command("journal")
@@ -116,12 +111,7 @@ def undo_command(entry: int) -> None:
 def journal_command() -> None:
     """List every rename and merge of a circle: its id, when, what, from where, and whether
     undone."""
-    entries = journal()
-    if not entries:
-        click.echo(gettext("No circle was renamed or merged yet."))
-    for change in entries:
-        click.echo(journal_line(change))
-    db.session.rollback()
+    show_journal(journal(), journal_line, gettext("No circle was renamed or merged yet."))
 
 
 def renamed(circle_id: int, old: str, new: str) -> str:

@@ -11,7 +11,7 @@ merge, from here or from a page, is written to the journal, and any of them can 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TypeVar
 
@@ -65,6 +65,25 @@ def committed(change: Callable[[], Done], lost_race: str | None = None) -> Done:
     return done
 
 
+def undo_entry(undo: Callable[[int], Done], entry: int, describe: Callable[[Done], str]) -> None:
+    """Undo journal entry ``entry`` with ``undo`` and say what was undone. A row's id or
+    name taken back meanwhile by another writer makes it the command's error."""
+    change = committed(
+        lambda: undo(entry),
+        gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry),
+    )
+    click.echo(gettext("Undone: %(change)s", change=describe(change)))
+
+
+def show_journal(entries: Sequence[Done], line: Callable[[Done], str], empty: str) -> None:
+    """Print a journal, an entry a line (``empty`` when it has none), changing nothing."""
+    if not entries:
+        click.echo(empty)
+    for change in entries:
+        click.echo(line(change))
+    db.session.rollback()
+
+
 @players_group.command("rename")
 @click.argument("old")
 @click.argument("new")
@@ -94,24 +113,14 @@ def merge_command(source: str, into: str) -> None:
 @with_appcontext
 def undo_command(entry: int) -> None:
     """Put back the state from before journal entry ID, exactly."""
-    change = committed(
-        lambda: undo_change(entry),
-        # a player took the old name back meanwhile
-        gettext("Entry %(id)s cannot be undone: the database changed meanwhile.", id=entry),
-    )
-    click.echo(gettext("Undone: %(change)s", change=describe(change)))
+    undo_entry(undo_change, entry, describe)
 
 
 @players_group.command("journal")
 @with_appcontext
 def journal_command() -> None:
     """List every rename and merge: its id, when, what, from where, and whether undone."""
-    entries = journal()
-    if not entries:
-        click.echo(gettext("No player was renamed or merged yet."))
-    for change in entries:
-        click.echo(journal_line(change))
-    db.session.rollback()
+    show_journal(journal(), journal_line, gettext("No player was renamed or merged yet."))
 
 
 def when(moment: datetime) -> str:

@@ -4,6 +4,10 @@ A page costs two statements however long the history is: a COUNT, then the page'
 with their seats, totals and winners (a window MAX per game, R11). Nothing here loads every
 game into Python. Counting follows ``companion.data.stats``: a finished game's equal highest
 totals share the win; an excluded game is listed, marked.
+
+It is over 450 lines because the page's two statements are built here from the same parts
+(the filter's conditions, the listed rows, each seat's result as a CTE), and the page that
+holds them is read from their rows; split, each half would need the other's parts.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ from companion.data import queries
 from companion.data.circles import circle_name_of
 from companion.data.models import Game
 from companion.data.states import GameStatus, RoundStatus
+from companion.pages.scoreboard import ranked_standings
 from companion.read_models.messages import variant_label
-from companion.read_models.scoreboard import ranked_standings
 from companion.rules import round_leader
 
 #: Where BG Stats takes a play (the same address with the ``bgstats://`` scheme opens the app

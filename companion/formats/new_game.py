@@ -21,8 +21,8 @@ from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 
 #: What the server calls a game being played (companion/data/states.py).
 IN_PROGRESS = "in_progress"
-#: The choice of ``circle`` that starts the game in a new circle (issue 28), as the
-#: new-game page's circle select says it.
+#: The choice of ``circle`` that starts the game in a new circle, as the new-game page's
+#: circle select says it.
 NEW_CIRCLE = "new"
 
 
@@ -31,7 +31,7 @@ class NewGame:
     """The table as a request describes it: names in seat order (as typed), the variant,
     the rounds planned (R11) and the seat leading the first round (R3); and the circle it
     joins if the request says (a circle's id, or :data:`NEW_CIRCLE`), as the new-game page's
-    circle select says it (issue 28)."""
+    circle select says it."""
 
     names: list[str]
     variant: Variant

@@ -7,6 +7,11 @@ The server builds the state from the database (companion/web/scoreboard_page.py)
 rules worker from the last state the server sent plus the changes queued on the phone
 (companion/formats/offline_game.py), whose rounds carry ``"pending": true`` until they are
 sent. Both render ``templates/games/scoreboard_board.html`` with :func:`board_context`.
+
+It is over 450 lines because it is the whole page in one place, in the order the board is
+built (the variant's name, names short enough for the table, the model, its cells and next
+round, the links and words of the template's context): one module for the worker to ship
+and for both sides to call, where a split would only pass the same state across modules.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.pages.charts import cumulative_chart, signed_number
+from companion.pages.trick import Chip
 from companion.rules import (
     HAT_TRICK,
     Colour,
@@ -137,22 +143,6 @@ def _short_forms(name: str, limit: int) -> list[str]:
 
 # --------------------------------------------------------------------------------------------
 # The model
-
-
-@dataclass(frozen=True)
-class Chip:
-    """A marked card (or, with no value, a colour) in a table cell, named in the reader's
-    language: its colour is the API name, ``symbol`` its shape (colour-blind players)."""
-
-    colour: str
-    value: int | None
-    name: str
-    symbol: str
-
-    @property
-    def label(self) -> str:
-        """The card in words, as rules messages name it: "red 7" ("red" for a colour)."""
-        return self.name if self.value is None else f"{self.name} {self.value}"
 
 
 @dataclass(frozen=True)

@@ -16,19 +16,14 @@ from companion.rules.cards import TOKEN_SEPARATOR
 from companion.rules.wording import COLOUR_SYMBOLS, Reader, colour_words, say
 
 
-@dataclass(frozen=True)
-class Chip:
-    """A card (or, with no value, a colour) as drawn, named in the reader's language: its
-    colour is the API name, ``symbol`` its shape (colour-blind players). On the live page,
-    ``out`` says why the card cannot be played ("played", "laid-out", "in-trick") and
-    ``refused`` marks the card the rules just turned down."""
+class CardWords:
+    """What a chip says of its card, however it comes by its colour's name: the card in
+    words and in a form. The pages' chips and the server's (companion/read_models/chips.py)
+    both say it this way."""
 
     colour: str
     value: int | None
     name: str
-    symbol: str
-    out: str = ""
-    refused: bool = False
 
     @property
     def label(self) -> str:
@@ -39,6 +34,22 @@ class Chip:
     def token(self) -> str:
         """How the card travels in a form: ``red-7``."""
         return f"{self.colour}{TOKEN_SEPARATOR}{self.value}"
+
+
+@dataclass(frozen=True)
+class Chip(CardWords):
+    """A card (or, with no value, a colour) as drawn, named in the reader's language: its
+    colour is the API name, ``symbol`` its shape (colour-blind players). On the scoreboard it
+    is a marked card or a colour scored with; on the live page, ``out`` says why the card
+    cannot be played ("played", "laid-out", "in-trick") and ``refused`` marks the card the
+    rules just turned down."""
+
+    colour: str
+    value: int | None
+    name: str
+    symbol: str
+    out: str = ""
+    refused: bool = False
 
     @property
     def disabled(self) -> bool:
@@ -59,8 +70,25 @@ def colour_chip(colour: Colour, reader: Reader) -> Chip:
     return Chip(colour.value, None, colour_words(colour, reader), COLOUR_SYMBOLS[colour])
 
 
+class ChipRange:
+    """A group's chips of one colour, lowest first (as the deck's rows): the values it spans.
+    The pages' groups and the server's (companion/read_models/chips.py) both span them so."""
+
+    chips: Sequence[CardWords]
+
+    @property
+    def low(self) -> int | None:
+        """The lowest value in the group."""
+        return self.chips[0].value
+
+    @property
+    def high(self) -> int | None:
+        """The highest value in the group."""
+        return self.chips[-1].value
+
+
 @dataclass(frozen=True)
-class ChipGroup:
+class ChipGroup(ChipRange):
     """The chips of one colour: a Hat Trick pile, or a row of the live page's deck, where
     ``in_trick`` marks one of a Hat Trick trick's two colours and ``passes`` the third,
     whose cards are passes (R19)."""
@@ -71,16 +99,6 @@ class ChipGroup:
     chips: tuple[Chip, ...]
     in_trick: bool = False
     passes: bool = False
-
-    @property
-    def low(self) -> int | None:
-        """The lowest value in the group (its chips lowest first, as the deck's rows)."""
-        return self.chips[0].value
-
-    @property
-    def high(self) -> int | None:
-        """The highest value in the group."""
-        return self.chips[-1].value
 
 
 def colour_group(

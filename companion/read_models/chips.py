@@ -1,11 +1,12 @@
 """Card chips: how every page draws a card or a colour, and how a chip's card comes back.
 
 A chip's colour alone would leave colour-blind players guessing, so every chip also carries
-the colour's shape (``messages.colour_symbol``) and names its card for screen readers. The
-same model serves the scoreboard's marked colours, the round pages' card fields and the
-table tools (the trick resolver, the live page and the followed trick draw pages/trick's
-chips); the templates draw both with one macro (``macros.html``'s ``chip``) and
-static/style.css with one block keyed by ``data-colour``.
+the colour's shape (``messages.colour_symbol``) and names its card for screen readers. This
+model serves the round pages' card fields, the history pages and the table setup; the pages
+the phone draws too (the scoreboard, the trick resolver, the live page and the followed trick)
+draw companion/pages/trick.py's chips, which say their card the same way (``CardWords``). The
+templates draw both with one macro (``macros.html``'s ``chip``) and static/style.css with one
+block keyed by ``data-colour``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from companion.pages.trick import CardWords, ChipRange
 from companion.read_models.messages import colour_name, colour_symbol
 from companion.rules import Card, Colour, Deck
-from companion.rules.cards import TOKEN_SEPARATOR
+from companion.rules.cards import TOKEN_SEPARATOR as TOKEN_SEPARATOR  # split where forms split it
 from companion.rules.cards import card_of_token as card_of_token  # read where the phone reads it
 from companion.rules.cards import card_token as card_token  # written where the phone writes it
 
@@ -37,7 +39,7 @@ class Coloured:
 
 
 @dataclass(frozen=True)
-class Chip(Coloured):
+class Chip(CardWords, Coloured):
     """One card (or, with no value, a colour) as drawn: its colour is the API name, which
     the page's ``data-colour`` and the form value carry too. ``checked`` is a tapped chip,
     ``refused`` one the rules just turned down."""
@@ -52,35 +54,15 @@ class Chip(Coloured):
         """The chip drawing ``card``."""
         return cls(card.colour.value, card.value, checked, refused)
 
-    @property
-    def label(self) -> str:
-        """The card in words, as rules messages name it: "red 7" ("red" for a colour)."""
-        return self.name if self.value is None else f"{self.name} {self.value}"
-
-    @property
-    def token(self) -> str:
-        """How the card travels in a form: ``red-7``."""
-        return f"{self.colour}{TOKEN_SEPARATOR}{self.value}"
-
 
 @dataclass(frozen=True)
-class ChipGroup(Coloured):
+class ChipGroup(ChipRange, Coloured):
     """The chips of one colour. ``hidden`` when the colour cannot be meant here (e.g. not a
     marked colour in quick entry) and none of its chips is tapped."""
 
     colour: str
     chips: tuple[Chip, ...]
     hidden: bool = False
-
-    @property
-    def low(self) -> int | None:
-        """The lowest value in the group."""
-        return self.chips[0].value
-
-    @property
-    def high(self) -> int | None:
-        """The highest value in the group."""
-        return self.chips[-1].value
 
     @property
     def tapped(self) -> int:

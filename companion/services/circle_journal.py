@@ -14,18 +14,18 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from companion.data.database import hold_write_lock, lock_rows
+from companion.data.database import lock_rows
 from companion.data.models import Circle, CircleChange, Player, PlayerChange, db, utcnow
 from companion.rules.text import N_
 from companion.services.circle_changes import seats_across_circles
-from companion.services.errors import NotFound, ServiceError
+from companion.services.errors import ServiceError
 from companion.services.player_changes import RENAME, lock_games
-from companion.services.player_journal import Moved, undo_locked
+from companion.services.player_journal import Moved, entry_to_undo, journal_of, undo_locked
 
 
 def journal() -> list[CircleChange]:
     """Every rename and merge of a circle, oldest first."""
-    return list(db.session.scalars(sa.select(CircleChange).order_by(CircleChange.id)))
+    return journal_of(CircleChange)
 
 
 class CannotUndo(ServiceError):
@@ -43,14 +43,7 @@ class CannotUndo(ServiceError):
 def undo_circle_change(change_id: int) -> CircleChange:
     """Put back the state from before circles' journal entry ``change_id``, exactly, and
     mark the entry undone; refused when a later change makes that impossible."""
-    hold_write_lock()
-    change: CircleChange | None = db.session.scalar(
-        sa.select(CircleChange).where(CircleChange.id == change_id).with_for_update()
-    )
-    if change is None:
-        raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
-    if change.undone_at is not None:
-        raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
+    change = entry_to_undo(CircleChange, change_id)
     if change.kind == RENAME:
         _undo_rename(change)
     else:

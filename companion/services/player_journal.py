@@ -8,11 +8,21 @@ refused and nothing changes. Locks are taken as ``player_changes`` takes them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 import sqlalchemy as sa
 
 from companion.data.database import hold_write_lock
-from companion.data.models import Player, PlayerChange, Round, RoundResult, Seat, db, utcnow
+from companion.data.models import (
+    CircleChange,
+    Player,
+    PlayerChange,
+    Round,
+    RoundResult,
+    Seat,
+    db,
+    utcnow,
+)
 from companion.rules.text import N_
 from companion.services.errors import NotFound, ServiceError
 from companion.services.player_changes import (
@@ -23,10 +33,32 @@ from companion.services.player_changes import (
     repoint,
 )
 
+#: A journal's entry: of the players' journal, or of the circles'.
+Change = TypeVar("Change", PlayerChange, CircleChange)
+
+
+def journal_of(model: type[Change]) -> list[Change]:
+    """Every rename and merge of a journal (players' or circles'), oldest first."""
+    return list(db.session.scalars(sa.select(model).order_by(model.id)))
+
 
 def journal() -> list[PlayerChange]:
-    """Every rename and merge, oldest first."""
-    return list(db.session.scalars(sa.select(PlayerChange).order_by(PlayerChange.id)))
+    """Every rename and merge of a player, oldest first."""
+    return journal_of(PlayerChange)
+
+
+def entry_to_undo(model: type[Change], change_id: int) -> Change:
+    """Entry ``change_id`` of a journal, locked for its undo under the write lock; refused
+    when there is none or it was undone already."""
+    hold_write_lock()
+    change: Change | None = db.session.scalar(
+        sa.select(model).where(model.id == change_id).with_for_update()
+    )
+    if change is None:
+        raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
+    if change.undone_at is not None:
+        raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
+    return change
 
 
 class CannotUndo(ServiceError):
@@ -44,14 +76,7 @@ class CannotUndo(ServiceError):
 def undo_change(change_id: int) -> PlayerChange:
     """Put back the state from before journal entry ``change_id``, exactly, with the ledger
     in step, and mark the entry undone; refused when a later change makes that impossible."""
-    hold_write_lock()
-    change: PlayerChange | None = db.session.scalar(
-        sa.select(PlayerChange).where(PlayerChange.id == change_id).with_for_update()
-    )
-    if change is None:
-        raise NotFound(N_("There is no journal entry %(id)s."), id=change_id)
-    if change.undone_at is not None:
-        raise ServiceError(N_("Journal entry %(id)s was undone already."), id=change_id)
+    change = entry_to_undo(PlayerChange, change_id)
     undo_locked(change)
     db.session.expire_all()
     return change

@@ -43,8 +43,6 @@ from flask import Flask, current_app, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
-from werkzeug.utils import send_file
-from werkzeug.wrappers import Response
 
 from companion.web import compression
 from companion.web.minify import minify
@@ -259,20 +257,11 @@ def serve_static(filename: str) -> ResponseReturnValue:
         and compression.accepts_gzip(request)
     )
     if gzipped:
-        response = Response(fingerprints().gzip_of(asset), mimetype=asset.mimetype)
-        response.headers["Content-Encoding"] = "gzip"
-        response.set_etag(compression.gzip_etag(asset.etag))
-    elif asset.data is not None:
-        response = Response(asset.data, mimetype=asset.mimetype)
-        response.set_etag(asset.etag)
+        packed = fingerprints().gzip_of(asset)
+        etag = compression.gzip_etag(asset.etag)
+        response = compression.file_answer(packed, None, asset.mimetype, etag, gzipped=True)
     else:
-        response = send_file(
-            asset.path,
-            request.environ,
-            mimetype=asset.mimetype,
-            etag=asset.etag,
-            conditional=False,
-        )
+        response = compression.file_answer(asset.data, asset.path, asset.mimetype, asset.etag)
     if compression.compressible(asset.mimetype):
         response.vary.add("Accept-Encoding")
     response.last_modified = asset.mtime_ns / 1e9  # type: ignore[assignment]

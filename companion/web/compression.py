@@ -23,6 +23,7 @@ the ETags of both variants (docs/development.md, "Measurements behind the design
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import threading
 from collections import OrderedDict
@@ -30,6 +31,7 @@ from functools import lru_cache
 
 from flask import Flask, Request, current_app, request
 from werkzeug.http import parse_accept_header, parse_etags, quote_etag
+from werkzeug.utils import send_file
 from werkzeug.wrappers import Response
 
 #: Bodies smaller than this are sent as they are.
@@ -94,6 +96,35 @@ def gzip_bytes(data: bytes, level: int = LEVEL) -> bytes:
 def gzip_etag(etag: str) -> str:
     """The gzip variant's tag of a plain (unquoted) tag."""
     return etag + ETAG_SUFFIX
+
+
+def file_answer(
+    data: bytes | None,
+    path: str | os.PathLike[str] | None,
+    mimetype: str,
+    etag: str,
+    gzipped: bool = False,
+    download_name: str | None = None,
+) -> Response:
+    """A stored file's answer with its (unquoted) ``etag``: from memory when ``data`` is
+    held, else read from ``path``; marked gzip-encoded when ``gzipped``. The static files and
+    the offline kit answer this way, then add their caching and call ``make_conditional``."""
+    if data is not None:
+        response = Response(data, mimetype=mimetype)
+        response.set_etag(etag)
+    else:
+        assert path is not None
+        response = send_file(
+            path,
+            request.environ,
+            mimetype=mimetype,
+            download_name=download_name,
+            etag=etag,
+            conditional=False,
+        )
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 def with_plain_tags(header: str) -> str:

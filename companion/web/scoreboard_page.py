@@ -6,6 +6,7 @@ first; so it is a web piece of its own, not one blueprint's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import segno
@@ -19,7 +20,13 @@ from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundStatus
 from companion.formats.game_json import game_state
-from companion.pages.scoreboard import COLOURS, board_context, scoreboard_of, signed_number
+from companion.pages.scoreboard import (
+    COLOURS,
+    Scoreboard,
+    board_context,
+    scoreboard_of,
+    signed_number,
+)
 from companion.read_models.following import followed_round
 from companion.read_models.messages import page_reader
 from companion.read_models.scoreboard import next_game_code
@@ -84,14 +91,7 @@ def scoreboard_html(
     """The scoreboard's HTML (``editable``: with the changes this phone is offered): its
     board drawn by the page model from the game's state, as the phone draws it offline."""
     state = board_state(game)
-    playing = queries.playing_round(game)
-    board = scoreboard_of(
-        state,
-        page_reader(),
-        excluded=game.excluded,
-        next_game_code=next_game_code(game),
-        following=followed_round(game, playing, [seat.player.name for seat in game.seats]),
-    )
+    board = game_scoreboard(game, state)
     context = board_context(
         state,
         board,
@@ -110,6 +110,20 @@ def scoreboard_html(
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,
         after=after_game_of(game, board),
+    )
+
+
+def game_scoreboard(game: Game, state: Mapping[str, Any] | None = None) -> Scoreboard:
+    """The scoreboard of ``game`` in the reader's words, drawn by the page model from the
+    game's state (``state``, when the caller has it already): the scoreboard page, the table
+    display and the confirmations all show this one."""
+    playing = queries.playing_round(game)
+    return scoreboard_of(
+        board_state(game) if state is None else state,
+        page_reader(),
+        excluded=game.excluded,
+        next_game_code=next_game_code(game),
+        following=followed_round(game, playing, [seat.player.name for seat in game.seats]),
     )
 
 

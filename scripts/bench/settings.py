@@ -57,11 +57,9 @@ AFTER_CHANGE_ROWS = (*RENDERED_AFTER_CHANGES, *KEPT_ROUND_PAGES)
 #: before home was kept (:data:`AFTER_CHANGE_BEFORE_MS`).
 AFTER_CHANGE_RATIO = 2.0
 #: Each page's median latency (ms) right after a change, with 10,000 games, before home was
-#: rendered once per change: measured by this benchmark (its first version with these rows,
-#: commit 1d23484, default options) on the app of main at f8eaf40 (2026-11-27), one run per
-#: database, on the project's shared 2-core machine (busy then: load average near 5, GET
-#: /api/v1/setup at 1,269 req/s on SQLite and 790 on PostgreSQL). Home was then rendered
-#: at every request.
+#: rendered once per change (home then rendered at every request): one run of this
+#: benchmark per database, with its default options; docs/operators/performance.md says
+#: which run and on what machine.
 AFTER_CHANGE_BEFORE_MS: dict[str, dict[str, float]] = {
     "sqlite": {
         "scoreboard, read-only": 14.7,
@@ -72,7 +70,7 @@ AFTER_CHANGE_BEFORE_MS: dict[str, dict[str, float]] = {
         "player page": 11.6,
         "head to head": 15.4,
         # The round pages, rendered at every request until they were kept: their medians
-        # in the run of 2026-11-27, 18:20 to 18:28 UTC (docs/operators/performance.md).
+        # then (docs/operators/performance.md).
         "mark": 105.0,
         "record": 202.4,
         "correct": 196.9,

@@ -21,8 +21,8 @@ from werkzeug.test import TestResponse
 
 from companion import services
 from companion.data.models import Game, Player, Round, RoundResult, Seat, db, utcnow
+from companion.pages.scoreboard import short_names
 from companion.read_models.messages import colour_name, render_message, signed_number
-from companion.read_models.scoreboard import short_names
 from companion.rules import Card, Colour, Message, QuickEntry, RuleError, variant_named
 from companion.rules.errors import PlayerCountError
 from companion.rules.text import N_

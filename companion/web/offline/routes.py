@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from flask import abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.utils import send_file
 from werkzeug.wrappers import Response
 
 from companion.web import compression, security
@@ -93,20 +92,9 @@ def serve(file: KitFile) -> Response:
     gzipped = file.gzipped is not None and compression.accepts_gzip(request)
     variant = file.gzipped if gzipped and file.gzipped is not None else file.plain
     etag = compression.gzip_etag(file.etag) if gzipped else file.etag
-    if variant.path is not None:
-        response = send_file(
-            variant.path,
-            request.environ,
-            mimetype=file.mimetype,
-            download_name=file.name,
-            etag=etag,
-            conditional=False,
-        )
-    else:
-        response = Response(variant.data, mimetype=file.mimetype)
-        response.set_etag(etag)
-    if gzipped:
-        response.headers["Content-Encoding"] = "gzip"
+    response = compression.file_answer(
+        variant.data, variant.path, file.mimetype, etag, gzipped, download_name=file.name
+    )
     if file.gzipped is not None:
         response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = IMMUTABLE

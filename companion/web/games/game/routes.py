@@ -26,7 +26,6 @@ from companion.data import queries
 from companion.data.models import Game, db
 from companion.data.states import GameStatus
 from companion.read_models.messages import render_message
-from companion.read_models.scoreboard import scoreboard_of
 from companion.services import idempotent_answers
 from companion.services.circles import circle_name_for, new_circle
 from companion.services.keys import new_edit_key
@@ -67,7 +66,11 @@ from companion.web.scoreboard_cache import (
     scoreboard_etag,
     scoreboard_response,
 )
-from companion.web.scoreboard_page import game_template_helpers, render_scoreboard
+from companion.web.scoreboard_page import (
+    game_scoreboard,
+    game_template_helpers,
+    render_scoreboard,
+)
 
 #: The confirmation pages, by endpoint.
 CONFIRM_ACTIONS = {"games.abandon_game": "abandon", "games.delete_game": "delete"}
@@ -358,7 +361,7 @@ def render_confirm(game: Game, form: ConfirmForm, action: str) -> ResponseReturn
         form.version.data = str(game.version)
     status = 400 if form.is_submitted() else 200
     page = render_template(
-        "games/confirm.html", board=scoreboard_of(game), form=form, action=action
+        "games/confirm.html", board=game_scoreboard(game), form=form, action=action
     )
     return page, status
 

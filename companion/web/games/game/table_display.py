@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.http import quote_etag
 
 from companion import services
-from companion.read_models.scoreboard import Scoreboard, SeatCell, scoreboard_of
+from companion.pages.scoreboard import Scoreboard, SeatCell
 from companion.web.games.blueprint import bp
 from companion.web.scoreboard_cache import (
     TABLE_TEMPLATE,
@@ -25,6 +25,7 @@ from companion.web.scoreboard_cache import (
     scoreboard_response,
     table_etag,
 )
+from companion.web.scoreboard_page import game_scoreboard
 
 
 @bp.get("/g/<code>/table")
@@ -36,7 +37,7 @@ def table_display(code: str) -> ResponseReturnValue:
         return not_modified(tag, view=True)
     if tag is not None and (page := rendered_page(tag)) is not None:
         return scoreboard_response(page, tag, view=True)
-    board = scoreboard_of(services.get_game(code))  # a game that is not there: 404
+    board = game_scoreboard(services.get_game(code))  # a game that is not there: 404
     page = render_template(
         TABLE_TEMPLATE,
         board=board,

@@ -21,6 +21,10 @@ heading, for the kept shell page a game only this phone holds is drawn in.
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
+
+It is over 450 lines because it is the worker's one entry point: every call the phone makes
+is answered here, each by a short function that hands its request to the module the server
+calls for the same thing, and the worker imports this one module.
 """
 
 from __future__ import annotations
