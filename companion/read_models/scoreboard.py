@@ -19,7 +19,7 @@ from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
 from companion.pages.scoreboard import NextRound, Standing, ranked_standings, short_names
 from companion.read_models.chips import Chip
-from companion.read_models.following import FollowedRound, followed_round
+from companion.read_models.live_follow import FollowedRound, followed_round
 from companion.read_models.messages import variant_label
 from companion.rules import Colour, round_dealer, round_leader
 

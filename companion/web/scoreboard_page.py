@@ -20,7 +20,7 @@ from companion.data.models import Game
 from companion.data.states import RoundStatus
 from companion.formats.game_json import game_state
 from companion.pages.scoreboard import COLOURS, board_context, scoreboard_of, signed_number
-from companion.read_models.following import followed_round
+from companion.read_models.live_follow import followed_round
 from companion.read_models.messages import page_reader
 from companion.read_models.scoreboard import next_game_code
 from companion.web.after_game import after_game_of
