@@ -25,7 +25,7 @@ from companion.read_models.messages import page_reader
 from companion.read_models.scoreboard import next_game_code
 from companion.web.after_game import after_game_of
 from companion.web.edit_rights import can_edit, device_edit_key, edit_rights_lost
-from companion.web.round_saved import SavedRound
+from companion.web.save_notice import SavedRound
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
 
 

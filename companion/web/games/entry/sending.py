@@ -5,7 +5,7 @@
   the form could not even be read; the page turns either into a redirect or the page again
   (``entry.page.outcome_of``).
 - **The "saved" note**: after a save, the scoreboard, which confirms it once
-  (``companion.web.round_saved``, post/redirect/get).
+  (``companion.web.save_notice``, post/redirect/get).
 - **Notices**: the page a round form's address shows instead of its form when no round can
   be entered now (abandoned, being played live, all rounds recorded, or a form for a round
   that is neither there nor next).
@@ -45,7 +45,7 @@ from companion.read_models.messages import colour_name, signed_number
 from companion.rules import Colour, Refusal, RuleError, TableSetup, score_round
 from companion.services import Clashed, Refused, RoundChange, RoundNotNext, change_of, round_digest
 from companion.web.games.entry.forms import Kind, RoundForm
-from companion.web.round_saved import Settled, remember
+from companion.web.save_notice import Settled, remember
 
 # --------------------------------------------------------------------------------------------
 # Sending

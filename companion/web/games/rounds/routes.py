@@ -57,7 +57,7 @@ from companion.web.games.entry.sending import (
     why_no_round_to_record,
 )
 from companion.web.round_page_cache import kept_round_page
-from companion.web.round_saved import Settled, remember
+from companion.web.save_notice import Settled, remember
 from companion.web.scoreboard_page import board_state
 from companion.web.security import csrf
 
