@@ -3,7 +3,7 @@ size: on a phone that kept the offline kit and opened a game before, the new-gam
 a game with other players, and as many as it likes, on the phone, checked as the server
 checks it (a variant this phone has no pages for, or a name entered twice, is refused beside
 the players, and nothing is started). Its pages are drawn on the blank pages of its shape
-the service worker kept (companion/web/games/frames.py), with its own players in their
+the service worker kept (companion/web/games/blank_pages.py), with its own players in their
 seats: its colours are marked, the record page switched to every card and back, and a
 round recorded there waits, and the next one is played live there. Back online, the game
 and its rounds are sent, once each, the phone is on the game's own scoreboard with the right

@@ -191,7 +191,7 @@ def test_the_worker_keeps_the_blank_pages_of_every_shape_of_the_classic_game(
 ) -> None:
     """For a phone that kept the offline kit, the worker keeps the blank pages of a game of
     every number of players of the classic game and of the variants of the games the phone
-    keeps (companion/web/games/frames.py): a game started offline is drawn on them."""
+    keeps (companion/web/games/blank_pages.py): a game started offline is drawn on them."""
     source = worker(client)
     players = json.loads(re.search(r"var FRAME_PLAYERS = (\{.*?\});", source).group(1))  # type: ignore[union-attr]
     assert players == {"classic": [3, 4, 5, 6, 7, 8], "hat-trick": [4, 5, 6, 7]}  # R2, R17

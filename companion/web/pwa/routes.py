@@ -50,7 +50,7 @@ FRAME_TEMPLATES = (
     "games/round_macros.html",
     "games/game_macros.html",
 )
-"""The templates of the blank pages of each shape of game (companion/web/games/frames.py),
+"""The templates of the blank pages of each shape of game (companion/web/games/blank_pages.py),
 which the worker keeps in its versioned cache for a phone that kept the offline kit."""
 VERSIONED_TEMPLATES = ("base.html", OFFLINE_TEMPLATE, WORKER_TEMPLATE, *FRAME_TEMPLATES)
 """Templates whose source goes into the cache version besides the static files: the offline page

@@ -1,4 +1,4 @@
-"""The blank pages of a game of each shape (companion/web/games/frames.py), on which a phone
+"""The blank pages of a game of each shape (companion/web/games/blank_pages.py), on which a phone
 draws a game it started with no network (issue 26, point 4): a frame holds the very forms
 a game of its variant and number of players shows before its first round, reads and stores
 nothing, and leads to no real game."""
@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import Variant, variant_from_settings, variant_named
 from companion.rules.variants import PRESETS, SCORINGS
-from companion.web.games.frames import FRAME_CODE, frame_slug, variant_of_slug
+from companion.web.games.blank_pages import FRAME_CODE, frame_slug, variant_of_slug
 from scripts.page_reader import read_page
 from tests.table import Table
 
