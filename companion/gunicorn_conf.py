@@ -5,7 +5,7 @@
 gunicorn reads the settings below from this module; options on the command line override
 them. They are here, in the package, rather than in a ``gunicorn.conf.py`` beside a checkout,
 so that a server with nothing but the installed wheel starts the app the same way as the
-tests do (``scripts/loadkit.py``).
+tests do (``scripts/server_harness.py``).
 """
 
 from __future__ import annotations

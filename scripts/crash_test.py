@@ -15,7 +15,7 @@ and:
 - every round answered 201 before the kill is stored, exactly as sent;
 - a round nobody was told of is stored only if it is exactly the write that was in flight
   (committed just before the kill: allowed, and counted);
-- the whole database checks out (scripts/loadkit.py: rounds numbered 1..k without gaps,
+- the whole database checks out (scripts/server_harness.py: rounds numbered 1..k without gaps,
   every round scored again by the rules gives the stored scores, totals add up);
 - every unfinished game takes its next round at once (no lock left behind).
 
@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts import loadkit  # noqa: E402
-from scripts.loadkit import Client, Consistency, PlannedRound, Server, Table  # noqa: E402
+from scripts import server_harness  # noqa: E402
+from scripts.server_harness import Client, Consistency, PlannedRound, Server, Table  # noqa: E402
 
 #: Rounds per game: the most a game has, so a writer records many before it starts another.
 ROUNDS = 10
@@ -66,7 +66,7 @@ class Ledger:
             elif what == "create":
                 self.unanswered_creates += 1
 
-    def refused(self, what: str, reply: loadkit.Reply) -> None:
+    def refused(self, what: str, reply: server_harness.Reply) -> None:
         """An answer other than the one expected."""
         with self.lock:
             self.errors.append(f"{what}: {reply.status} {reply.text[:300]}")
@@ -80,10 +80,10 @@ def writer(client: Client, ledger: Ledger, label: str, seed: int) -> None:
     while not ledger.killed.is_set():
         if table is None or table.next_number > table.rounds_planned:
             games += 1
-            variant = loadkit.VARIANTS[(seed + games) % len(loadkit.VARIANTS)]
-            names = loadkit.table_names(f"{label}-{games}", 3 + (seed + games) % 4)
+            variant = server_harness.VARIANTS[(seed + games) % len(server_harness.VARIANTS)]
+            names = server_harness.table_names(f"{label}-{games}", 3 + (seed + games) % 4)
             try:
-                reply, table = loadkit.create_game(client, names, variant, ROUNDS)
+                reply, table = server_harness.create_game(client, names, variant, ROUNDS)
             except (OSError, http.client.HTTPException) as error:
                 ledger.lost_connection("create", error)
                 return
@@ -93,11 +93,11 @@ def writer(client: Client, ledger: Ledger, label: str, seed: int) -> None:
             with ledger.lock:
                 ledger.tables.append(table)
             continue
-        planned, number = loadkit.random_round(table.setup, rng), table.next_number
+        planned, number = server_harness.random_round(table.setup, rng), table.next_number
         with ledger.lock:
             ledger.in_flight[table.code] = {number: planned}
         try:
-            reply = loadkit.post_round(client, table, planned, table.version)
+            reply = server_harness.post_round(client, table, planned, table.version)
         except (OSError, http.client.HTTPException) as error:
             ledger.lost_connection("record", error)
             return
@@ -180,22 +180,22 @@ def crash_cycle(server: Server, writers: int, after: int, seed: int) -> Cycle:
     cycle.errors = list(ledger.errors)
     cycle.in_flight = sum(len(rounds) for rounds in ledger.in_flight.values())
     cycle.creates_in_flight = ledger.unanswered_creates
-    path = loadkit.sqlite_path(server.database_url)
+    path = server_harness.sqlite_path(server.database_url)
     if path is not None:
-        cycle.integrity = loadkit.sqlite_problems(path)
+        cycle.integrity = server_harness.sqlite_problems(path)
     started = time.perf_counter()
     server.start()
     cycle.restart_seconds = time.perf_counter() - started
     client = Client(server.url, timeout=30)
     for table in ledger.tables:
-        stored = loadkit.stored_rounds(client, table.code)
-        compared = loadkit.compare_rounds(
+        stored = server_harness.stored_rounds(client, table.code)
+        compared = server_harness.compare_rounds(
             table.code, table.acknowledged, stored, ledger.in_flight.get(table.code)
         )
         cycle.lost += compared.lost
         cycle.duplicated += compared.duplicated
         cycle.committed_in_flight += len(compared.unacknowledged)
-    cycle.consistency = loadkit.check_database(server.database_url)
+    cycle.consistency = server_harness.check_database(server.database_url)
     cycle.continued = continue_games(client, ledger.tables, random.Random(seed), cycle)
     return cycle
 
@@ -208,8 +208,8 @@ def continue_games(client: Client, tables: list[Table], rng: random.Random, cycl
         state = client.get(f"/api/v1/games/{table.code}").json()
         if len(state["rounds"]) >= table.rounds_planned:
             continue
-        reply = loadkit.post_round(
-            client, table, loadkit.random_round(table.setup, rng), state["version"]
+        reply = server_harness.post_round(
+            client, table, server_harness.random_round(table.setup, rng), state["version"]
         )
         if reply.status == 201:
             continued += 1
@@ -252,13 +252,13 @@ def main(argv: list[str]) -> int:
         parser.error("--kills and --writers must be at least 1")
     try:
         with (
-            loadkit.scratch_database(args.database) as (url, folder),
-            loadkit.running_server(url, folder / "gunicorn.log", args.workers) as server,
+            server_harness.scratch_database(args.database) as (url, folder),
+            server_harness.running_server(url, folder / "gunicorn.log", args.workers) as server,
         ):
             print(f"crash test on {args.database}, gunicorn -w {args.workers}", flush=True)
             cycles = run_crashes(server, args.kills, args.writers, args.after, args.seed)
             tracebacks = server.tracebacks()
-    except loadkit.KitError as error:
+    except server_harness.KitError as error:
         print(f"the crash test could not run: {error}", file=sys.stderr)
         return 2
     failures = [failure for cycle in cycles for failure in cycle.failures] + tracebacks

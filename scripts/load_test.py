@@ -12,7 +12,7 @@ rounds the table's watchers load the read-only scoreboard (``/g/<id>/view``).
 
 Reports the requests, the errors (any answer but the expected one, or none), rounds lost or
 duplicated (every game's stored rounds against what its table was told), the database check
-of scripts/loadkit.py, the throughput and p50/p95/max latency per kind of request. Exits 1
+of scripts/server_harness.py, the throughput and p50/p95/max latency per kind of request. Exits 1
 on any error, lost or duplicated round or inconsistency; 2 if the harness could not run.
 Stops starting new requests after ``--duration`` seconds.
 """
@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts import loadkit  # noqa: E402
-from scripts.loadkit import Client, Consistency, Server, Table, Timings  # noqa: E402
+from scripts import server_harness  # noqa: E402
+from scripts.server_harness import Client, Consistency, Server, Table, Timings  # noqa: E402
 
 
 @dataclass
@@ -88,7 +88,7 @@ class LoadReport:
             f"database check: {self.consistency.games} games, {self.consistency.rounds} rounds,"
             f" {len(self.consistency.problems)} problems",
             "",
-            loadkit.timing_table(self.timings),
+            server_harness.timing_table(self.timings),
         ]
         if self.failures:
             lines += ["", "FAILURES (first 10):", *self.failures[:10]]
@@ -107,10 +107,10 @@ def play_table(
     """One table: start a game, then record each round with the version last answered,
     the watchers loading the scoreboard after each. Stops at the first unexpected answer."""
     rng = random.Random(seed * 1000 + index)
-    variant = loadkit.VARIANTS[index % len(loadkit.VARIANTS)]
-    names = loadkit.table_names(f"load {seed}-{index}", 3 + index % 4)
+    variant = server_harness.VARIANTS[index % len(server_harness.VARIANTS)]
+    names = server_harness.table_names(f"load {seed}-{index}", 3 + index % 4)
     try:
-        reply, table = loadkit.create_game(client, names, variant, rounds)
+        reply, table = server_harness.create_game(client, names, variant, rounds)
     except (OSError, http.client.HTTPException) as error:
         timings.fail("create", error)
         return None
@@ -121,9 +121,9 @@ def play_table(
         for number in range(1, rounds + 1):
             if time.monotonic() > deadline:
                 break
-            planned = loadkit.random_round(table.setup, rng)
+            planned = server_harness.random_round(table.setup, rng)
             kind = "record"
-            reply = loadkit.post_round(client, table, planned, table.version)
+            reply = server_harness.post_round(client, table, planned, table.version)
             if not timings.add(kind, reply, 201):
                 break
             state = reply.json()
@@ -162,12 +162,12 @@ def run_load(
     seconds = time.perf_counter() - started
     report = LoadReport(played, rounds, seconds, timings)
     for game in played:
-        compared = loadkit.compare_rounds(
-            game.code, game.acknowledged, loadkit.stored_rounds(client, game.code)
+        compared = server_harness.compare_rounds(
+            game.code, game.acknowledged, server_harness.stored_rounds(client, game.code)
         )
         report.lost += compared.lost
         report.duplicated += compared.duplicated + compared.unacknowledged
-    report.consistency = loadkit.check_database(server.database_url)
+    report.consistency = server_harness.check_database(server.database_url)
     report.tracebacks = server.tracebacks()[tracebacks_before:]
     return report
 
@@ -187,8 +187,8 @@ def main(argv: list[str]) -> int:
         parser.error("--tables must be at least 1")
     try:
         with (
-            loadkit.scratch_database(args.database) as (url, folder),
-            loadkit.running_server(url, folder / "gunicorn.log", args.workers) as server,
+            server_harness.scratch_database(args.database) as (url, folder),
+            server_harness.running_server(url, folder / "gunicorn.log", args.workers) as server,
         ):
             print(
                 f"load test: {args.tables} tables x {args.rounds} rounds on {args.database},"
@@ -198,7 +198,7 @@ def main(argv: list[str]) -> int:
             report = run_load(
                 server, args.tables, args.rounds, args.watchers, args.duration, args.seed
             )
-    except loadkit.KitError as error:
+    except server_harness.KitError as error:
         print(f"the load test could not run: {error}", file=sys.stderr)
         return 2
     print(report.text())

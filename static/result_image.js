@@ -1,5 +1,5 @@
 // A finished game's "Share the result": draws the final standings (the page's data, in the
-// page's language: data-result-image, from companion/web/after_game.py) on a canvas, makes a
+// page's language: data-result-image, from companion/web/finished_game_offer.py) on a canvas, makes a
 // PNG of it and hands it to the phone's share sheet where the browser can share files
 // (navigator.canShare), else downloads it. Nothing is asked of any server, so it works
 // offline too. Without JavaScript the button stays hidden.

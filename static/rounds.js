@@ -109,7 +109,7 @@
   }
 
   /* C3 / C5: with every count but one entered, the last follows from the total (the same
-     rule as companion/rules/implied.py, which Check applies without this file). */
+     rule as companion/rules/implied_count.py, which Check applies without this file). */
   function refreshImplied() {
     var line = form.querySelector("[data-progress]");
     if (!line || (kind !== "quick" && kind !== "hat-quick")) {

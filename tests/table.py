@@ -132,7 +132,7 @@ class Table:
         assert opened.status_code == 302, opened.status_code
         assert opened.headers["Location"] == f"/g/{game['id']}"
         # A browser follows the redirect: the scoreboard says once that the phone keeps the
-        # score now (companion/web/round_saved.py), so the phone's next pages are the usual.
+        # score now (companion/web/save_notice.py), so the phone's next pages are the usual.
         confirmed = phone.get(opened.headers["Location"])
         assert confirmed.status_code == 200, confirmed.status_code
         assert "notice--saved" in confirmed.get_data(as_text=True)

@@ -13,7 +13,7 @@ merging two players are all just that difference.
   transaction, so the ledger commits or rolls back with the change itself.
 - Writes that bypass the session's unit of work (bulk updates, the demo data's core
   inserts) say which games they touch: ``tracking`` or ``add_games``.
-- A game is read as its facts (``companion.data.game_facts``), before and after a change.
+- A game is read as its facts (``companion.data.ledger_facts``), before and after a change.
 - ``rebuild`` makes the whole ledger again from the games (migration 0005, and the tests,
   which check after every kind of write that the kept ledger equals a rebuilt one).
 
@@ -39,7 +39,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from sqlalchemy.dialects import postgresql, sqlite
 
-from companion.data.game_facts import (
+from companion.data.ledger_facts import (
     BATCH,
     TABLES,
     GameFacts,

@@ -675,7 +675,7 @@ def colours_label(colours: Sequence[Colour], reader: Reader) -> str:
 
 
 #: What the page warns about before a switch of entry modes, as the ``data-warn`` of the
-#: warning shown (companion/web/games/entry/switch.py carries the entries over).
+#: warning shown (companion/web/games/entry/forms.py carries the entries over).
 TO_FULL = "to-full"  # trick counts beyond the listed cards
 TO_QUICK = "to-quick"  # cards of other colours, kept only as a trick count
 NO_WHOLE_TRICKS = "no-whole-tricks"  # cards of other colours making no whole tricks

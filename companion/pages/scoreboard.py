@@ -227,7 +227,7 @@ class Scoreboard:
     #: The game this table started after this one ("play again"), once there is one.
     next_game_code: str | None = None
     #: The round being played live, trick by trick, as the table follows it (the server's
-    #: read model, companion/read_models/following.py).
+    #: read model, companion/read_models/live_follow.py).
     following: Any = None
     #: Each seat's running total after every scored round, drawn (companion/pages/charts.py).
     chart: str | None = None

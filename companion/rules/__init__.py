@@ -35,7 +35,7 @@ from companion.rules.hat_trick import (
     only_a_pass,
     resolve_hat_trick,
 )
-from companion.rules.implied import (
+from companion.rules.implied_count import (
     ImpliedCount,
     hat_trick_count_limits,
     implied_count,

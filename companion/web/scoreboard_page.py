@@ -27,12 +27,12 @@ from companion.pages.scoreboard import (
     scoreboard_of,
     signed_number,
 )
-from companion.read_models.following import followed_round
+from companion.read_models.live_follow import followed_round
 from companion.read_models.messages import page_reader
 from companion.read_models.scoreboard import next_game_code
-from companion.web.after_game import after_game_of
 from companion.web.edit_rights import can_edit, device_edit_key, edit_rights_lost
-from companion.web.round_saved import SavedRound
+from companion.web.finished_game_offer import finished_game_offer_of
+from companion.web.save_notice import SavedRound
 from companion.web.scoreboard_cache import keep_rendered, scoreboard_etag, scoreboard_response
 
 
@@ -109,7 +109,7 @@ def scoreboard_html(
         etag=quote_etag(etag) if etag else "",
         share_page_url=url_for("games.share", code=game.code),
         saved=saved,
-        after=after_game_of(game, board),
+        after=finished_game_offer_of(game, board),
     )
 
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from companion.data import ledger
-from companion.data.game_facts import StoredTables
+from companion.data.ledger_facts import StoredTables
 
 # revision identifiers, used by Alembic.
 revision = "0005"

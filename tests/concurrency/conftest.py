@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import loadkit
+from scripts import server_harness
 from tests.conftest import suite_database
 
 
@@ -29,12 +29,12 @@ def database_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def server(database_folder: Path) -> Iterator[loadkit.Server]:
+def server(database_folder: Path) -> Iterator[server_harness.Server]:
     """gunicorn -w 4 on its own migrated database, answering, for the whole session."""
     with (
-        loadkit.migrated_database(database_folder, "concurrency", postgres_url()) as url,
+        server_harness.migrated_database(database_folder, "concurrency", postgres_url()) as url,
         # A club's server: the races are of one history's players (circles: tests/circles).
-        loadkit.running_server(
+        server_harness.running_server(
             url, database_folder / "gunicorn.log", environment={"CLUB_SERVER": "1"}
         ) as running,
     ):
@@ -42,13 +42,13 @@ def server(database_folder: Path) -> Iterator[loadkit.Server]:
 
 
 @pytest.fixture
-def http(server: loadkit.Server) -> loadkit.Client:
+def http(server: server_harness.Server) -> server_harness.Client:
     """A client of the session's server."""
-    return loadkit.Client(server.url, timeout=30)
+    return server_harness.Client(server.url, timeout=30)
 
 
 @pytest.fixture(autouse=True)
-def no_new_tracebacks(server: loadkit.Server) -> Iterator[None]:
+def no_new_tracebacks(server: server_harness.Server) -> Iterator[None]:
     """Fail the test if the server logged a traceback (a 500, a crashed worker) during it."""
     before = len(server.tracebacks())
     yield

@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
-from scripts import loadkit
-from scripts.loadkit import Client, PlannedRound, Reply, Table
+from scripts import server_harness
 from scripts.page_reader import csrf_token
+from scripts.server_harness import Client, PlannedRound, Reply, Table
 
 #: Phones sending at once: twice the server's workers, so some race and some queue.
 PHONES = 8
@@ -19,7 +19,9 @@ PHONES = 8
 
 def new_table(http: Client, label: str, rounds: int = 5, players: int = 4) -> Table:
     """A game started through the API, as its scorekeeping phone knows it."""
-    reply, table = loadkit.create_game(http, loadkit.table_names(label, players), "classic", rounds)
+    reply, table = server_harness.create_game(
+        http, server_harness.table_names(label, players), "classic", rounds
+    )
     assert table is not None, reply.text
     return table
 
@@ -35,13 +37,13 @@ def winner_of(replies: Sequence[Reply], won: int) -> int:
         if reply.status == 409:
             refusal = reply.json()
             assert refusal["version"] == version
-            assert loadkit.CONFLICT_TEXT in refusal["error"]
+            assert server_harness.CONFLICT_TEXT in refusal["error"]
     return winner
 
 
 def assert_stored(http: Client, table: Table, rounds: Sequence[PlannedRound]) -> None:
     """The game holds exactly ``rounds``, in order, and its totals are their sum."""
-    stored = loadkit.stored_rounds(http, table.code)
+    stored = server_harness.stored_rounds(http, table.code)
     assert [round_["number"] for round_ in stored] == list(range(1, len(rounds) + 1))
     assert [round_["entries"] for round_ in stored] == [planned.entries for planned in rounds]
     assert [round_["scores"] for round_ in stored] == [planned.scores for planned in rounds]
@@ -57,9 +59,9 @@ def test_of_phones_recording_the_same_round_at_once_exactly_one_wins_every_round
     table = new_table(http, "record race")
     kept: list[PlannedRound] = []
     for number in range(1, 5):
-        plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
-        replies = loadkit.at_once(
-            [partial(loadkit.post_round, http, table, p, table.version) for p in plans]
+        plans = server_harness.distinct_rounds(table.setup, rng, PHONES)
+        replies = server_harness.at_once(
+            [partial(server_harness.post_round, http, table, p, table.version) for p in plans]
         )
         winner = winner_of(replies, 201)
         state = replies[winner].json()
@@ -76,16 +78,19 @@ def test_of_phones_correcting_the_same_round_at_once_exactly_one_wins_every_time
 ) -> None:
     rng = random.Random(72)
     table = new_table(http, "correct race")
-    kept = loadkit.distinct_rounds(table.setup, rng, 2)
+    kept = server_harness.distinct_rounds(table.setup, rng, 2)
     for planned in kept:
-        reply = loadkit.post_round(http, table, planned, table.version)
+        reply = server_harness.post_round(http, table, planned, table.version)
         assert reply.status == 201, reply.text
         table.version = reply.json()["version"]
     for correction in range(3):
         number = 1 + correction % 2
-        plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
-        replies = loadkit.at_once(
-            [partial(loadkit.put_round, http, table, number, p, table.version) for p in plans]
+        plans = server_harness.distinct_rounds(table.setup, rng, PHONES)
+        replies = server_harness.at_once(
+            [
+                partial(server_harness.put_round, http, table, number, p, table.version)
+                for p in plans
+            ]
         )
         winner = winner_of(replies, 200)
         table.version = replies[winner].json()["version"]
@@ -98,19 +103,19 @@ def test_of_phones_recording_the_next_round_and_correcting_the_last_at_once_one_
 ) -> None:
     rng = random.Random(73)
     table = new_table(http, "mixed race")
-    first = loadkit.random_round(table.setup, rng)
-    reply = loadkit.post_round(http, table, first, table.version)
+    first = server_harness.random_round(table.setup, rng)
+    reply = server_harness.post_round(http, table, first, table.version)
     assert reply.status == 201, reply.text
     table.version = reply.json()["version"]
-    plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
+    plans = server_harness.distinct_rounds(table.setup, rng, PHONES)
     version = table.version
     calls: list[Callable[[], Reply]] = [
-        partial(loadkit.post_round, http, table, p, version)
+        partial(server_harness.post_round, http, table, p, version)
         if index % 2
-        else partial(loadkit.put_round, http, table, 1, p, version)
+        else partial(server_harness.put_round, http, table, 1, p, version)
         for index, p in enumerate(plans)
     ]
-    replies = loadkit.at_once(calls)
+    replies = server_harness.at_once(calls)
     statuses = [reply.status for reply in replies]
     winners = [index for index, status in enumerate(statuses) if status in (200, 201)]
     assert len(winners) == 1, statuses
@@ -136,7 +141,7 @@ def send_form(
         "csrf_token": token,
         "version": str(table.version),
         "number": str(number),
-        **loadkit.form_fields(planned),
+        **server_harness.form_fields(planned),
     }
     return http.request(
         "POST", f"/g/{table.code}/rounds/record?mode=quick", headers=cookie, form=form
@@ -154,13 +159,13 @@ def test_of_phones_sending_the_record_page_form_at_once_exactly_one_is_saved(
     for number in range(1, 3):
         page = http.get(
             f"/g/{table.code}/rounds/record?mode=quick",
-            loadkit.session_header(granted.session),
+            server_harness.session_header(granted.session),
         )
         assert page.status == 200, page.text[:300]
-        cookie = loadkit.session_header(page.session or granted.session)
+        cookie = server_harness.session_header(page.session or granted.session)
         token = csrf_token(page.text)
-        plans = loadkit.distinct_rounds(table.setup, rng, PHONES)
-        replies = loadkit.at_once(
+        plans = server_harness.distinct_rounds(table.setup, rng, PHONES)
+        replies = server_harness.at_once(
             [partial(send_form, http, table, cookie, token, number, p) for p in plans]
         )
         statuses = [reply.status for reply in replies]
@@ -180,14 +185,16 @@ def test_of_tables_playing_at_the_same_time_none_is_refused_and_each_keeps_its_r
 ) -> None:
     tables = [new_table(http, f"table {index}", rounds=3) for index in range(6)]
     plans = {
-        table.code: [loadkit.random_round(table.setup, random.Random(index)) for _ in range(3)]
+        table.code: [
+            server_harness.random_round(table.setup, random.Random(index)) for _ in range(3)
+        ]
         for index, table in enumerate(tables)
     }
 
     def play(table: Table) -> list[int]:
         statuses = []
         for planned in plans[table.code]:
-            reply = loadkit.post_round(http, table, planned, table.version)
+            reply = server_harness.post_round(http, table, planned, table.version)
             statuses.append(reply.status)
             if reply.status == 201:
                 table.version = reply.json()["version"]

@@ -5,11 +5,11 @@ game takes its next round. The server goes on serving the other tests after its 
 
 from __future__ import annotations
 
-from scripts import crash_test, loadkit
+from scripts import crash_test, server_harness
 
 
 def test_a_server_killed_during_a_burst_of_writes_loses_no_acknowledged_round(
-    server: loadkit.Server,
+    server: server_harness.Server,
 ) -> None:
     starts = server.starts
     cycle = crash_test.crash_cycle(server, writers=4, after=12, seed=3)

@@ -3,11 +3,11 @@ same time against gunicorn with four workers, and nothing is lost, doubled or re
 
 from __future__ import annotations
 
-from scripts import load_test, loadkit
+from scripts import load_test, server_harness
 
 
 def test_four_tables_playing_at_once_get_every_round_stored_once_and_no_error(
-    server: loadkit.Server,
+    server: server_harness.Server,
 ) -> None:
     report = load_test.run_load(server, tables=4, rounds=3, watchers=1, duration=20, seed=7)
     assert report.timings.errors == []

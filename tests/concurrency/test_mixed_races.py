@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from scripts import loadkit
-from scripts.loadkit import Client, PlannedRound, Reply, Table
+from scripts import server_harness
 from scripts.page_reader import Element, read_page
+from scripts.server_harness import Client, PlannedRound, Reply, Table
 
 #: How often each pair is raced: on SQLite without serialized writes about two races in
 #: three lost a change, so ten tell a lost change from luck.
@@ -91,7 +91,9 @@ def form_with_action(page: Element, ending: str) -> Form:
 
 def new_table(http: Client, label: str) -> Table:
     """A classic game of four started through the API."""
-    reply, table = loadkit.create_game(http, loadkit.table_names(label, 4), "classic", 5)
+    reply, table = server_harness.create_game(
+        http, server_harness.table_names(label, 4), "classic", 5
+    )
     assert table is not None, reply.text
     return table
 
@@ -103,7 +105,7 @@ def live_table(http: Client, label: str) -> Table:
         "POST",
         f"/api/v1/games/{table.code}/rounds/live",
         {"version": table.version, "marked": MARKED},
-        loadkit.bearer(table.key),
+        server_harness.bearer(table.key),
     )
     assert opened.status == 201, opened.text[:300]
     table.version = opened.json()["version"]
@@ -131,7 +133,7 @@ def unfinished_trick(phone: Phone, table: Table) -> list[str]:
 
 def saved_tricks(http: Client, table: Table) -> list[list[str]]:
     """The saved tricks of round 1, as chip tokens in play order, from the game's export."""
-    tricks = loadkit.stored_rounds(http, table.code)[0]["tricks"] or []
+    tricks = server_harness.stored_rounds(http, table.code)[0]["tricks"] or []
     return [[f"{play['colour']}-{play['value']}" for play in trick["plays"]] for trick in tricks]
 
 
@@ -162,7 +164,7 @@ def race_a_card_against_an_undo(
     card_url, card_form = form_with_class(tapping.page(live_path(table)), "live-picker")
     undo_url, undo_form = undo(undoing.page(live_path(table)))
     assert card_form["cards"] == undo_form["cards"] == str(len(entered) % len(COLOURS))
-    replies = loadkit.at_once(
+    replies = server_harness.at_once(
         [
             partial(tapping.send, "POST", card_url, {**card_form, "card": card}),
             partial(undoing.send, "POST", undo_url, undo_form),
@@ -215,7 +217,7 @@ def round_form(page: Element, planned: PlannedRound) -> dict[str, Any]:
     """A record or correct page's quick-entry form holding ``planned``, as a phone without
     JavaScript sends it."""
     _, fields = form_with_class(page, "round-form")
-    return {**fields, **loadkit.form_fields(planned), "action": "save"}
+    return {**fields, **server_harness.form_fields(planned), "action": "save"}
 
 
 @pytest.mark.parametrize("race", range(RACES))
@@ -224,21 +226,21 @@ def test_recording_the_next_round_against_correcting_the_last_one_wins_and_is_st
 ) -> None:
     rng = random.Random(race)
     table = new_table(http, f"record against correct {race}")
-    first, second, corrected = loadkit.distinct_rounds(table.setup, rng, 3)
-    reply = loadkit.post_round(http, table, first, table.version)
+    first, second, corrected = server_harness.distinct_rounds(table.setup, rng, 3)
+    reply = server_harness.post_round(http, table, first, table.version)
     assert reply.status == 201, reply.text[:300]
     recording, correcting = phone_of(http, table), phone_of(http, table)
     record_path = f"/g/{table.code}/rounds/record?mode=quick"
     correct_path = f"/g/{table.code}/rounds/1?mode=quick"
     record_form = round_form(recording.page(record_path), second)
     correct_form = round_form(correcting.page(correct_path), corrected)
-    replies = loadkit.at_once(
+    replies = server_harness.at_once(
         [
             partial(recording.send, "POST", record_path, record_form),
             partial(correcting.send, "POST", correct_path, correct_form),
         ]
     )
-    stored = [round_["entries"] for round_ in loadkit.stored_rounds(http, table.code)]
+    stored = [round_["entries"] for round_ in server_harness.stored_rounds(http, table.code)]
     if one_won(replies) == 0:
         assert "Round 2 saved" in flash_after(recording, replies[0])
         assert stored == [first.entries, second.entries]
@@ -265,7 +267,7 @@ def test_marking_colours_against_starting_the_round_live_one_wins_and_is_stored(
     by_starting = [f"{colour}-2" for colour in COLOURS]
     mark_form = marks_form(marking.page(mark_path), by_marking)
     start_form = marks_form(starting.page(live_start_path), by_starting)
-    replies = loadkit.at_once(
+    replies = server_harness.at_once(
         [
             partial(marking.send, "POST", mark_path, mark_form),
             partial(starting.send, "POST", live_start_path, start_form),

@@ -8,9 +8,9 @@ from functools import partial
 
 import pytest
 
-from scripts import loadkit
-from scripts.loadkit import Client, Reply, Table
+from scripts import server_harness
 from scripts.page_reader import csrf_token, read_page
+from scripts.server_harness import Client, Reply, Table
 
 PHONES = 8
 
@@ -19,21 +19,27 @@ def confirm_page_phones(http: Client, table: Table, action: str) -> list[Reply]:
     """``PHONES`` phones holding the edit key send the confirmation of ``action`` at once,
     each based on the version the page showed."""
     granted = http.get(f"/g/{table.code}/edit/{table.key}")
-    page = http.get(f"/g/{table.code}/{action}", loadkit.session_header(granted.session))
+    page = http.get(f"/g/{table.code}/{action}", server_harness.session_header(granted.session))
     assert page.status == 200, page.text[:300]
     session = page.session or granted.session
     version = read_page(page.text).find("input", name="version").get("value")
     assert version and version.isdigit() and int(version) == table.version
     form = {"csrf_token": csrf_token(page.text), "version": version}
     send = partial(
-        http.request, "POST", f"/g/{table.code}/{action}", None, loadkit.session_header(session)
+        http.request,
+        "POST",
+        f"/g/{table.code}/{action}",
+        None,
+        server_harness.session_header(session),
     )
-    return loadkit.at_once([partial(send, form=form) for _ in range(PHONES)])
+    return server_harness.at_once([partial(send, form=form) for _ in range(PHONES)])
 
 
 def new_table(http: Client, label: str) -> Table:
     """A game of four started through the API."""
-    reply, table = loadkit.create_game(http, loadkit.table_names(label, 4), "classic", 5)
+    reply, table = server_harness.create_game(
+        http, server_harness.table_names(label, 4), "classic", 5
+    )
     assert table is not None, reply.text
     return table
 
@@ -72,7 +78,9 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
     http: Client, through: str
 ) -> None:
     newcomer = f"Newcomer {through}"
-    others = [loadkit.table_names(f"same name {through} {index}", 3) for index in range(PHONES)]
+    others = [
+        server_harness.table_names(f"same name {through} {index}", 3) for index in range(PHONES)
+    ]
     if through == "api":
         calls = [
             partial(
@@ -86,7 +94,7 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
         expected = 201
     else:
         page = http.get("/games/new")
-        cookie = loadkit.session_header(page.session)
+        cookie = server_harness.session_header(page.session)
         token = csrf_token(page.text)
         calls = [
             partial(
@@ -106,7 +114,7 @@ def test_of_tables_starting_games_with_the_same_new_player_at_once_every_game_st
             for seats in others
         ]
         expected = 302
-    replies = loadkit.at_once(calls)
+    replies = server_harness.at_once(calls)
     assert [reply.status for reply in replies] == [expected] * PHONES, [
         reply.text[:200] for reply in replies if reply.status != expected
     ]
@@ -126,12 +134,12 @@ def test_of_phones_tapping_the_first_card_of_a_trick_at_once_one_card_is_in_it(
         "POST",
         f"/api/v1/games/{table.code}/rounds/live",
         {"version": table.version, "marked": marked},
-        loadkit.bearer(table.key),
+        server_harness.bearer(table.key),
     )
     assert opened.status == 201, opened.text[:300]
     granted = http.get(f"/g/{table.code}/edit/{table.key}")
     session = granted.session
-    live = http.get(f"/g/{table.code}/rounds/1/live", loadkit.session_header(session))
+    live = http.get(f"/g/{table.code}/rounds/1/live", server_harness.session_header(session))
     assert live.status == 200, live.text[:300]
     session = live.session or session
     fields = read_page(live.text).find("form", class_="live-picker")
@@ -146,13 +154,13 @@ def test_of_phones_tapping_the_first_card_of_a_trick_at_once_one_card_is_in_it(
         "POST",
         f"/g/{table.code}/rounds/1/live/card",
         None,
-        loadkit.session_header(session),
+        server_harness.session_header(session),
     )
-    replies = loadkit.at_once([partial(send, form={**form, "card": card}) for card in cards])
+    replies = server_harness.at_once([partial(send, form={**form, "card": card}) for card in cards])
     statuses = [reply.status for reply in replies]
     assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
     kept = cards[statuses.index(302)]
-    now = http.get(f"/g/{table.code}/rounds/1/live", loadkit.session_header(session))
+    now = http.get(f"/g/{table.code}/rounds/1/live", server_harness.session_header(session))
     played = [
         place.get("data-card")
         for place in read_page(now.text).find("section", class_="live-trick").find_all("li")

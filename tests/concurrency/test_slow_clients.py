@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scripts import loadkit
+from scripts import server_harness
 
 #: More slow uploads than the documented four worker processes.
 SLOW_CLIENTS = 8
@@ -78,7 +78,7 @@ class SlowUpload:
 
 
 @pytest.fixture
-def slow_uploads(server: loadkit.Server) -> Iterator[list[SlowUpload]]:
+def slow_uploads(server: server_harness.Server) -> Iterator[list[SlowUpload]]:
     """SLOW_CLIENTS uploads under way: each has sent its headers and a first byte."""
     uploads: list[SlowUpload] = []
     try:
@@ -94,9 +94,9 @@ def slow_uploads(server: loadkit.Server) -> Iterator[list[SlowUpload]]:
 
 
 def test_a_phone_is_answered_while_more_slow_uploads_than_workers_are_under_way(
-    server: loadkit.Server, slow_uploads: list[SlowUpload]
+    server: server_harness.Server, slow_uploads: list[SlowUpload]
 ) -> None:
-    phone = loadkit.Client(server.url, timeout=ANSWER_SECONDS)
+    phone = server_harness.Client(server.url, timeout=ANSWER_SECONDS)
     try:
         reply = phone.get("/api/v1/setup?players=4")
     except TimeoutError:

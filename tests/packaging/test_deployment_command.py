@@ -1,5 +1,5 @@
 """The gunicorn command of the README and of the operator's guide (docs/operators/deploying.md)
-is the one the tests start (scripts/loadkit.py), so what the concurrency and security tests
+is the one the tests start (scripts/server_harness.py), so what the concurrency and security tests
 show of gunicorn holds for a server started as the documentation says."""
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from scripts import loadkit
+from scripts import server_harness
 
 #: The pages that tell an operator how to start the app.
-DEPLOYMENT_PAGES = [loadkit.ROOT / "README.md", loadkit.ROOT / "docs/operators/deploying.md"]
+DEPLOYMENT_PAGES = [
+    server_harness.ROOT / "README.md",
+    server_harness.ROOT / "docs/operators/deploying.md",
+]
 #: A fenced shell block of a Markdown page.
 SHELL_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
@@ -27,7 +30,7 @@ def gunicorn_commands(page: Path) -> list[list[str]]:
 
 @pytest.mark.parametrize("page", DEPLOYMENT_PAGES, ids=lambda page: page.name)
 def test_the_documentation_starts_gunicorn_as_the_tests_do(page: Path) -> None:
-    assert gunicorn_commands(page) == [loadkit.deployment_command(4, "127.0.0.1:8000")]
+    assert gunicorn_commands(page) == [server_harness.deployment_command(4, "127.0.0.1:8000")]
 
 
 @pytest.mark.parametrize("page", DEPLOYMENT_PAGES, ids=lambda page: page.name)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import loadkit
+from scripts import server_harness
 
 
 @pytest.fixture(scope="session")
@@ -21,5 +21,5 @@ def server_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def served_database(server_folder: Path) -> Iterator[str]:
     """The URL of a SQLite database created by ``flask db upgrade``, as a deployment makes
     it; what these servers store does not matter, only what they log and answer."""
-    with loadkit.migrated_database(server_folder, "served") as url:
+    with server_harness.migrated_database(server_folder, "served") as url:
         yield url

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from gunicorn.app.base import Application
 
-from scripts import loadkit
+from scripts import server_harness
 
 FORWARDED_HTTPS = {"X-Forwarded-Proto": "https"}
 PLAYERS = {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
@@ -25,12 +25,12 @@ PLAYERS = {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
 @pytest.fixture(scope="module", params=[0, 1], ids=["PROXY_COUNT=0", "PROXY_COUNT=1"])
 def proxied_server(
     request: pytest.FixtureRequest, served_database: str, server_folder: Path
-) -> Iterator[tuple[int, loadkit.Server]]:
+) -> Iterator[tuple[int, server_harness.Server]]:
     """The documented gunicorn (one worker is enough here) with PROXY_COUNT as given."""
     proxies: int = request.param
     log = server_folder / f"gunicorn-proxy-count-{proxies}.log"
     environment = {"PROXY_COUNT": str(proxies)}
-    with loadkit.running_server(served_database, log, 1, environment=environment) as server:
+    with server_harness.running_server(served_database, log, 1, environment=environment) as server:
         yield proxies, server
 
 
@@ -40,10 +40,10 @@ def scheme_believed(proxies: int) -> str:
 
 
 def test_the_games_links_follow_a_forwarded_https_only_behind_a_proxy(
-    proxied_server: tuple[int, loadkit.Server],
+    proxied_server: tuple[int, server_harness.Server],
 ) -> None:
     proxies, server = proxied_server
-    client = loadkit.Client(server.url)
+    client = server_harness.Client(server.url)
     created = client.request("POST", "/api/v1/games", PLAYERS, headers=FORWARDED_HTTPS)
     assert created.status == 201, created.text
     scheme = scheme_believed(proxies)
@@ -52,10 +52,10 @@ def test_the_games_links_follow_a_forwarded_https_only_behind_a_proxy(
 
 
 def test_the_session_cookie_is_secure_after_a_forwarded_https_only_behind_a_proxy(
-    proxied_server: tuple[int, loadkit.Server],
+    proxied_server: tuple[int, server_harness.Server],
 ) -> None:
     proxies, server = proxied_server
-    client = loadkit.Client(server.url)
+    client = server_harness.Client(server.url)
     created = client.request("POST", "/api/v1/games", PLAYERS)
     link = f"/g/{created.json()['id']}/edit/{created.json()['edit_key']}"
     opened = client.get(link, headers=FORWARDED_HTTPS)
@@ -65,12 +65,12 @@ def test_the_session_cookie_is_secure_after_a_forwarded_https_only_behind_a_prox
 
 
 def test_a_script_name_header_does_not_move_the_app(
-    proxied_server: tuple[int, loadkit.Server],
+    proxied_server: tuple[int, server_harness.Server],
 ) -> None:
     """gunicorn maps a ``SCRIPT_NAME`` header from a peer it trusts into the request: the
     app would then answer under a prefix of the client's choosing and link to it."""
     _, server = proxied_server
-    client = loadkit.Client(server.url)
+    client = server_harness.Client(server.url)
     moved = client.request(
         "POST", "/elsewhere/api/v1/games", PLAYERS, {"SCRIPT_NAME": "/elsewhere"}
     )
@@ -82,7 +82,7 @@ class DeployedSettings(Application):  # type: ignore[misc]
     them, read by gunicorn's own loader."""
 
     def load_config(self) -> None:
-        self.load_config_from_module_name_or_filename(loadkit.GUNICORN_CONFIG)
+        self.load_config_from_module_name_or_filename(server_harness.GUNICORN_CONFIG)
 
     def load(self) -> None:
         raise AssertionError("the settings are read, the app never loaded")

@@ -18,7 +18,7 @@ from flask import Flask
 
 import manage
 from companion.web.request_logs import EditKeyFilter, mask_edit_keys
-from scripts import loadkit, loopback
+from scripts import loopback, server_harness
 
 SERVER_START_SECONDS = 120.0
 LOG_SECONDS = 30.0
@@ -94,7 +94,7 @@ def test_the_apps_own_log_masks_the_key_of_a_failed_request(
 def open_edit_link(base_url: str) -> tuple[str, str]:
     """Start a game and open its edit link, as a phone does; answer the game's edit link
     without its key, and the key."""
-    client = loadkit.Client(base_url, timeout=30)
+    client = server_harness.Client(base_url, timeout=30)
     created = client.request(
         "POST", "/api/v1/games", {"players": ["Ann", "Ben", "Cleo"], "variant": "classic"}
     )
@@ -122,11 +122,11 @@ def development_server(
     own log; its address, log and process. Started without manage.py's setup steps, which
     would compile the catalogs again under the feet of tests running beside this one."""
     port, log = loopback.free_port(), tmp_path / "serve.log"
-    env = {**os.environ, "DATABASE_URL": served_database, "SECRET_KEY": loadkit.SECRET_KEY}
+    env = {**os.environ, "DATABASE_URL": served_database, "SECRET_KEY": server_harness.SECRET_KEY}
     with log.open("wb") as output:
         process = subprocess.Popen(
             manage.serve_command(["--port", str(port)]),
-            cwd=loadkit.ROOT,
+            cwd=server_harness.ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=output,
@@ -134,7 +134,7 @@ def development_server(
             start_new_session=True,
         )
     base_url = f"http://{loopback.HOST}:{port}"
-    client = loadkit.Client(base_url, timeout=5)
+    client = server_harness.Client(base_url, timeout=5)
     try:
         loopback.wait_until_answering(
             process,
@@ -160,7 +160,7 @@ def test_gunicorns_access_log_masks_the_edit_key(served_database: str, tmp_path:
     """The documented command (docs/operators/deploying.md), with the access log its
     operators may switch on."""
     log = tmp_path / "gunicorn.log"
-    with loadkit.running_server(
+    with server_harness.running_server(
         served_database, log, workers=1, options=["--access-logfile", "-"]
     ) as server:
         link, key = open_edit_link(server.url)

@@ -1,3 +1,4 @@
-"""What entering a round shares, whole or live: the round form and its seat parts, the page
-it is shown on, the switch between quick entry and every card, and the conflict view when
-another phone got there first."""
+"""What entering a round shares, whole or live: the round form and the switch between quick
+entry and every card (``forms``), the page it is shown on with its seat parts (``page``), and
+the post sent once with what answers it besides the page: the "saved" note, the notices and
+the conflict view when another phone got there first (``sending``)."""

@@ -1,12 +1,14 @@
-"""Rendering a round page: the seats clockwise from the leader with their refusals, the game
-as it is now after a conflict, and the status code that says how the post went."""
+"""A round page: who may open it to change the game, its seat parts (the seats clockwise
+from the leader with their values and refusals, drawn by the page model
+companion/pages/record.py), the game as it is now after a conflict, the links between entry
+modes, and the status code that says how the post went."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import render_template, url_for
+from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -19,12 +21,32 @@ from companion.pages import record
 from companion.pages.record import MODE_LABELS, Problems, round_context, round_page
 from companion.read_models.messages import page_reader, signed_number
 from companion.rules import RoundScore, TableSetup
-from companion.web.games.entry.editing import names_of
+from companion.web.edit_rights import game_to_change
 from companion.web.games.entry.forms import ChoiceField, CountField, Kind, RoundForm, kinds_for
 from companion.web.games.entry.sending import Sent, Unread
 
 #: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
 CONTINUE = record.CONTINUE
+
+
+def editable_game(code: str) -> Game:
+    """The game ``code`` (locked while a change is made), if this device may change it:
+    otherwise a 403 page saying how to get the right (the game pages' error handler)."""
+    return game_to_change(
+        code,
+        gettext(
+            "This phone may only look at this game, so it cannot enter rounds. Open the "
+            "game's edit link on this phone (the phone keeping the score can show it) to "
+            "enter and correct rounds here."
+        ),
+        lock=request.method == "POST",
+    )
+
+
+def names_of(game: Game) -> list[str]:
+    """The players' names in seat order."""
+    return [seat.player.name for seat in game.seats]
+
 
 # --------------------------------------------------------------------------------------------
 # What a post came to, as the page shows it

@@ -1,23 +1,54 @@
-"""Sending a round form: read it, submit it through ``services.submit`` (or check it), and
-commit only what was saved. The answer is the service's result, or :class:`Unread` when the
-form could not even be read; the page turns either into a redirect or the page again
-(``entry.page.outcome_of``)."""
+"""Sending a round form, and every answer to it but the page itself.
+
+- **Sending**: read the form, submit it through ``services.submit`` (or check it), and
+  commit only what was saved. The answer is the service's result, or :class:`Unread` when
+  the form could not even be read; the page turns either into a redirect or the page again
+  (``entry.page.outcome_of``).
+- **The "saved" note**: after a save, the scoreboard, which confirms it once
+  (``companion.web.save_notice``, post/redirect/get).
+- **Notices**: the page a round form's address shows instead of its form when no round can
+  be entered now (abandoned, being played live, all rounds recorded, or a form for a round
+  that is neither there nor next).
+- **The conflict view**: a form belongs to the round it was opened for. It carries that
+  round's number (and, for a correction, a digest of the round as it was shown). When that
+  round was recorded, corrected, marked or started elsewhere in the meantime, nothing is
+  saved and the form never moves on to another round by itself. Instead one view, shared by
+  the record, correct, mark and live-start pages, sets what the other phone saved next to
+  what this phone typed and offers two ways out: keep theirs, or use mine for that same
+  round.
+
+The module is longer than most (over 450 lines) because these are the answers of one post:
+a view sends the form here once and gets back either what to redirect to, what to show
+instead of the page (a notice or the conflict view), or the result the page shows again.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from flask import redirect, request, url_for
+from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from sqlalchemy.orm.exc import StaleDataError
 
 from companion import services
+from companion.data import queries
 from companion.data.models import Game, Round, db
-from companion.rules import Refusal
-from companion.web.games.entry.forms import RoundForm
-from companion.web.round_saved import Settled, remember
+from companion.data.states import GameStatus, RoundMode, RoundStatus
+from companion.pages.record import json_tokens
+from companion.read_models.chips import Chip, card_of_token
+from companion.read_models.messages import colour_name, signed_number
+from companion.rules import Colour, Refusal, RuleError, TableSetup, score_round
+from companion.services import Clashed, Refused, RoundChange, RoundNotNext, change_of, round_digest
+from companion.web.games.entry.forms import Kind, RoundForm
+from companion.web.save_notice import Settled, remember
+
+# --------------------------------------------------------------------------------------------
+# Sending
 
 #: The ``action`` of the button that checks a round without saving it.
 CHECK = "check"
@@ -96,7 +127,366 @@ def unread(form: RoundForm) -> Unread:
     return Unread(None)
 
 
+# --------------------------------------------------------------------------------------------
+# The "saved" note
+
+
 def to_scoreboard(game: Game, number: int, settled: Settled) -> ResponseReturnValue:
     """After a save: the scoreboard, which confirms it (post/redirect/get)."""
     remember(game.code, number, settled)
     return redirect(url_for("games.scoreboard", code=game.code))
+
+
+# --------------------------------------------------------------------------------------------
+# Notices
+
+
+def why_no_round_to_record(game: Game) -> str | None:
+    """Why no round can be recorded now, in the player's words; ``None`` if one can."""
+    if game.status == GameStatus.ABANDONED:
+        return gettext("This game was abandoned, so it takes no more rounds.")
+    playing = queries.playing_round(game)
+    if playing is not None and playing.mode == RoundMode.LIVE:
+        return gettext(
+            "Round %(number)s is being played trick by trick; finish it on the live page.",
+            number=playing.number,
+        )
+    if playing is None and len(game.rounds) >= game.rounds_planned:
+        return gettext(
+            "All %(rounds)s rounds of this game are recorded. To change one, open it from "
+            "the scoreboard.",
+            rounds=game.rounds_planned,
+        )
+    return None
+
+
+def notice_page(game: Game, title: str, message: str) -> ResponseReturnValue:
+    """A page that says why the round page cannot be used now (409: the game's state)."""
+    page = render_template(
+        "games/round_notice.html",
+        game=game,
+        title=title,
+        message=message,
+        scoreboard_url=url_for("games.scoreboard", code=game.code),
+    )
+    return page, 409
+
+
+def not_next_notice(game: Game, opened_for: int, title: str) -> ResponseReturnValue:
+    """A form for a round that is neither there nor next (not a page of this game's now)."""
+    message = gettext(
+        "This page was for round %(number)s, which is not the round to record now. "
+        "Nothing was saved.",
+        number=opened_for,
+    )
+    return notice_page(game, title, message)
+
+
+# --------------------------------------------------------------------------------------------
+# The conflict view
+
+
+#: The seat fields of a round form (``s2-tricks``), the input "use mine" sends again.
+SEAT_FIELD = re.compile(r"^s\d+-[a-z_]+$")
+
+
+@dataclass(frozen=True)
+class EntryLine:
+    """One line of a seat's entry: a label and either cards (as chips) or a short text."""
+
+    label: str
+    text: str = ""
+    cards: tuple[Chip, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatClash:
+    """One player's entry as the other phone saved it and as this phone typed it."""
+
+    seat: int
+    name: str
+    theirs: tuple[EntryLine, ...]
+    mine: tuple[EntryLine, ...]
+
+
+@dataclass(frozen=True)
+class UseMine:
+    """The form that sends this phone's input again, for the same round, on the current
+    version: the table has now seen what the other phone saved."""
+
+    label: str
+    url: str
+    fields: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Clash:
+    """What the conflict view shows: which round, what happened to it, both entries side by
+    side and the ways out."""
+
+    number: int
+    title: str
+    headline: str
+    seats: tuple[SeatClash, ...]
+    keep_label: str
+    keep_url: str
+    use_mine: UseMine | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# What happened to the round
+
+
+def headline(change: RoundChange, number: int) -> str:
+    """The sentence at the top of the conflict view, in the player's language."""
+    if change is RoundChange.RECORDED:
+        return gettext("Round %(number)s was recorded on another phone.", number=number)
+    if change is RoundChange.CORRECTED:
+        return gettext("Round %(number)s was corrected on another phone.", number=number)
+    if change is RoundChange.LIVE:
+        return gettext("Round %(number)s was started live on another phone.", number=number)
+    return gettext("The colours of round %(number)s were marked on another phone.", number=number)
+
+
+# --------------------------------------------------------------------------------------------
+# Entries as lines
+
+
+def entry_lines(
+    entry: Mapping[str, Any], score: int | None, hidden_marks: bool = False
+) -> tuple[EntryLine, ...]:
+    """A seat's entry (the API's shape) as short labelled lines, whatever form made it."""
+    lines: list[EntryLine] = []
+    if "marked" in entry:
+        if hidden_marks:
+            lines.append(EntryLine(gettext("Indicator"), gettext("hidden until scored")))
+        else:
+            lines.append(card_line(gettext("Indicator"), entry["marked"]))
+    if "tricks" in entry:
+        lines.append(EntryLine(gettext("Tricks won"), shown_count(entry["tricks"])))
+    if "marked_captured" in entry:
+        label = gettext("Marked-colour cards captured")
+        lines.append(card_line(label, entry["marked_captured"]))
+    if "captured" in entry:
+        label = gettext("Face-up cards") if "passed" in entry else gettext("Cards captured")
+        lines.append(card_line(label, entry["captured"]))
+    if isinstance(entry.get("counts"), Mapping):
+        counts = entry["counts"]
+        shown = ", ".join(
+            f"{colour_name(colour)} {shown_count(counts[colour.value])}"
+            for colour in colours_of(counts)
+        )
+        lines.append(EntryLine(gettext("Face-up cards"), shown))
+    if "passed" in entry:
+        passed = entry["passed"]
+        if isinstance(passed, list):
+            lines.append(card_line(gettext("Pass cards (face down)"), passed))
+        else:
+            lines.append(EntryLine(gettext("Pass cards"), shown_count(passed)))
+    if entry.get("choose"):
+        chosen = " + ".join(colour_name(colour) for colour in colours_of(entry["choose"]))
+        lines.append(EntryLine(gettext("Colours scored"), chosen))
+    if score is not None:
+        lines.append(EntryLine(gettext("Points"), signed_number(score)))
+    return tuple(lines)
+
+
+def shown_count(count: object) -> str:
+    """A count as typed; a dash for one left empty or unreadable."""
+    return str(count) if isinstance(count, int) else "\u2014"
+
+
+def card_line(label: str, cards: object) -> EntryLine:
+    """A line of cards; a dash when there are none."""
+    found = cards_of(cards)
+    return EntryLine(label, "" if found else "\u2014", found)
+
+
+def cards_of(cards: object) -> tuple[Chip, ...]:
+    """Cards stored in the API's shape, as chips."""
+    found = (card_of_token(token) for token in json_tokens(cards))
+    return tuple(Chip.of(card) for card in found if card is not None)
+
+
+def colours_of(names: object) -> list[Colour]:
+    """The colours named (in the order given); anything that names no colour is left out."""
+    found = []
+    for name in names if isinstance(names, Mapping | list) else ():
+        try:
+            found.append(Colour(name))
+        except ValueError:
+            continue
+    return found
+
+
+def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
+    """Each seat's entry as the other phone saved it, with its score once scored; marks of a
+    hazy round stay hidden until it is scored (R15)."""
+    scores = {result.seat: result.score for result in round_.results}
+    hidden = round_.status != RoundStatus.SCORED and game.variant.hides_marks
+    entries = list(round_.entries or ())
+    return [
+        entry_lines(entries[seat] if seat < len(entries) else {}, scores.get(seat), hidden)
+        for seat in range(len(game.seats))
+    ]
+
+
+def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
+    """Each seat's entry as this phone typed it, with the score it would get if the rules
+    accept the round; marks only for a mark form."""
+    if form.kind is Kind.MARK:
+        return [
+            entry_lines({"marked": [c.as_json() for c in cards]}, None) for cards in form.marked()
+        ]
+    readable = form.validate()  # a count left empty or mistyped is shown, but not scored
+    entries = form.entries()
+    scores: list[int | None] = [None] * len(entries)
+    if readable:
+        with contextlib.suppress(RuleError):  # mine would be refused (C1-C5): no score
+            scores = [seat.score for seat in score_round(setup, entries).seats]
+    return [
+        entry_lines(entry.as_json(), score) for entry, score in zip(entries, scores, strict=True)
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Building and showing the view
+
+
+def clash_for(
+    game: Game,
+    round_: Round,
+    change: RoundChange,
+    title: str,
+    mine: Sequence[tuple[EntryLine, ...]],
+    use_mine: UseMine | None = None,
+    keep: tuple[str, str] | None = None,
+) -> Clash:
+    """The conflict view of ``round_``: theirs and mine per player, in seat order."""
+    names = [seat.player.name for seat in game.seats]
+    theirs = theirs_of(game, round_)
+    seats = tuple(
+        SeatClash(seat, names[seat], theirs[seat], mine[seat] if seat < len(mine) else ())
+        for seat in range(len(names))
+    )
+    keep_label, keep_url = keep or (
+        gettext("Keep theirs"),
+        url_for("games.keep_theirs", code=game.code, number=round_.number),
+    )
+    return Clash(
+        number=round_.number,
+        title=title,
+        headline=headline(change, round_.number),
+        seats=seats if any(seat.mine for seat in seats) else (),
+        keep_label=keep_label,
+        keep_url=keep_url,
+        use_mine=use_mine,
+    )
+
+
+def correct_with_mine(game: Game, round_: Round, form: RoundForm) -> UseMine:
+    """Send this phone's entries as a correction of the same round, on the current version."""
+    return UseMine(
+        label=gettext("Correct round %(number)s with mine", number=round_.number),
+        url=url_for(
+            "games.correct_round", code=game.code, number=round_.number, mode=form.kind.mode
+        ),
+        fields=again_fields(game, round_),
+    )
+
+
+def mark_with_mine(game: Game, round_: Round) -> UseMine:
+    """Send this phone's indicators for the same round, in place of the other phone's."""
+    return UseMine(
+        label=gettext("Mark round %(number)s with mine", number=round_.number),
+        url=url_for("games.mark_colours", code=game.code),
+        fields=again_fields(game, round_),
+    )
+
+
+def again_fields(game: Game, round_: Round) -> tuple[tuple[str, str], ...]:
+    """The seat fields this phone sent, with the round's number, its digest and the current
+    version: sent again, they apply to the round as it is now."""
+    seat_fields = tuple(
+        (name, value)
+        for name, values in request.form.lists()
+        if SEAT_FIELD.match(name) and not name.endswith("-tab")
+        for value in values
+    )
+    return seat_fields + (
+        ("version", str(game.version)),
+        ("number", str(round_.number)),
+        ("digest", round_digest(round_)),
+    )
+
+
+def clash_page(game: Game, clash: Clash) -> ResponseReturnValue:
+    """The conflict view (409: the game is not as the form knew it; nothing was saved)."""
+    page = render_template("games/round_clash.html", game=game, clash=clash)
+    return page, 409
+
+
+# --------------------------------------------------------------------------------------------
+# The clashes of each round form
+
+
+def continue_live(game: Game, round_: Round) -> tuple[str, str]:
+    """Keeping theirs when the round was started live elsewhere: carry on with it there."""
+    url = url_for("games.live_round", code=game.code, number=round_.number)
+    return gettext("Continue live round"), url
+
+
+def record_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clash:
+    """The record form of round N met round N recorded (or started live) elsewhere: mine can
+    correct that same round, never be filed as the next one."""
+    change = change_of(round_)
+    use_mine = None
+    if change is RoundChange.RECORDED and game.status != GameStatus.ABANDONED:
+        use_mine = correct_with_mine(game, round_, form)
+    keep = continue_live(game, round_) if change is RoundChange.LIVE else None
+    return clash_for(game, round_, change, title, mine_of(form.setup, form), use_mine, keep)
+
+
+def correction_clash(game: Game, form: RoundForm, round_: Round, title: str) -> Clash:
+    """The correction of round N met round N corrected elsewhere since the page showed it."""
+    use_mine = (
+        correct_with_mine(game, round_, form) if game.status != GameStatus.ABANDONED else None
+    )
+    mine = mine_of(form.setup, form)
+    return clash_for(game, round_, RoundChange.CORRECTED, title, mine, use_mine)
+
+
+def marks_clash(
+    game: Game, form: RoundForm, round_: Round, title: str, keep: tuple[str, str] | None = None
+) -> Clash:
+    """A mark form (or a live start with indicators) of round N met round N marked, started
+    or recorded elsewhere: mine may still replace marks nobody has played on yet."""
+    change = change_of(round_)
+    use_mine = mark_with_mine(game, round_) if change is RoundChange.MARKED else None
+    if change is RoundChange.LIVE:
+        keep = continue_live(game, round_)
+    elif change is RoundChange.RECORDED:
+        keep = None
+    return clash_for(game, round_, change, title, mine_of(form.setup, form), use_mine, keep)
+
+
+def start_clash(game: Game, round_: Round, title: str) -> Clash:
+    """A live start without indicators met round N started live or recorded elsewhere."""
+    change = change_of(round_)
+    keep = continue_live(game, round_) if change is RoundChange.LIVE else None
+    return clash_for(game, round_, change, title, [], None, keep)
+
+
+def sent_elsewhere(
+    game: Game, form: RoundForm, sent: Sent, title: str
+) -> ResponseReturnValue | None:
+    """What a round form's page shows when the round it was opened for is gone: the
+    conflict view of that round, or (a round neither there nor next) a notice; ``None``
+    when the round sent still belongs where it was opened."""
+    if isinstance(sent, Clashed):
+        if sent.change is RoundChange.CORRECTED:
+            return clash_page(game, correction_clash(game, form, sent.round, title))
+        return clash_page(game, record_clash(game, form, sent.round, title))
+    if isinstance(sent, Refused) and isinstance(sent.refusal, RoundNotNext):
+        return not_next_notice(game, sent.refusal.opened_for, title)
+    return None

@@ -59,7 +59,7 @@ from companion.web.games.game import sharing
 from companion.web.games.game.forms import PRESET_EXPLANATIONS, ConfirmForm, NewGameForm
 from companion.web.phone_id import phone_holder, phone_id
 from companion.web.rate_limits import limit_game_starts
-from companion.web.round_saved import remember_edit_rights, take_saved
+from companion.web.save_notice import remember_edit_rights, take_saved
 from companion.web.scoreboard_cache import (
     not_modified,
     rendered_page,

@@ -29,18 +29,6 @@ from companion.rules import RuleError, TableSetup, only_a_pass, round_leader
 from companion.rules.hat_trick import Play
 from companion.web.errors import Guarded, refusals
 from companion.web.games.blueprint import bp
-from companion.web.games.entry.clash import (
-    clash_page,
-    marks_clash,
-    start_clash,
-)
-from companion.web.games.entry.editing import (
-    editable_game,
-    names_of,
-    not_next_notice,
-    notice_page,
-    why_no_round_to_record,
-)
 from companion.web.games.entry.forms import (
     Kind,
     LiveCardForm,
@@ -48,8 +36,16 @@ from companion.web.games.entry.forms import (
     RoundForm,
     VersionForm,
 )
-from companion.web.games.entry.page import game_now, render_round_page
-from companion.web.games.entry.sending import change_form
+from companion.web.games.entry.page import editable_game, game_now, names_of, render_round_page
+from companion.web.games.entry.sending import (
+    change_form,
+    clash_page,
+    marks_clash,
+    not_next_notice,
+    notice_page,
+    start_clash,
+    why_no_round_to_record,
+)
 from companion.web.games.live.page import FLASH_CATEGORY, live_url, render_live
 from companion.web.games.live.unfinished_trick import check_next_play, missed_cards, trick_so_far
 from companion.web.round_page_cache import keep_page, kept_page

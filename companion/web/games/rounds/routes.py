@@ -7,8 +7,11 @@ saves only through ``companion.services``, then redirects to the scoreboard. A p
 from an older state of the game (another phone saved meanwhile) saves nothing, shows the
 game as it is now and keeps the table's input, ready to be sent again.
 
-The routes are here; a post is read and submitted by ``entry.sending`` (through
-``services.submit``, as the API does), and what the pages show is built in ``entry.page``.
+Each view reads like the API's: it reads the form (``entry.forms``, a switch of modes
+included), sends it once (``entry.sending``, through ``services.submit`` as the API does, or
+the marking service the API calls), and redirects to the scoreboard or shows the page again
+(``entry.page``; a notice or the conflict view from ``entry.sending`` when the round it was
+opened for is gone).
 """
 
 from __future__ import annotations
@@ -19,27 +22,42 @@ from flask_babel import gettext
 
 from companion import services
 from companion.data import queries
-from companion.data.models import Game
+from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
 from companion.pages.round_scores import round_context, round_scores_of
 from companion.read_models.explanations import round_breaks
 from companion.read_models.messages import page_reader
 from companion.rules.text import N_
 from companion.web.games.blueprint import bp
-from companion.web.games.entry.clash import clash_page, marks_clash, sent_elsewhere
-from companion.web.games.entry.editing import (
+from companion.web.games.entry.forms import (
+    Kind,
+    RoundForm,
+    Switch,
+    form_to_show,
+    is_switch,
+    kind_for,
+)
+from companion.web.games.entry.page import (
+    CONTINUE,
     editable_game,
+    mode_links,
     names_of,
+    render_round_page,
+)
+from companion.web.games.entry.sending import (
+    Sent,
+    change_form,
+    clash_page,
+    marks_clash,
     not_next_notice,
     notice_page,
+    sent_elsewhere,
+    submit_form,
+    to_scoreboard,
     why_no_round_to_record,
 )
-from companion.web.games.entry.forms import Kind, RoundForm, kind_for
-from companion.web.games.entry.page import CONTINUE, mode_links, render_round_page
-from companion.web.games.entry.sending import change_form, submit_form, to_scoreboard
-from companion.web.games.entry.switch import form_to_show, is_switch
 from companion.web.round_page_cache import kept_round_page
-from companion.web.round_saved import Settled, remember
+from companion.web.save_notice import Settled, remember
 from companion.web.scoreboard_page import board_state
 from companion.web.security import csrf
 
@@ -111,11 +129,20 @@ def replace_marks(game: Game, form: RoundForm, number: int) -> ResponseReturnVal
 def record_round(code: str) -> ResponseReturnValue:
     """Record and score the round being played (or the next one) (R10, R12-R16, R22)."""
     game = editable_game(code)
+    form, switch = record_form(game)
+    sent = submit_form(game, form) if is_entering() else None
+    if isinstance(sent, services.Saved):
+        return to_scoreboard(game, sent.round.number, Settled.SAVED)
+    return record_page_again(game, form, sent, switch)
+
+
+def record_form(game: Game) -> tuple[RoundForm, Switch | None]:
+    """The record form in the mode asked for: as posted, carried over from the other mode,
+    or filled from the round being played (its indicators)."""
     setup = queries.setup_of(game)
-    mode = request.args.get("mode")
+    kind = kind_for(setup, request.args.get("mode"))
     playing = queries.playing_round(game)
-    kind = kind_for(setup, mode)
-    form, switch = form_to_show(
+    return form_to_show(
         kind,
         setup,
         lambda: RoundForm.build(
@@ -126,9 +153,14 @@ def record_round(code: str) -> ResponseReturnValue:
             queries.number_to_record(game),
         ),
     )
-    sent = submit_form(game, form) if is_entering() else None
-    if isinstance(sent, services.Saved):
-        return to_scoreboard(game, sent.round.number, Settled.SAVED)
+
+
+def record_page_again(
+    game: Game, form: RoundForm, sent: Sent | None, switch: Switch | None
+) -> ResponseReturnValue:
+    """What the record page shows when nothing was saved: the conflict view or a notice if
+    the round it was opened for is gone or none can be recorded, the hazy round's question
+    first (R15), else the page with the input and what ``sent`` came to."""
     title = gettext("Record round %(number)s", number=form.stamp.opened_for)
     elsewhere = sent_elsewhere(game, form, sent, title) if sent is not None else None
     if elsewhere is not None:
@@ -136,7 +168,9 @@ def record_round(code: str) -> ResponseReturnValue:
     blocked = why_no_round_to_record(game)
     if blocked:
         return notice_page(game, gettext("Record a round"), blocked)
-    if hazy_gate_first(setup.variant.hides_marks, playing is not None):
+    mode = request.args.get("mode")
+    marked = queries.playing_round(game) is not None
+    if hazy_gate_first(form.setup.variant.hides_marks, marked):
         return render_hazy_gate(game, queries.number_to_record(game), mode)
     return render_round_page(
         "games/round_record.html",
@@ -146,7 +180,7 @@ def record_round(code: str) -> ResponseReturnValue:
         correcting=False,
         switched=switch.notice(names_of(game)) if switch else None,
         modes=mode_links(
-            setup,
+            form.setup,
             form.kind,
             "games.record_round",
             code=game.code,
@@ -185,26 +219,14 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
     """Correct a scored round; its scores and every total after it are computed again."""
     game = editable_game(code)
     round_ = services.round_of(game, number)
-    if round_.status != RoundStatus.SCORED:
-        return redirect(url_for("games.record_round", code=game.code))
-    title = gettext("Correct round %(number)s", number=number)
-    if game.status == GameStatus.ABANDONED:
-        return notice_page(
-            game,
-            title,
-            gettext("This game was abandoned, so its rounds can no longer be changed."),
-        )
-    setup = queries.setup_of(game)
-    kind = kind_for(setup, request.args.get("mode"), round_.entries)
-    digest = services.round_digest(round_)
-    form, switch = form_to_show(
-        kind,
-        setup,
-        lambda: RoundForm.build(kind, setup, game.version, round_.entries, number, digest),
-    )
+    closed = closed_to_correction(game, round_)
+    if closed is not None:
+        return closed
+    form, switch = correction_form(game, round_)
     sent = submit_form(game, form, correcting=number) if is_entering() else None
     if isinstance(sent, services.Saved):
         return to_scoreboard(game, number, Settled.CORRECTED)
+    title = gettext("Correct round %(number)s", number=number)
     elsewhere = sent_elsewhere(game, form, sent, title) if sent is not None else None
     return elsewhere or render_round_page(
         "games/round_record.html",
@@ -214,7 +236,37 @@ def correct_round(code: str, number: int) -> ResponseReturnValue:
         number,
         correcting=True,
         switched=switch.notice(names_of(game)) if switch else None,
-        modes=mode_links(setup, form.kind, "games.correct_round", code=game.code, number=number),
+        modes=mode_links(
+            form.setup, form.kind, "games.correct_round", code=game.code, number=number
+        ),
+    )
+
+
+def closed_to_correction(game: Game, round_: Round) -> ResponseReturnValue | None:
+    """A round not scored yet is recorded, not corrected; an abandoned game's rounds stay
+    as they are (a notice). ``None`` when the round may be corrected."""
+    if round_.status != RoundStatus.SCORED:
+        return redirect(url_for("games.record_round", code=game.code))
+    if game.status == GameStatus.ABANDONED:
+        return notice_page(
+            game,
+            gettext("Correct round %(number)s", number=round_.number),
+            gettext("This game was abandoned, so its rounds can no longer be changed."),
+        )
+    return None
+
+
+def correction_form(game: Game, round_: Round) -> tuple[RoundForm, Switch | None]:
+    """The correction form in the mode asked for (else the one the round was entered in):
+    as posted, carried over from the other mode, or filled from the round as stored, with
+    its digest."""
+    setup = queries.setup_of(game)
+    kind = kind_for(setup, request.args.get("mode"), round_.entries)
+    digest = services.round_digest(round_)
+    return form_to_show(
+        kind,
+        setup,
+        lambda: RoundForm.build(kind, setup, game.version, round_.entries, round_.number, digest),
     )
 
 

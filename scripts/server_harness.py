@@ -7,7 +7,7 @@ needs the project's virtual environment (``companion`` is installed there) and n
 Everything happens on 127.0.0.1; every wait has a deadline.
 
 It is over 450 lines because it is one kit for three users, each of which reaches every part
-as ``loadkit.<name>`` (a server, a client, rounds, games, timings, the checks of the
+as ``server_harness.<name>`` (a server, a client, rounds, games, timings, the checks of the
 database); its sections follow that order, and each is small and stands alone.
 """
 
@@ -42,7 +42,7 @@ from scripts import loopback
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
 #: The secret every worker of a test server signs sessions with (all must share one).
-SECRET_KEY = "loadkit-secret-key"
+SECRET_KEY = "server_harness-secret-key"
 #: Classic-family presets that lay out indicators, so every round can be entered quickly.
 VARIANTS = ("classic", "mild", "reverse", "aggravated")
 #: What a stale version answers (the API's English message).
@@ -127,7 +127,7 @@ def scratch_database(kind: str) -> Iterator[tuple[str, Path]]:
     """For the scripts: a temporary folder (for the server's log) and a migrated database of
     ``kind``, a SQLite file in that folder or a throwaway PostgreSQL cluster started with
     manage.py's helpers; everything is removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="sticheln-loadkit-") as name:
+    with tempfile.TemporaryDirectory(prefix="sticheln-server_harness-") as name:
         folder = Path(name)
         if kind == "sqlite":
             with migrated_database(folder, "scratch") as url:
@@ -682,7 +682,7 @@ def check_database(url: str) -> Consistency:
     path = sqlite_path(url)
     if path is not None:
         result.problems.extend(sqlite_problems(path))
-    with tempfile.TemporaryDirectory(prefix="loadkit-check-") as instance:
+    with tempfile.TemporaryDirectory(prefix="server_harness-check-") as instance:
         app = create_app(
             {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET_KEY}, instance_path=instance
         )

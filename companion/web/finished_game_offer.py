@@ -17,20 +17,20 @@ from companion.pages.scoreboard import Scoreboard, ranked_standings, signed_numb
 
 
 @dataclass(frozen=True)
-class AfterGame:
+class FinishedGameOffer:
     """The BG Stats link and the picture's data of a finished game."""
 
     bg_stats_url: str
     result_image: dict[str, object]
 
 
-def after_game_of(game: Game, board: Scoreboard) -> AfterGame | None:
+def finished_game_offer_of(game: Game, board: Scoreboard) -> FinishedGameOffer | None:
     """What the scoreboard of ``game`` offers once it is finished; ``None`` before."""
     if game.status != GameStatus.FINISHED:
         return None
     circle = circle_name_of(game)
     url = bg_stats.play_url(bg_stats.play_of(bg_stats.facts_of(game, circle)))
-    return AfterGame(url, result_image_of(game, board, circle))
+    return FinishedGameOffer(url, result_image_of(game, board, circle))
 
 
 def result_image_of(game: Game, board: Scoreboard, circle: str) -> dict[str, object]:

@@ -12,7 +12,7 @@ from companion.rules.checks import (
     check_tricks_of_seat,
 )
 from companion.rules.errors import RuleError
-from companion.rules.implied import (
+from companion.rules.implied_count import (
     ImpliedCount,
     hat_trick_count_limits,
     implied_count,
