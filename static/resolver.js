@@ -77,8 +77,9 @@
     }
   }
 
-  /* Says, beside the trick, that the tap was not applied because the phone is offline. */
-  function sayOffline(form) {
+  /* Says, beside the trick, that the tap was not applied: ``refusal`` (the rules worker's
+     answer offline), else because the phone is offline. */
+  function sayOffline(form, refusal) {
     var notice = form.querySelector(".resolver-offline");
     if (!notice) {
       notice = document.createElement("p");
@@ -87,7 +88,7 @@
       var place = form.querySelector(".trick-result") || form.firstElementChild;
       place.insertAdjacentElement("beforebegin", notice);
     }
-    notice.textContent = form.dataset.offline;
+    notice.textContent = refusal || form.dataset.offline;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -165,7 +166,7 @@
     body.root = root;
     return askRules("pages/resolver", body).then(function (reply) {
       if (reply.status !== 200) {
-        sayRefused(form, reply.body && reply.body.error);
+        sayOffline(form, reply.body && reply.body.error);
         return;
       }
       var old = form.querySelector(".resolver-offline");
@@ -196,11 +197,6 @@
     var address = url.pathname + url.search;
     form.setAttribute("data-address", address);
     return address;
-  }
-
-  function sayRefused(form, text) {
-    sayOffline(form);
-    form.querySelector(".resolver-offline").textContent = text || form.dataset.offline;
   }
 
   /* A kept page opened at an address whose trick or settings it does not show (the service
