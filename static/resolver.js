@@ -300,21 +300,14 @@
   /* The phone's own share sheet (Web Share API, where the browser has one) for the trick as
      it is now: its address, which opens the same trick on another phone. */
   function offerSharing(form) {
-    if (typeof navigator.share !== "function" || !form.dataset.share) {
+    var line = document.querySelector(".resolver-share");
+    if (typeof navigator.share !== "function" || !line) {
       return;
     }
-    var line = document.createElement("p");
-    line.className = "actions resolver-share";
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "button";
-    button.textContent = form.dataset.share;
-    line.append(button);
-    form.insertAdjacentElement("afterend", line);
     function showWhenAddressed() {
       line.hidden = !form.getAttribute("data-address");
     }
-    button.addEventListener("click", function () {
+    line.querySelector("button").addEventListener("click", function () {
       var url = new URL(form.getAttribute("data-address"), window.location.href).href;
       // Closing the sheet without choosing rejects the promise: nothing to say then.
       navigator.share({ title: document.title, url: url }).then(null, function () {});
