@@ -88,11 +88,9 @@
       if (!db) {
         return none;
       }
-      var done = transaction(db, stores, mode, work);
-      done.then(null, function () {}).then(function () {
+      return transaction(db, stores, mode, work).finally(function () {
         db.close();
       });
-      return done;
     });
   }
 
@@ -318,7 +316,16 @@
       });
     }
 
+    // A change of this game as it is kept: ``made`` names its action, number (a round's
+    // call), base (the version the page was opened for) and body, and its fields (the form's,
+    // for the conflict view), page or key where they are not the usual ones. It waits.
+    function newChange(made) {
+      var usual = { code: code, number: null, key: newKey(), fields: null, page: location.pathname };
+      return Object.assign(usual, made, { state: "waiting", error: "" });
+    }
+
     return {
+      change: newChange,
       changes: changesOfGame,
       keptGame: keptGame,
       keepGame: keepGame,
