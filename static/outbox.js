@@ -98,12 +98,14 @@
   function eachChange(s, of, move) {
     s.changes.index("code").openCursor(of).onsuccess = function (event) {
       var cursor = event.target.result;
-      if (cursor) {
-        if (move(cursor.value)) {
-          cursor.update(cursor.value);
-        }
-        cursor.continue();
+      if (!cursor) {
+        return;
       }
+      var change = cursor.value; // (each read of it is a new copy)
+      if (move(change)) {
+        cursor.update(change);
+      }
+      cursor.continue();
     };
   }
 
