@@ -1290,6 +1290,7 @@
           main.setAttribute(attribute.name, attribute.value);
         });
         main.innerHTML = content.innerHTML;
+        runNewScripts();
         document.title = page.title;
         if (push) {
           history.pushState({ inPlace: true }, "", url.href);
@@ -1299,11 +1300,31 @@
         retryTimer = null;
         readPage();
         start();
+        document.dispatchEvent(new CustomEvent("sticheln:page-changed")); // static/app.js
       })
       .catch(function () {
         location.href = url.href; // not kept here: the browser's way
       });
   }
+
+  // The page's scripts this document has not run yet (set inside ``main`` by innerHTML, they
+  // would not run): a script runs once a document, its listeners stay on ``main`` across
+  // swaps (scoreboard.js's reasons, when the visit began on another page of the game).
+  function runNewScripts() {
+    Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
+      if (scriptsRun.indexOf(old.src) !== -1) {
+        return;
+      }
+      scriptsRun.push(old.src);
+      var again = document.createElement("script");
+      again.src = old.src;
+      old.replaceWith(again);
+    });
+  }
+
+  var scriptsRun = Array.prototype.map.call(document.querySelectorAll("script[src]"), function (script) {
+    return script.src;
+  });
 
   function movesInPlace() {
     document.addEventListener("click", function (event) {
