@@ -73,13 +73,10 @@
       .join("");
   }
 
-  function fingerprintOf(manifest) {
-    var parts = manifest.worker.split("/");
-    return parts[parts.length - 2];
-  }
-
+  // The kit's cache, named by the fingerprint in its rules worker's URL (.../<it>/<file>).
   function cacheName(manifest) {
-    return CACHE_PREFIX + fingerprintOf(manifest);
+    var parts = manifest.worker.split("/");
+    return CACHE_PREFIX + parts[parts.length - 2];
   }
 
   function showProgress(done, total) {
@@ -117,25 +114,13 @@
     });
   }
 
+  // (A cache that does not exist is not made by the look.)
   function isKept(manifest) {
-    return caches.has(cacheName(manifest)).then(function (has) {
-      if (!has) {
-        return false;
-      }
-      return caches.open(cacheName(manifest)).then(function (cache) {
-        return cache.match(manifestUrl).then(Boolean);
-      });
-    });
+    return caches.match(manifestUrl, { cacheName: cacheName(manifest) }).then(Boolean);
   }
 
   // The body of ``response``, counting each chunk as it arrives.
   function readAll(response, counted) {
-    if (!response.body || !response.body.getReader) {
-      return response.arrayBuffer().then(function (buffer) {
-        counted(buffer.byteLength);
-        return buffer;
-      });
-    }
     var reader = response.body.getReader();
     var chunks = [];
     var length = 0;
@@ -165,7 +150,8 @@
     return error;
   }
 
-  // One file into ``cache``: copied from an older kit, or downloaded and checked.
+  // One file into ``cache``: already there (a kit half kept before), copied from an older
+  // kit, or downloaded and checked.
   function keepFile(cache, file, counted) {
     return caches.match(file.url).then(function (held) {
       if (held) {
@@ -223,13 +209,7 @@
       return manifest.files
         .reduce(function (chain, file) {
           return chain.then(function () {
-            return cache.match(file.url).then(function (already) {
-              if (already) {
-                counted(file.size);
-                return undefined;
-              }
-              return keepFile(cache, file, counted);
-            });
+            return keepFile(cache, file, counted);
           });
         }, Promise.resolve())
         .then(function () {

@@ -6,7 +6,7 @@
 // tap is played on the phone where it kept the offline kit (offline_live.js), else the form
 // is sent the ordinary way.
 // The page also follows the other phones at the table: every few seconds it asks with its
-// ETag (the scoreboard's, as scoreboard.js does) and, when a card was entered elsewhere,
+// ETag (follow.js, as the scoreboard does) and, when a card was entered elsewhere,
 // swaps in the page as it is now, keeping the scroll and the focus, so the
 // next tap here is the next card. It never swaps while a tap of this phone is on its way.
 // Without JavaScript a tap from a page that missed a card is refused and the trick shown.
@@ -133,10 +133,6 @@
       });
   }
 
-  function marker() {
-    return main.querySelector("[data-live][data-poll]");
-  }
-
   function swapIn(page) {
     // The page as it is now, in place of this one, keeping what this phone is doing.
     var fresh = page.getElementById("content");
@@ -164,65 +160,12 @@
     }
   }
 
-  function poll() {
-    var current = marker();
-    if (busy || queue.length || !current || document.hidden) {
-      return;
-    }
-    var sentAfter = taps;
-    // The page's own ETag is sent by hand, so the browser's cache stays out of the way.
-    fetch(current.dataset.poll, {
-      headers: { "If-None-Match": current.dataset.etag, Accept: "text/html" },
-      cache: "no-store",
-      credentials: "same-origin",
-    })
-      .then(function (response) {
-        if (response.status === 403 || response.status === 404) {
-          stopFollowing(); // rights gone or game deleted: the next tap says so
-          return null;
-        }
-        if (response.status !== 200 || response.headers.get("ETag") === current.dataset.etag) {
-          return null; // 304: nothing changed; anything else: try again later
-        }
-        return response.text().then(function (text) {
-          if (busy || queue.length || sentAfter !== taps || !document.contains(current)) {
-            return; // a tap here since: its own answer redraws the page
-          }
-          swapIn(new DOMParser().parseFromString(text, "text/html"));
-        });
-      })
-      .catch(function () {
-        return null; // offline for a moment: the next poll tries again
-      });
-  }
-
-  var timer = null;
-
-  function startFollowing() {
-    if (timer === null) {
-      timer = window.setInterval(poll, POLL_MS);
-    }
-  }
-
-  function stopFollowing() {
-    if (timer !== null) {
-      window.clearInterval(timer);
-      timer = null;
-    }
-  }
-
-  if (marker()) {
-    document.addEventListener("visibilitychange", function () {
-      if (document.hidden) {
-        stopFollowing();
-      } else {
-        poll();
-        startFollowing();
-      }
+  // The page follows the other phones (follow.js): not while a tap of this phone is on its
+  // way, nor with an answer asked for before the latest tap here.
+  if (window.StichelnFollow) {
+    window.StichelnFollow(main, "[data-live][data-poll]", POLL_MS, swapIn, function () {
+      return busy || queue.length ? false : taps;
     });
-    if (!document.hidden) {
-      startFollowing();
-    }
   }
 
   document.addEventListener("submit", function (event) {

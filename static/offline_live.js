@@ -60,22 +60,6 @@
     });
   }
 
-  // A change of live/tap's answer, as the outbox keeps it.
-  function outboxChange(change, version) {
-    return {
-      code: play.code,
-      action: change.action,
-      number: change.number || number,
-      base: version,
-      body: change.body,
-      key: window.StichelnOutbox.newKey(),
-      fields: null, // a clash opens the round's live page as the server has it
-      page: location.pathname,
-      state: "waiting",
-      error: "",
-    };
-  }
-
   // ------------------------------------------------------------------------------------------
   // A tap, answered on the phone, and the page as the worker draws it after it
 
@@ -108,7 +92,14 @@
           if (!told.change) {
             return draw(kept.state, waiting, told);
           }
-          return play.outbox.keep(outboxChange(told.change, kept.state.version)).then(function () {
+          // (A clash opens the round's live page as the server has it: no fields.)
+          var change = play.outbox.change({
+            action: told.change.action,
+            number: told.change.number || number,
+            base: kept.state.version,
+            body: told.change.body,
+          });
+          return play.outbox.keep(change).then(function () {
             play.retryLater();
             return play.outbox.changes().then(function (changes) {
               return draw(kept.state, waitingOf(changes), told);

@@ -29,15 +29,18 @@
   var SYNC_TAG = "sticheln-outbox";
   var SEND_TIMEOUT_MS = 20000; // how long one change may take to be answered
 
-  // The outbox of the game ``code`` (its API address ``gameApi``); ``onSending`` is told
-  // when a change is being sent.
-  self.StichelnOutbox = function (code, gameApi, onSending) {
-    // ------------------------------------------------------------------------------------------
-    // The phone's store
-
-    var database = new Promise(function (resolve, reject) {
+  // The phone's store, made where this phone has none yet if ``create``; else null there
+  // (nothing kept, nothing to send).
+  function openStore(create) {
+    return new Promise(function (resolve, reject) {
       var request = indexedDB.open("sticheln-offline", 1);
+      var none = false;
       request.onupgradeneeded = function () {
+        if (!create) {
+          none = true;
+          request.transaction.abort();
+          return;
+        }
         var changes = request.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
         changes.createIndex("code", "code");
         request.result.createObjectStore("games", { keyPath: "code" });
@@ -46,45 +49,85 @@
         resolve(request.result);
       };
       request.onerror = function () {
-        reject(request.error);
+        return none ? resolve(null) : reject(request.error);
       };
     });
+  }
 
-    // One transaction over ``stores``: ``work`` gets them by name and may answer a request,
-    // whose result is the answer once the transaction is committed.
-    function transaction(stores, mode, work) {
+  // One transaction over ``stores`` of ``db``: ``work`` gets them by name and may answer a
+  // request, whose result is the answer once the transaction is committed.
+  function transaction(db, stores, mode, work) {
+    return new Promise(function (resolve, reject) {
+      var done = db.transaction(stores, mode, { durability: "strict" });
+      var result;
+      var named = {};
+      stores.forEach(function (name) {
+        named[name] = done.objectStore(name);
+      });
+      var request = work(named);
+      if (request) {
+        request.onsuccess = function () {
+          result = request.result;
+        };
+      }
+      done.oncomplete = function () {
+        resolve(result);
+      };
+      done.onerror = done.onabort = function () {
+        reject(done.error);
+      };
+    });
+  }
+
+  // ``transaction`` on the phone's store, opened for it and closed after; ``none`` where the
+  // phone has no store (or cannot open it).
+  function once(stores, mode, work, none) {
+    return openStore(false).then(null, function () {
+      return null;
+    }).then(function (db) {
+      if (!db) {
+        return none;
+      }
+      return transaction(db, stores, mode, work).finally(function () {
+        db.close();
+      });
+    });
+  }
+
+  // Each change of the game ``of`` through ``move``, kept changed where it answers true.
+  function eachChange(s, of, move) {
+    s.changes.index("code").openCursor(of).onsuccess = function (event) {
+      var cursor = event.target.result;
+      if (!cursor) {
+        return;
+      }
+      var change = cursor.value; // (each read of it is a new copy)
+      if (move(change)) {
+        cursor.update(change);
+      }
+      cursor.continue();
+    };
+  }
+
+  // The outbox of the game ``code`` (its API address ``gameApi``); ``onSending`` is told
+  // when a change is being sent.
+  self.StichelnOutbox = function (code, gameApi, onSending) {
+    var database = openStore(true);
+
+    function run(stores, mode, work) {
       return database.then(function (db) {
-        return new Promise(function (resolve, reject) {
-          var done = db.transaction(stores, mode, { durability: "strict" });
-          var result;
-          var named = {};
-          stores.forEach(function (name) {
-            named[name] = done.objectStore(name);
-          });
-          var request = work(named);
-          if (request) {
-            request.onsuccess = function () {
-              result = request.result;
-            };
-          }
-          done.oncomplete = function () {
-            resolve(result);
-          };
-          done.onerror = done.onabort = function () {
-            reject(done.error);
-          };
-        });
+        return transaction(db, stores, mode, work);
       });
     }
 
     function changesOfGame() {
-      return transaction(["changes"], "readonly", function (s) {
+      return run(["changes"], "readonly", function (s) {
         return s.changes.index("code").getAll(code);
       });
     }
 
     function keptGame() {
-      return transaction(["games"], "readonly", function (s) {
+      return run(["games"], "readonly", function (s) {
         return s.games.get(code);
       });
     }
@@ -96,33 +139,27 @@
       if (frame) {
         kept.frame = frame;
       }
-      return transaction(["games"], "readwrite", function (s) {
+      return run(["games"], "readwrite", function (s) {
         return s.games.put(kept);
       });
     }
 
-    // Kept, then the browser asked to wake the service worker once the network is back.
-    function keepChange(change) {
-      return transaction(["changes"], "readwrite", function (s) {
-        return s.changes.add(change);
-      }).then(function (id) {
-        askForSync();
-        return id;
-      });
-    }
-
-    // ``change`` in place of the change of the same id (its place in the order kept).
-    function replaceChange(change) {
-      return transaction(["changes"], "readwrite", function (s) {
-        return s.changes.put(change);
-      }).then(function (id) {
-        askForSync();
-        return id;
-      });
+    // A change kept with the store's ``method``: "add" (a new one, last in the order) or
+    // "put" (in place of the change of the same id, its place kept); then the browser is
+    // asked to wake the service worker once the network is back.
+    function putChange(method) {
+      return function (change) {
+        return run(["changes"], "readwrite", function (s) {
+          return s.changes[method](change);
+        }).then(function (id) {
+          askForSync();
+          return id;
+        });
+      };
     }
 
     function dropChange(id) {
-      return transaction(["changes"], "readwrite", function (s) {
+      return run(["changes"], "readwrite", function (s) {
         return s.changes.delete(id);
       });
     }
@@ -130,66 +167,50 @@
     function markChange(change, state, error) {
       change.state = state;
       change.error = error;
-      return transaction(["changes"], "readwrite", function (s) {
+      return run(["changes"], "readwrite", function (s) {
         return s.changes.put(change);
       });
     }
 
     // A change the server saved: gone from the outbox, the game as the server answered, and
     // the changes entered after it on the same state of the game now based on the new one.
-    // Play again answers the next game: the changes entered for it on this phone move to it.
+    // Play again answers the table's next game, started on this phone with no network (its
+    // changes kept under ``nextOf(code)``): they move to it.
     function saved(change, state) {
       if (change.action === "again") {
-        return startedNext(change, state);
+        return started(change, state, nextOf(code));
       }
       if (change.action === "start") {
         return started(change, state, code);
       }
-      return transaction(["changes", "games"], "readwrite", function (s) {
+      return run(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: code, state: state });
-        s.changes.index("code").openCursor(code).onsuccess = function (event) {
-          var cursor = event.target.result;
-          if (!cursor) {
-            return;
+        eachChange(s, code, function (later) {
+          if (later.base !== change.base || later.state !== "waiting") {
+            return false;
           }
-          var later = cursor.value;
-          if (later.base === change.base && later.state === "waiting") {
-            later.base = state.version;
-            later.body.version = state.version;
-            cursor.update(later);
-          }
-          cursor.continue();
-        };
+          later.base = state.version;
+          later.body.version = state.version;
+          return true;
+        });
       });
     }
 
-    // The table's next game, started on this phone with no network (its changes kept under
-    // ``nextOf(code)``), now started on the server as ``state``: they move to it, based on
-    // its first version, and the phone remembers where the game went.
-    function startedNext(change, state) {
-      return started(change, state, nextOf(code));
-    }
-
     // A game kept on this phone under ``waiting`` (a next game, or a game started here), now
-    // on the server as ``state``.
+    // on the server as ``state``: its changes move to it, based on its first version, and
+    // the phone remembers where the game went.
     function started(change, state, waiting) {
-      return transaction(["changes", "games"], "readwrite", function (s) {
+      return run(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: state.id, state: state });
         s.games.put({ code: waiting, movedTo: state.id });
-        s.changes.index("code").openCursor(waiting).onsuccess = function (event) {
-          var cursor = event.target.result;
-          if (!cursor) {
-            return;
-          }
-          var moved = cursor.value;
+        eachChange(s, waiting, function (moved) {
           moved.code = state.id;
           moved.base = state.version;
           moved.body.version = state.version;
-          cursor.update(moved);
-          cursor.continue();
-        };
+          return true;
+        });
       });
     }
 
@@ -297,13 +318,22 @@
       });
     }
 
+    // A change of this game as it is kept: ``made`` names its action, number (a round's
+    // call), base (the version the page was opened for) and body, and its fields (the form's,
+    // for the conflict view), page or key where they are not the usual ones. It waits.
+    function newChange(made) {
+      var usual = { code: code, number: null, key: newKey(), fields: null, page: location.pathname };
+      return Object.assign(usual, made, { state: "waiting", error: "" });
+    }
+
     return {
+      change: newChange,
       changes: changesOfGame,
       keptGame: keptGame,
       keepGame: keepGame,
-      keep: keepChange,
+      keep: putChange("add"),
       drop: dropChange,
-      replace: replaceChange,
+      replace: putChange("put"),
       send: send,
     };
   };
@@ -347,69 +377,33 @@
 
   // Every game this phone keeps (its code, its state, and what else outbox keeps of it).
   function keptGames() {
-    return new Promise(function (resolve, reject) {
-      var request = indexedDB.open("sticheln-offline", 1);
-      request.onupgradeneeded = function () {
-        request.transaction.abort(); // no outbox on this phone: no game kept
-      };
-      request.onerror = function () {
-        resolve([]);
-      };
-      request.onsuccess = function () {
-        var db = request.result;
-        var all = db.transaction("games").objectStore("games").getAll();
-        all.onsuccess = function () {
-          db.close();
-          resolve(all.result);
-        };
-        all.onerror = function () {
-          db.close();
-          reject(all.error);
-        };
-      };
-    });
+    return once(["games"], "readonly", function (s) {
+      return s.games.getAll();
+    }, []);
   }
 
   // "Forget this phone's copies" (static/keep.js): every kept game with no change waiting to
   // be sent is dropped, in one transaction with the look at what waits, so that a change kept
   // meanwhile keeps its game. Answers the games still kept (each waits to be sent).
   function forgetKept() {
-    return new Promise(function (resolve, reject) {
-      var request = indexedDB.open("sticheln-offline", 1);
-      request.onupgradeneeded = function () {
-        request.transaction.abort(); // no outbox on this phone: nothing kept
-      };
-      request.onerror = function () {
-        resolve([]);
-      };
-      request.onsuccess = function () {
-        var db = request.result;
-        var done = db.transaction(["games", "changes"], "readwrite", { durability: "strict" });
-        var stores = { games: done.objectStore("games"), changes: done.objectStore("changes") };
-        var kept = [];
-        stores.changes.getAll().onsuccess = function (event) {
-          var waiting = event.target.result.map(function (change) {
-            return change.code;
+    var kept = [];
+    return once(["games", "changes"], "readwrite", function (s) {
+      s.changes.getAll().onsuccess = function (event) {
+        var waiting = event.target.result.map(function (change) {
+          return change.code;
+        });
+        s.games.getAll().onsuccess = function (found) {
+          found.target.result.forEach(function (game) {
+            if (waiting.indexOf(game.code) === -1) {
+              s.games.delete(game.code);
+            } else {
+              kept.push(game);
+            }
           });
-          stores.games.getAll().onsuccess = function (found) {
-            found.target.result.forEach(function (game) {
-              if (waiting.indexOf(game.code) === -1) {
-                stores.games.delete(game.code);
-              } else {
-                kept.push(game);
-              }
-            });
-          };
-        };
-        done.oncomplete = function () {
-          db.close();
-          resolve(kept);
-        };
-        done.onerror = done.onabort = function () {
-          db.close();
-          reject(done.error);
         };
       };
+    }).then(function () {
+      return kept;
     });
   }
 
@@ -450,47 +444,24 @@
   // The service worker's side: every game with a change waiting, sent in turn. Answers how
   // many games still wait (none: done; some: the network failed again, so try later).
   self.StichelnOutbox.sendAll = function (gamesApi) {
-    var fresh = false;
-    var opened = new Promise(function (resolve, reject) {
-      var request = indexedDB.open("sticheln-offline", 1);
-      request.onsuccess = function () {
-        resolve(request.result);
-      };
-      request.onerror = function () {
-        return fresh ? resolve(null) : reject(request.error);
-      };
-      request.onupgradeneeded = function () {
-        fresh = true; // no outbox on this phone: nothing to send
-        request.transaction.abort();
-      };
-    });
+    var opened = openStore(false);
     // The games whose queue can go on: a change waits, and none clashed or was refused
     // (those wait for the table's choice, on a page of the game).
     function waitingCodes() {
       return opened.then(function (db) {
-        return new Promise(function (resolve, reject) {
-          if (!db) {
-            resolve([]);
-            return;
-          }
-          var request = db.transaction("changes").objectStore("changes").getAll();
-          request.onsuccess = function () {
-            var waiting = [];
-            var stopped = [];
-            request.result.forEach(function (change) {
-              if (startedFrom(change.code) === null) {
-                (change.state === "waiting" ? waiting : stopped).push(change.code);
-              } // a next game's changes wait for it to be started (its play again, above)
-            });
-            resolve(
-              waiting.filter(function (code, index) {
-                return waiting.indexOf(code) === index && stopped.indexOf(code) === -1;
-              })
-            );
-          };
-          request.onerror = function () {
-            reject(request.error);
-          };
+        return db && transaction(db, ["changes"], "readonly", function (s) {
+          return s.changes.getAll();
+        });
+      }).then(function (changes) {
+        var waiting = [];
+        var stopped = [];
+        (changes || []).forEach(function (change) {
+          if (startedFrom(change.code) === null) {
+            (change.state === "waiting" ? waiting : stopped).push(change.code);
+          } // a next game's changes wait for it to be started (its play again, above)
+        });
+        return waiting.filter(function (code, index) {
+          return waiting.indexOf(code) === index && stopped.indexOf(code) === -1;
         });
       });
     }

@@ -77,8 +77,9 @@
     }
   }
 
-  /* Says, beside the trick, that the tap was not applied because the phone is offline. */
-  function sayOffline(form) {
+  /* Says, beside the trick, that the tap was not applied: ``refusal`` (the rules worker's
+     answer offline), else because the phone is offline. */
+  function sayOffline(form, refusal) {
     var notice = form.querySelector(".resolver-offline");
     if (!notice) {
       notice = document.createElement("p");
@@ -87,7 +88,7 @@
       var place = form.querySelector(".trick-result") || form.firstElementChild;
       place.insertAdjacentElement("beforebegin", notice);
     }
-    notice.textContent = form.dataset.offline;
+    notice.textContent = refusal || form.dataset.offline;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -165,7 +166,7 @@
     body.root = root;
     return askRules("pages/resolver", body).then(function (reply) {
       if (reply.status !== 200) {
-        sayRefused(form, reply.body && reply.body.error);
+        sayOffline(form, reply.body && reply.body.error);
         return;
       }
       var old = form.querySelector(".resolver-offline");
@@ -196,11 +197,6 @@
     var address = url.pathname + url.search;
     form.setAttribute("data-address", address);
     return address;
-  }
-
-  function sayRefused(form, text) {
-    sayOffline(form);
-    form.querySelector(".resolver-offline").textContent = text || form.dataset.offline;
   }
 
   /* A kept page opened at an address whose trick or settings it does not show (the service
@@ -304,21 +300,14 @@
   /* The phone's own share sheet (Web Share API, where the browser has one) for the trick as
      it is now: its address, which opens the same trick on another phone. */
   function offerSharing(form) {
-    if (typeof navigator.share !== "function" || !form.dataset.share) {
+    var line = document.querySelector(".resolver-share");
+    if (typeof navigator.share !== "function" || !line) {
       return;
     }
-    var line = document.createElement("p");
-    line.className = "actions resolver-share";
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "button";
-    button.textContent = form.dataset.share;
-    line.append(button);
-    form.insertAdjacentElement("afterend", line);
     function showWhenAddressed() {
       line.hidden = !form.getAttribute("data-address");
     }
-    button.addEventListener("click", function () {
+    line.querySelector("button").addEventListener("click", function () {
       var url = new URL(form.getAttribute("data-address"), window.location.href).href;
       // Closing the sheet without choosing rejects the promise: nothing to say then.
       navigator.share({ title: document.title, url: url }).then(null, function () {});

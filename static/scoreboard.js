@@ -1,7 +1,7 @@
 // The scoreboard follows the game (without this file it reloads every 30 seconds): every few
-// seconds it sends the page's ETag; the server answers 304 while nothing changed, else the
-// new page, whose <main> replaces this one's (scroll kept, "Scores updated" announced). It
-// pauses while the tab is hidden.
+// seconds it asks with the page's ETag (follow.js); the server answers 304 while nothing
+// changed, else the new page, whose <main> replaces this one's (scroll kept, "Scores
+// updated" announced). It pauses while the tab is hidden.
 // A scored cell is a button: the first tap loads score_reasons.js, which shows under the
 // table why the player scored so (the round's page, which the row's number links to, says it
 // without JavaScript).
@@ -11,18 +11,11 @@
   var POLL_MS = 4000;
 
   function followTheGame(main) {
-    var timer = null;
-    var busy = false;
-    var gone = false;
     var status = document.createElement("p");
     status.className = "visually-hidden";
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     main.parentNode.insertBefore(status, main.nextSibling);
-
-    function marker() {
-      return main.querySelector(".board-updates[data-poll]");
-    }
 
     function announce(text) {
       status.textContent = "";
@@ -41,9 +34,9 @@
       var fresh = page.getElementById(main.id);
       var freshMarker = fresh && fresh.querySelector(".board-updates[data-poll]");
       if (!freshMarker) {
-        return false; // not a scoreboard (an error page, say): keep the one we have
+        return; // not a scoreboard (an error page, say): keep the one we have
       }
-      var old = marker();
+      var old = main.querySelector(".board-updates[data-poll]");
       var changed = !old || old.dataset.version !== freshMarker.dataset.version;
       var x = window.scrollX;
       var y = window.scrollY;
@@ -68,70 +61,9 @@
       if (changed) {
         announce(freshMarker.dataset.updated);
       }
-      return true;
     }
 
-    function poll() {
-      var current = marker();
-      if (busy || gone || !current || document.hidden) {
-        return;
-      }
-      busy = true;
-      var headers = {};
-      if (current.dataset.etag) {
-        headers["If-None-Match"] = current.dataset.etag;
-      }
-      // The page's own ETag is sent by hand, so the browser's cache stays out of the way.
-      fetch(current.dataset.poll, { headers: headers, cache: "no-store", credentials: "same-origin" })
-        .then(function (response) {
-          if (response.status === 404) {
-            gone = true; // the game was deleted: nothing more to follow
-            stop();
-            return null;
-          }
-          if (response.status !== 200) {
-            return null; // 304: nothing changed; anything else: try again later
-          }
-          var tag = response.headers.get("ETag");
-          if (tag && tag === current.dataset.etag) {
-            return null;
-          }
-          return response.text().then(function (text) {
-            swap(new DOMParser().parseFromString(text, "text/html"));
-          });
-        })
-        .then(null, function () {
-          return null; // offline for a moment: the next poll tries again
-        })
-        .then(function () {
-          busy = false;
-        });
-    }
-
-    function start() {
-      if (timer === null && !gone) {
-        timer = window.setInterval(poll, POLL_MS);
-      }
-    }
-
-    function stop() {
-      if (timer !== null) {
-        window.clearInterval(timer);
-        timer = null;
-      }
-    }
-
-    document.addEventListener("visibilitychange", function () {
-      if (document.hidden) {
-        stop();
-      } else {
-        poll();
-        start();
-      }
-    });
-    if (!document.hidden) {
-      start();
-    }
+    window.StichelnFollow(main, ".board-updates[data-poll]", POLL_MS, swap);
   }
 
   function offerReasons(main) {
@@ -182,7 +114,7 @@
 
   var main = document.getElementById("content");
   var canFetch = window.fetch && window.DOMParser;
-  if (main && main.querySelector(".board-updates[data-poll]") && canFetch) {
+  if (main && main.querySelector(".board-updates[data-poll]") && canFetch && window.StichelnFollow) {
     followTheGame(main);
   }
   if (main && main.querySelector(".board-updates[data-reasons]") && canFetch) {

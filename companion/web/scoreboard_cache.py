@@ -39,12 +39,12 @@ SCOREBOARD_STATIC = (
     "app.js",
     "scoreboard.js",
     "score_reasons.js",
-    "wake_lock.js",
+    "follow.js",
 )
 #: The table display (a phone propped up on the table, ``/g/<code>/table``) follows the game as
 #: the read-only scoreboard does, with the same ETags and the same polling script.
 TABLE_TEMPLATE = "games/table.html"
-TABLE_STATIC = ("style.css", "chips.css", "table.css", "app.js", "scoreboard.js", "wake_lock.js")
+TABLE_STATIC = ("style.css", "chips.css", "table.css", "app.js", "scoreboard.js", "follow.js")
 #: How many rendered scoreboards each process keeps, by ETag (a few MB at most).
 RENDERED_SCOREBOARDS = 256
 RENDERED_LOCK = threading.Lock()
@@ -79,7 +79,7 @@ SCOREBOARD_READ = PreparedRead(SCOREBOARD_STATE)
 #: The live page's template, and the static files it links: it follows the other phones at
 #: the table with the scoreboard's ETag, asked every few seconds by live.js.
 LIVE_TEMPLATE = "games/live.html"
-LIVE_STATIC = ("style.css", "chips.css", "play.css", "app.js", "live.js", "wake_lock.js")
+LIVE_STATIC = ("style.css", "chips.css", "play.css", "app.js", "live.js", "follow.js")
 
 
 def live_etag(code: str, number: int, editing_only: bool = False) -> str | None:

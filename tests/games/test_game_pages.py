@@ -966,4 +966,4 @@ def test_both_scoreboards_keep_the_screen_awake(client: FlaskClient, table: Tabl
     code = start_game(table)
     for path in (f"/g/{code}", f"/g/{code}/view"):
         page = client.get(path).get_data(as_text=True)
-        assert f'<script src="{static_url("wake_lock.js")}" defer></script>' in page, path
+        assert f'<script src="{static_url("follow.js")}" defer></script>' in page, path

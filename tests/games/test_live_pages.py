@@ -861,9 +861,9 @@ def test_the_live_page_keeps_the_screen_awake_with_its_own_static_scripts(
     scripts = read_page(live).find_all("script")
     assert scripts and all(script.text == "" and "src" in script.attrs for script in scripts)
     sources = [str(script.get("src")) for script in scripts]
-    assert static_url("wake_lock.js") in sources and static_url("live.js") in sources
+    assert static_url("follow.js") in sources and static_url("live.js") in sources
     assert all(source.startswith("/static/") for source in sources)  # nothing from other hosts
-    wake = client.get("/static/wake_lock.js")
+    wake = client.get("/static/follow.js")
     assert wake.status_code == 200 and b"navigator.wakeLock" in wake.data
     wake.close()
 

@@ -179,7 +179,7 @@ def test_the_display_polls_and_keeps_the_screen_awake_and_the_scoreboard_links_i
     code = game["id"]
     scripts = [url.rsplit("/", 1)[-1] for url in loads(page(client, f"/g/{code}/table"))]
     assert any(name.startswith("scoreboard") and name.endswith(".js") for name in scripts)
-    assert any(name.startswith("wake_lock") for name in scripts)
+    assert any(name.startswith("follow") for name in scripts)
     for path in (f"/g/{code}", f"/g/{code}/view"):
         links = read_page(page(client, path)).find("p", class_="table-tools").find_all("a")
         assert f"/g/{code}/table" in [link.get("href") for link in links], path
