@@ -230,11 +230,6 @@
     try {
       localStorage.setItem(KEPT_WORKER, new URL(manifest.worker, location.href).href);
     } catch (error) {}
-    // The service worker keeps the blank pages of games too (templates/pwa/sw.js): a new
-    // game can then be started with no network.
-    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ keep: "frames", language: document.documentElement.lang });
-    }
     showProgress(manifest.size, manifest.size);
     button.hidden = true;
     control.classList.add("keep--kept");
@@ -280,9 +275,6 @@
         var codes = [];
         waiting.forEach(function (game) {
           codes.push(game.code.replace(/\/next$/, "")); // a next game: drawn on its game's pages
-          if (game.frame && game.frame.charAt(0) !== "/") {
-            codes.push(game.frame);
-          }
         });
         return caches.open(GAMES_CACHE).then(function (cache) {
           return cache.keys().then(function (requests) {

@@ -79,7 +79,7 @@
         var keeping = null;
         if (!drawn && !waiting.length && round && round.status === "playing") {
           round.trick_so_far = pageTrick(); // kept, as the queue goes on from it
-          keeping = play.outbox.keepGame(kept.state, kept.frame);
+          keeping = play.outbox.keepGame(kept.state);
         }
         var body = { state: kept.state, queued: play.queued(waiting), number: number, tap: tapped };
         return Promise.resolve(keeping).then(function () {

@@ -1,10 +1,10 @@
-// A new game started with no network (issue 26, point 4): on a phone that kept the offline
+// A new game started with no network: on a phone that kept the offline
 // kit, the new-game page's Start, when the server does not answer, starts the game on the
 // phone as the server will (the rules worker's games/new: the same checks, the same words,
 // the names of known players as the server spells them), keeps it in the outbox
 // (static/outbox.js) as the POST /api/v1/games its outbox sends once the network is back,
 // and opens its scoreboard at /games/new/<key> (<key>: that call's Idempotency-Key). The
-// start carries the circle chosen on the page (issue 28), so the game joins it once sent.
+// start carries the circle chosen on the page, so the game joins it once sent.
 //
 // Its pages, any variant and any number of players, are drawn by the rules worker into the
 // kept shell (static/offline_play.js, templates/pwa/shell.html), as for any game. Loaded by
@@ -91,7 +91,7 @@
     };
   }
 
-  // The circle the game joins, as the page's choice says it (issue 28): a circle's id, or
+  // The circle the game joins, as the page's choice says it: a circle's id, or
   // "new" for a new circle, made when the start is sent; none where the page offers no
   // choice (a club server's), and the server decides as the page would.
   function circleOf() {

@@ -1023,6 +1023,7 @@
     Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
       var again = document.createElement("script");
       again.src = old.src;
+      again.async = false; // in the page's order
       old.replaceWith(again);
     });
   }
@@ -1296,6 +1297,7 @@
       scriptsRun.push(old.src);
       var again = document.createElement("script");
       again.src = old.src;
+      again.async = false; // in the page's order (follow.js before scoreboard.js)
       old.replaceWith(again);
     });
   }

@@ -132,15 +132,9 @@
       });
     }
 
-    // ``frame``: for a game started on this phone, what its pages are drawn on (see
-    // framePages; static/offline_new_game.js).
-    function keepGame(state, frame) {
-      var kept = { code: code, state: state };
-      if (frame) {
-        kept.frame = frame;
-      }
+    function keepGame(state) {
       return run(["games"], "readwrite", function (s) {
-        return s.games.put(kept);
+        return s.games.put({ code: code, state: state });
       });
     }
 
@@ -360,21 +354,6 @@
     return NEW + key;
   }
 
-  // How the address of the blank pages of a game's shape names its variant (``variant``: the
-  // API's shape): as companion/web/games/frames.py does.
-  function frameSlug(variant) {
-    if (variant.game === "hat-trick") {
-      return variant.game;
-    }
-    return [variant.scoring, variant.colours, variant.reveal].join("-");
-  }
-
-  // The address of the pages a game started on this phone is drawn on (its ``frame``): the
-  // blank pages of its shape (an address), or those of a game of that shape (its code).
-  function framePages(root, frame) {
-    return frame.charAt(0) === "/" ? frame : root + "/g/" + encodeURIComponent(frame);
-  }
-
   // Every game this phone keeps (its code, its state, and what else outbox keeps of it).
   function keptGames() {
     return once(["games"], "readonly", function (s) {
@@ -516,7 +495,5 @@
   self.StichelnOutbox.newOf = newOf;
   self.StichelnOutbox.keptGames = keptGames;
   self.StichelnOutbox.forgetKept = forgetKept;
-  self.StichelnOutbox.frameSlug = frameSlug;
-  self.StichelnOutbox.framePages = framePages;
   self.StichelnOutbox.reachable = reachable;
 })();
