@@ -38,17 +38,12 @@
       }
     }
   } catch (error) {}
-  // A scoreboard's readiness for offline play (keep.js): after the page has loaded, so that
-  // the worker's downloads never slow it down, and again on a scoreboard drawn in place of
-  // another page offline (static/offline_play.js), whose control is new.
-  function offerReadiness() {
+  // After the page has loaded, so that the worker's downloads never slow it down; then a
+  // scoreboard's readiness for offline play (keep.js).
+  window.addEventListener("load", function () {
     if (document.querySelector("[data-ready]")) {
       load([script.getAttribute("data-keeping")]);
     }
-  }
-  document.addEventListener("sticheln:page-changed", offerReadiness);
-  window.addEventListener("load", function () {
-    offerReadiness();
     navigator.serviceWorker
       .register(worker.href, { scope: new URL("./", worker).pathname })
       .then(null, function () {});

@@ -1279,7 +1279,7 @@
         retryTimer = null;
         readPage();
         start();
-        document.dispatchEvent(new CustomEvent("sticheln:page-changed")); // static/app.js
+        offerReadiness();
       })
       .catch(function () {
         location.href = url.href; // not kept here: the browser's way
@@ -1300,6 +1300,17 @@
       again.async = false; // in the page's order (follow.js before scoreboard.js)
       old.replaceWith(again);
     });
+  }
+
+  // A scoreboard drawn in place has a new readiness control: keep.js (which static/app.js
+  // loads after a page's load) runs again on it.
+  function offerReadiness() {
+    var app = document.querySelector("script[data-keeping]");
+    if (app && main.querySelector("[data-ready]")) {
+      var keeping = document.createElement("script");
+      keeping.src = app.getAttribute("data-keeping");
+      document.head.appendChild(keeping);
+    }
   }
 
   var scriptsRun = Array.prototype.map.call(document.querySelectorAll("script[src]"), function (script) {

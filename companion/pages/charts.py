@@ -197,10 +197,11 @@ LINES = (
 def _marker(marker_id: str, style: int, shape: str, size: float = 4.5) -> str:
     """A series' marker, defined once and drawn by its lines at their points
     (``marker-start``, ``-mid``, ``-end``): in the series' colour (its class sets ``color``),
-    in the drawing's units, not clipped to the marker's box."""
+    in the drawing's units; filled with that colour and not clipped to the marker's box by
+    the stylesheet (``.chart marker`` in static/style.css), said once for every marker."""
     return (
-        f'<marker id="{marker_id}" class="chart-series-{style + 1}" markerUnits="userSpaceOnUse" '
-        f'overflow="visible" fill="currentColor">{_shape(shape, size)}</marker>'
+        f'<marker id="{marker_id}" class="chart-series-{style + 1}" markerUnits="userSpaceOnUse">'
+        f"{_shape(shape, size)}</marker>"
     )
 
 
