@@ -100,9 +100,9 @@ COMPILE_TIMEOUT_S = 600
 RULES_COMPILER = ROOT / "scripts" / "compile_rules.mjs"
 RULES_BYTECODE = "rules-bytecode"
 BYTECODE_INDEX = "index.json"
-#: The rules archive's modules, by their path inside it (kit.py ships these and the readers
-#: of companion/formats it names; compiling all of that folder is simpler and costs nothing).
-RULES_FOLDERS = ("companion/rules", "companion/formats", "companion/pages")
+#: The rules archive's packages, shipped whole, by their path inside it (kit.py ships these:
+#: the rules, the play state and the page models).
+RULES_FOLDERS = ("companion/rules", "companion/play_state", "companion/pages")
 #: And the pure modules of companion/data it ships (a new table's checks, kit.py).
 RULES_DATA = ("companion/data/__init__.py", "companion/data/names.py", "companion/data/seating.py")
 #: The worker's Python side and the bare ``companion`` package it ships (kit.py).

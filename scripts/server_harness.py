@@ -703,7 +703,7 @@ def game_problems(game: Any) -> list[str]:
     from companion.formats.backup.export import document, game_document
     from companion.formats.backup.plans import BackupError
     from companion.formats.backup.reading import read_document
-    from companion.formats.entries import read_entries
+    from companion.play_state.entries import read_entries
 
     numbers = [round_.number for round_ in game.rounds]
     problems = []

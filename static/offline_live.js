@@ -1,6 +1,6 @@
 // A live round played with no network, on a phone that kept the offline kit. Each tap (a
 // card, "Undo last card", "Undo last trick") goes to the rules worker (live/tap,
-// companion/formats/live_taps.py), which checks it as the live page does and answers the
+// companion/play_state/live_taps.py), which checks it as the live page does and answers the
 // change it makes; the change is kept in the outbox (static/outbox.js), the cards of an
 // unfinished trick too, and sent with the others from whatever page of the game is open once
 // the server answers. The page is then drawn by the worker (pages/live) from the kept game

@@ -6,7 +6,7 @@
 // ([data-game]) once this phone kept the offline kit (static/keep.js names its rules worker).
 //
 // - What the phone shows of a game offline, and whether a change is refused, is decided by
-//   companion/formats (round_fields, offline_game) with companion/rules, in the rules worker
+//   companion/play_state (round_fields, offline_game) with companion/rules, in the rules worker
 //   (Pyodide): this script only asks and draws the answer. No rule is written here.
 // - A Save the server does not answer (a HEAD on the game's API address decides, not the
 //   browser's online flag) is kept; a clash found when sending offers the conflict view: the
@@ -129,7 +129,7 @@
     });
   }
 
-  // The changes as companion/formats/offline_game.py takes them (a correction, a live trick
+  // The changes as companion/play_state/offline_game.py takes them (a correction, a live trick
   // and its undo name their round).
   var NUMBERED = ["correct", "cards", "trick", "undo", "undo_card"];
 

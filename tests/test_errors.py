@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from companion import services
 from companion.data.models import Game, db
 from companion.formats.backup.plans import BackupError
-from companion.formats.parse import ApiError
 from companion.pages.record import Problems
+from companion.play_state.parse import ApiError
 from companion.read_models.messages import page_reader
 from companion.rules import Card, Colour, Message, PlainText, Refusal, RuleError, variant_named
 from companion.rules.errors import PlayerCountError, UnknownColourError, UnknownVariantError

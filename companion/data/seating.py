@@ -2,7 +2,7 @@
 
 Plain functions (standard library and ``companion.rules`` only), so that the offline rules
 worker checks a game started with no network exactly as the server will when it gets it
-(``companion.formats.new_game``): the same refusals, in the same words.
+(``companion.play_state.new_game``): the same refusals, in the same words.
 """
 
 from __future__ import annotations

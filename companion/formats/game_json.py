@@ -11,14 +11,14 @@ from companion.data.queries import (
     unfinished_plays,
 )
 from companion.data.states import RoundMode, RoundStatus
-from companion.formats.offline_game import plays_json, trick_field
+from companion.play_state.offline_game import plays_json, trick_field
 from companion.read_models.explanations import round_explanations
 
 
 def _live_state(game: Game, round_: Round) -> dict[str, object]:
     """How far a live round is: tricks played, who leads the next one, the tricks (each
     from its leader, R9, R21) and, while it is played, the cards of the unfinished trick, so
-    that a phone can carry the round on (offline too: companion/formats/offline_game.py)."""
+    that a phone can carry the round on (offline too: companion/play_state/offline_game.py)."""
     live = live_round_of(game, round_)
     playing = round_.status == RoundStatus.PLAYING
     setup = setup_of(game)

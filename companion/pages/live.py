@@ -7,7 +7,7 @@ its context.
 
 The server builds the state from the database (companion/web/games/live/page.py); the phone's
 rules worker from the last state the server sent plus the changes queued on the phone, the
-cards of the unfinished trick among them (companion/formats/offline_game.py). Both render
+cards of the unfinished trick among them (companion/play_state/offline_game.py). Both render
 ``templates/games/live_round.html`` with :func:`live_context`.
 """
 
@@ -43,7 +43,7 @@ from companion.rules.table import table_setup
 from companion.rules.wording import COLOUR_SYMBOLS, Reader, colour_words
 
 #: A hazy round whose last trick was played on this phone, whose indicators the server
-#: holds face down (R15): scored once it is sent (companion/formats/offline_game.py).
+#: holds face down (R15): scored once it is sent (companion/play_state/offline_game.py).
 AWAITING_SCORE = "awaiting_score"
 
 

@@ -5,7 +5,7 @@ or the field they name.
 
 The server reads a post with WTForms and hands this model the fields' values and errors
 (companion/web/games/entry/page.py); the phone's rules worker hands it the kept state plus
-the queued changes (companion/formats/offline_game.py) and the fields the page posted. Both
+the queued changes (companion/play_state/offline_game.py) and the fields the page posted. Both
 render ``templates/games/round_record_page.html`` or ``round_mark_page.html`` with
 :func:`round_context`: the same page, whichever side draws it. Nothing here reads a request,
 a stored row or a form class.
@@ -60,7 +60,7 @@ CHECK, SWITCH, CONTINUE = "check", "switch", "continue"
 
 class Kind(enum.Enum):
     """What a round form asks of each seat (the values the page's ``data-kind`` and the
-    phone's reading of its fields, companion/formats/round_fields.py, name)."""
+    phone's reading of its fields, companion/play_state/round_fields.py, name)."""
 
     MARK = "mark"  # indicator cards only, at the start of the round (R4, R14)
     QUICK = "quick"  # indicators, tricks won and marked-colour captures (C4)

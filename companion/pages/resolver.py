@@ -4,7 +4,7 @@ its template (``templates/tools/resolver_trick.html``) takes from its context.
 
 The resolver stores nothing: its state is the table (the variant and the players in play
 order from the leader) and the cards played so far, read and tapped by
-``companion.formats.trick_taps``. The server builds the model on every post
+``companion.play_state.trick_taps``. The server builds the model on every post
 (companion/web/tools/routes.py); the phone's rules worker offline, from the same state, and
 both render the same template with :func:`resolver_context`.
 """

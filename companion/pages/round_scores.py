@@ -6,7 +6,7 @@ since a term's cards are listed with commas), from the terms of the round in the
 in the JSON API's shape (``explanations``: the rules' ``explain_round`` as the API gives it,
 R10, R12-R16, R22). The server builds the state from the database
 (companion/web/games/rounds/routes.py); the phone's rules worker from the last state the
-server sent plus the rounds queued on the phone (companion/formats/offline_game.py), which
+server sent plus the rounds queued on the phone (companion/play_state/offline_game.py), which
 explain their scores the same way. Both render ``templates/games/round_scores_list.html``
 with :func:`round_context`.
 """

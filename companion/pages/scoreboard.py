@@ -5,7 +5,7 @@ template takes from its context.
 
 The server builds the state from the database (companion/web/scoreboard_page.py); the phone's
 rules worker from the last state the server sent plus the changes queued on the phone
-(companion/formats/offline_game.py), whose rounds carry ``"pending": true`` until they are
+(companion/play_state/offline_game.py), whose rounds carry ``"pending": true`` until they are
 sent. Both render ``templates/games/scoreboard_board.html`` with :func:`board_context`.
 
 It is over 450 lines because it is the whole page in one place, in the order the board is
@@ -42,7 +42,7 @@ NAME_CHARACTERS_PER_ROW = 30
 #: What the server calls a round's and a game's states (companion/data/states.py).
 SCORED, PLAYING, LIVE = "scored", "playing", "live"
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
-#: The mark on a round that the phone has not sent yet (companion/formats/offline_game.py).
+#: The mark on a round that the phone has not sent yet (companion/play_state/offline_game.py).
 PENDING = "pending"
 #: The colours each seat scored with, as the server stored them (not in the API's state).
 COLOURS = "colours"

@@ -65,7 +65,7 @@ def card_of_token(token: str) -> Card | None:
 
     A token is what a request says, not a play: whether the card is in the deck in use is
     for the checks to answer (C1). The server's pages and the phone's offline reading of
-    them (companion/formats/round_fields.py) both read tokens here, so they read them alike.
+    them (companion/play_state/round_fields.py) both read tokens here, so they read them alike.
     """
     colour, separator, value = token.partition(TOKEN_SEPARATOR)
     if not separator or not value.isascii() or not value.isdigit():

@@ -33,7 +33,7 @@ from companion.data.circles import (
     server_circle,
 )
 from companion.data.models import Circle
-from companion.formats.new_game import NEW_CIRCLE
+from companion.play_state.new_game import NEW_CIRCLE
 from companion.services.keys import hash_edit_key
 from companion.web.edit_rights import held_games, keep_out_of_caches
 

@@ -45,7 +45,7 @@ from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound, 
 
 from companion import services
 from companion.data.models import Game, db
-from companion.formats.parse import ApiError, refusal_status
+from companion.play_state.parse import ApiError, refusal_status
 from companion.rules import Refusal
 from companion.web.scoreboard_page import conflict_scoreboard
 

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from companion import services
 from companion.data import queries
 from companion.data.models import Game, db
-from companion.formats.entries import read_entries
+from companion.play_state.entries import read_entries
 from companion.rules import PRESETS, Card, Colour, score_round, table_setup
 from companion.rules.entries import DelayedEntry, FullEntry
 from companion.rules.table import DEFAULT_ROUNDS

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.formats.entries import read_entries
+from companion.play_state.entries import read_entries
 from companion.rules import explain_round, table_setup, variant_from_settings, variant_named
 from tests.backup.history import build_history
 from tests.table import Table

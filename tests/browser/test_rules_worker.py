@@ -16,9 +16,9 @@ from typing import Any
 
 from flask_babel import force_locale
 
-from companion.formats import parse
-from companion.formats.offline_game import offline_state
-from companion.formats.round_fields import KINDS, fields_answer
+from companion.play_state import parse
+from companion.play_state.offline_game import offline_state
+from companion.play_state.round_fields import KINDS, fields_answer
 from companion.read_models.messages import render_message
 from companion.rules import table_setup
 from tests.browser.support import LiveServer, kit_manifest, open_phone

@@ -14,8 +14,8 @@ from flask.testing import FlaskCliRunner
 
 from companion.data import queries
 from companion.data.models import Game, Player, Round, Seat, db
-from companion.formats import parse
-from companion.formats.entries import read_entries
+from companion.play_state import parse
+from companion.play_state.entries import read_entries
 from companion.rules import ClassicVariant
 from companion.rules.hat_trick import Play
 from companion.services.games import create_game

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from companion import services
 from companion.data import queries
 from companion.data.models import db
-from companion.formats.entries import read_entries
+from companion.play_state.entries import read_entries
 from companion.rules import RoundRefused
 from tests.games.round_helpers import NAMES
 from tests.games.test_checks_once import SAVES, api_record, as_api

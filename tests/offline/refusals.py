@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.formats import rules_answers
+from companion.play_state import rules_answers
 from companion.rules import Refusal, table_setup, variant_named
 
 

@@ -1,5 +1,5 @@
 """A new game started on a phone with no network (issue 26, point 4): the rules worker's
-``games/new`` (companion/formats/new_game.py), run as on the phone, answers every request as
+``games/new`` (companion/play_state/new_game.py), run as on the phone, answers every request as
 ``POST /api/v1/games`` will once the phone sends it: the same game (names as the server stores
 them, variant, rounds, first leader, nothing played) or the same refusal, in the same words."""
 
@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.data.seating import check_new_game
-from companion.formats import parse
+from companion.play_state import parse
 from companion.read_models.messages import render_message
 from companion.rules import Refusal, variant_named
 from tests.offline.requests import CLASSIC_SETTINGS, HAT_TRICK, PRESETS

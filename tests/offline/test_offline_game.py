@@ -1,4 +1,4 @@
-"""What a phone shows of a game offline (``companion.formats.offline_game``) is what the
+"""What a phone shows of a game offline (``companion.play_state.offline_game``) is what the
 server shows once the phone's queued rounds are sent: the same rounds, scores, explanations,
 totals, status and winners, in every variant, whole games of random play included; a change
 the server would refuse is refused offline with the server's status and words, and nothing
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.formats.offline_game import offline_state
+from companion.play_state.offline_game import offline_state
 from tests.offline.requests import (
     CLASSIC_SETTINGS,
     Call,

@@ -1,4 +1,4 @@
-"""A round played trick by trick offline (``companion.formats.offline_game``: the actions
+"""A round played trick by trick offline (``companion.play_state.offline_game``: the actions
 ``live``, ``trick`` and ``undo``) shows on the phone as the server shows it once the phone's
 queue is sent: after every change, in every trick rule (classic, reverse, hazy with its
 hidden indicators, R15, delayed, Hat Trick with passes, R19-R21), with tricks taken back
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.formats import parse
-from companion.formats.offline_game import live_entries_answer, next_game, offline_state
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.offline_game import live_entries_answer, next_game, offline_state
+from companion.play_state.parse import ApiError
 from companion.rules import PRESETS, table_setup
 from companion.rules.hat_trick import Play
 from tests.games.test_live_pages import page, tap_and_follow

@@ -1,4 +1,4 @@
-"""Colours marked offline (``{"action": "mark"}`` in ``companion.formats.offline_game``): the
+"""Colours marked offline (``{"action": "mark"}`` in ``companion.play_state.offline_game``): the
 phone shows the round as the server shows it once the marks are sent (``POST .../rounds/
 marks``), hazy marks hidden (R15), and refuses what the server refuses, in its words; the
 mark page's fields read as the page reads them (``rounds/marks``)."""
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.formats.offline_game import offline_state
-from companion.formats.round_fields import marks_answer
+from companion.play_state.offline_game import offline_state
+from companion.play_state.round_fields import marks_answer
 from tests.api.test_marks_api import MARKS, NAMES
 from tests.api.test_marks_api import ROUND as RECORDED
 from tests.offline.test_offline_game import comparable

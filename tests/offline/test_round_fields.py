@@ -1,4 +1,4 @@
-"""The phone's reading of a round form (``companion.formats.round_fields``, the rules worker's
+"""The phone's reading of a round form (``companion.play_state.round_fields``, the rules worker's
 ``rounds/fields``) is the page's: for rounds of random play in every variant and every kind of
 form, with fields dropped, emptied, garbled or added as a hand or a tampered page might, the
 entries it gives are those the record page reads (``RoundForm``) and stores; the count it fills
@@ -20,10 +20,10 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Form
 
 from companion import services
-from companion.formats import round_fields
-from companion.formats.entries import read_entries
-from companion.formats.parse import ApiError
-from companion.formats.round_fields import (
+from companion.play_state import round_fields
+from companion.play_state.entries import read_entries
+from companion.play_state.parse import ApiError
+from companion.play_state.round_fields import (
     DELAYED,
     FULL,
     HAT_FULL,

@@ -1,6 +1,7 @@
 """The rules archive the offline kit ships (companion/web/offline/kit.py): the installed rules
-and their pure JSON readers, byte for byte, and the worker's Python side; unpacked alone, with
-nothing but Python's standard library (as under Pyodide), it answers exactly as the API does.
+and the pure play state and page models beside them, byte for byte, and the worker's Python
+side; unpacked alone, with nothing but Python's standard library (as under Pyodide), it
+answers exactly as the API does.
 The browser test (tests/browser/test_rules_worker.py) runs the same archive under Pyodide."""
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from flask.testing import FlaskClient
 from jinja2 import ModuleLoader
 
 import companion.data
-import companion.formats
 import companion.pages
+import companion.play_state
 import companion.rules
 from companion import resources
-from companion.formats.offline_game import offline_state
-from companion.formats.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.pages.render import compiled_templates
+from companion.play_state.offline_game import offline_state
+from companion.play_state.round_fields import DELAYED, FULL, HAT_FULL, HAT_QUICK, QUICK
 from companion.web.offline import kit
 from scripts import offline_kit
 from tests.needed_tools import require
@@ -46,7 +47,7 @@ def run_worker(unpacked: Path, calls: list[tuple[str, Any]]) -> list[Any]:
 def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> None:
     members = {info.filename: archive().read(info) for info in archive().infolist()}
     rules = Path(companion.rules.__file__).parent
-    formats = Path(companion.formats.__file__).parent
+    play_state = Path(companion.play_state.__file__).parent
     expected = {f"companion/rules/{path.name}": path for path in rules.glob("*.py")}
     shipped = (
         "parse",
@@ -59,11 +60,13 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         "new_game",
     )
     for name in ("__init__", *shipped):
-        expected[f"companion/formats/{name}.py"] = formats / f"{name}.py"
+        expected[f"companion/play_state/{name}.py"] = play_state / f"{name}.py"
     data = Path(companion.data.__file__).parent
     for name in ("__init__", "names", "seating"):  # a new table's checks
         expected[f"companion/data/{name}.py"] = data / f"{name}.py"
     assert expected["companion/rules/scoring.py"].exists()
+    # The export and import formats stay on the server.
+    assert not [name for name in members if name.startswith("companion/formats/")]
     for name, path in expected.items():
         assert members[name] == path.read_bytes(), name
     pages = Path(companion.pages.__file__).parent

@@ -23,7 +23,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.formats.live_taps import live_tap
+from companion.play_state.live_taps import live_tap
 from companion.rules import table_setup
 from companion.rules.variants import Variant
 from companion.rules.wording import Reader

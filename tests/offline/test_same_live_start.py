@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.formats.new_game import new_game_answer
+from companion.play_state.new_game import new_game_answer
 from companion.rules.table import table_setup
 from tests.offline.test_offline_game import send
 from tests.offline.test_same_round_pages import mark_change, send_change, set_aside

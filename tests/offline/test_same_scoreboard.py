@@ -16,8 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.formats.new_game import new_game_answer
-from companion.formats.offline_game import next_game_answer
+from companion.play_state.new_game import new_game_answer
+from companion.play_state.offline_game import next_game_answer
 from companion.rules.entries import (
     DelayedEntry,
     FullEntry,

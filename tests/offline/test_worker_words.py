@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
-from companion.formats.offline_game import offline_state
+from companion.play_state.offline_game import offline_state
 from companion.read_models.messages import render_message
 from companion.rules import Message, Refusal
 from companion.rules.wording import Reader, say

@@ -190,7 +190,7 @@ def fake_checkout(root: Path) -> Path:
     """A checkout's rules, readers and worker files, as scripts/offline_kit.py finds them."""
     for name in (
         "companion/rules/scoring.py",
-        "companion/formats/parse.py",
+        "companion/play_state/parse.py",
         *offline_kit.RULES_DATA,
     ):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -211,7 +211,7 @@ def test_the_rules_bytecode_is_recognised_until_a_source_changes(tmp_path: Path)
     assert set(sources) == {
         "companion/__init__.py",
         "companion/rules/scoring.py",
-        "companion/formats/parse.py",
+        "companion/play_state/parse.py",
         *offline_kit.RULES_DATA,  # the pure checks of a new table
         "rules_worker.py",
     }

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from companion.data.names import clean_name
 from companion.data.seating import check_names
 from companion.data.states import GameStatus, RoundStatus
-from companion.formats import parse
 from companion.formats.backup.export import FORMAT, FORMAT_VERSION
 from companion.formats.backup.plans import (
     BackupError,
@@ -19,7 +18,8 @@ from companion.formats.backup.plans import (
     GameRefusal,
 )
 from companion.formats.backup.rounds import parse_time, read_round
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.parse import ApiError
 from companion.read_models.messages import render_message
 from companion.rules import MAX_PLAYERS, Refusal, table_setup
 from companion.rules.table import check_round_count

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.data.states import RoundMode, RoundStatus
-from companion.formats import parse
 from companion.formats.backup.plans import GamePlan, GameRefusal, RoundPlan
-from companion.formats.entries import read_entries
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.entries import read_entries
+from companion.play_state.parse import ApiError
 from companion.rules import (
     MAX_PLAYERS,
     MAX_ROUNDS,

@@ -15,8 +15,8 @@ from __future__ import annotations
 from flask import request
 
 from companion.data.models import Circle
-from companion.formats.new_game import NEW_CIRCLE
-from companion.formats.parse import ApiError
+from companion.play_state.new_game import NEW_CIRCLE
+from companion.play_state.parse import ApiError
 from companion.services.circles import circle_of_secret
 from companion.web.circle_rights import (
     StartIn,

@@ -20,11 +20,12 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Circle, Game, db
 from companion.data.states import RoundStatus
-from companion.formats import bg_stats, game_json, parse
+from companion.formats import bg_stats, game_json
 from companion.formats.backup.export import document, game_document, game_for_export
-from companion.formats.entries import read_entries
-from companion.formats.new_game import read_new_game
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.entries import read_entries
+from companion.play_state.new_game import read_new_game
+from companion.play_state.parse import ApiError
 from companion.rules import MAX_PLAYERS
 from companion.rules.hat_trick import Play
 from companion.services.circles import circle_name_for, circle_of_invite, new_circle

@@ -58,7 +58,7 @@ from werkzeug.wrappers import Response
 
 from companion.data.database import hold_write_lock
 from companion.data.models import IdempotentAnswer, db, utcnow
-from companion.formats.parse import ApiError
+from companion.play_state.parse import ApiError
 from companion.services import idempotent_answers
 
 HEADER = "Idempotency-Key"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from companion import services
 from companion.data.models import Game
-from companion.formats.parse import ApiError
+from companion.play_state.parse import ApiError
 from companion.web.edit_rights import bearer_key, held_key
 from companion.web.security import sent_by_own_pages
 

@@ -1,5 +1,5 @@
 """The rules endpoints: table setup, trick resolution and round scoring (DESIGN.md); the
-answers to the last two come from ``companion.formats.rules_answers``, which the offline rules
+answers to the last two come from ``companion.play_state.rules_answers``, which the offline rules
 worker runs too."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import current_app, request
 
-from companion.formats import parse, rules_answers
-from companion.formats.parse import ApiError, cut
+from companion.play_state import parse, rules_answers
+from companion.play_state.parse import ApiError, cut
 from companion.rules import Variant, table_setup
 from companion.web.api import bp
 

@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from companion.data import stats
 from companion.data.history import HistoryGame, PageOutOfRange, history_page
 from companion.data.models import utcnow
-from companion.formats.parse import ApiError
+from companion.play_state.parse import ApiError
 from companion.rules.text import N_
 from companion.services import NotFound
 from companion.web.api import bp

@@ -6,13 +6,14 @@ each under a fingerprint (a hash of its content) in its URL.
   ignored), with ``kit.json`` recording each file's size and SHA-256 and its gzip variant's.
   Pyodide loads its runtime, standard library and lock from one folder URL (``indexURL``),
   so the five share one fingerprint: the hash of their sums.
-- The rules archive is a zip of ``companion/rules`` and the pure JSON readers beside it
-  (``SHIPPED_MODULES``), read from the installed package when the kit is first asked for, so
+- The rules archive is a zip of ``companion/rules`` and the pure packages beside it
+  (``SHIPPED_PACKAGES``: the play state and the page models, whole; ``SHIPPED_MODULES``: a
+  new table's checks), read from the installed package when the kit is first asked for, so
   the phone's rules are always the server's; plus the worker's Python side
   (worker/rules_worker.py) and the compiled catalogs (the pages' words for its refusals);
-  the page models (``companion.pages``), the templates of the pages the worker draws, Jinja2
-  and MarkupSafe as installed, and the app's route map (endpoint -> URL rule, ``routes.json``)
-  from which the worker builds the pages' links;
+  the templates of the pages the worker draws, Jinja2 and MarkupSafe as installed, and the
+  app's route map (endpoint -> URL rule, ``routes.json``) from which the worker builds the
+  pages' links;
   and, beside each module whose source is still the one ``manage.py setup`` compiled, its
   bytecode for Pyodide's CPython (``rules-bytecode/`` beside Pyodide), so that the phone does
   not compile the rules at each start.
@@ -42,8 +43,8 @@ import markupsafe
 from flask import Flask, current_app
 
 import companion.data
-import companion.formats
 import companion.pages
+import companion.play_state
 import companion.rules
 from companion.pages.render import compiled_templates
 from companion.resources import folder as resource_folder
@@ -69,30 +70,13 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-#: The modules the worker runs besides ``companion.rules``: pure, standard library and rules
-#: only (the import contract of pyproject.toml that names them keeps them so).
-SHIPPED_MODULES = (
-    "companion.formats.parse",
-    "companion.formats.entries",
-    "companion.formats.rules_answers",
-    "companion.formats.offline_game",
-    "companion.formats.round_fields",
-    "companion.formats.trick_taps",
-    "companion.formats.live_taps",
-    "companion.formats.new_game",
-    "companion.data.names",
-    "companion.data.seating",
-    "companion.pages.scoreboard",
-    "companion.pages.charts",
-    "companion.pages.record",
-    "companion.pages.render",
-    "companion.pages.resolver",
-    "companion.pages.round_scores",
-    "companion.pages.trick",
-    "companion.pages.live",
-)
-#: The packages the shipped modules sit in (each with its own ``__init__.py``, a docstring).
-SHIPPED_PACKAGES = ("companion.formats", "companion.data", "companion.pages")
+#: The packages the worker runs whole besides ``companion.rules``: every module in them, each
+#: pure (standard library, the rules and each other only; the import contract of pyproject.toml
+#: that names them keeps them so): the play state and the page models.
+SHIPPED_PACKAGES = ("companion.play_state", "companion.pages")
+#: And the modules it runs of a package the server alone uses otherwise (with that package's
+#: ``__init__.py``, a docstring): a new table's checks.
+SHIPPED_MODULES = ("companion.data.names", "companion.data.seating")
 #: The templates of the pages the worker renders (under ``templates/`` in the archive), and
 #: the pure-Python packages that render them, from the installed packages as the rules are.
 SHIPPED_TEMPLATES = (
@@ -267,33 +251,38 @@ def pyodide_file(folder: Path, entry: dict[str, object], fingerprint: str) -> Ki
 def module_file(name: str) -> Path:
     """The installed source file of a module named in ``SHIPPED_MODULES``."""
     package, _, module = name.rpartition(".")
-    assert package in SHIPPED_PACKAGES
     return package_folder(package) / f"{module}.py"
 
 
 def package_folder(package: str) -> Path:
-    """Where the installed package ``package`` (one of ``SHIPPED_PACKAGES``) is."""
+    """Where the installed package ``package`` (one of ``SHIPPED_PACKAGES``, or the package of
+    one of ``SHIPPED_MODULES``) is."""
     folders = {
-        "companion.formats": companion.formats.__file__,
-        "companion.data": companion.data.__file__,
+        "companion.play_state": companion.play_state.__file__,
         "companion.pages": companion.pages.__file__,
+        "companion.data": companion.data.__file__,
     }
     return Path(folders[package]).parent
 
 
 def archive_members(routes: dict[str, str] | None = None) -> dict[str, bytes]:
     """What the rules archive holds, by path inside it: the rules package's modules, the
-    shipped readers and page models, a bare ``companion`` package and the worker's Python
-    side; Jinja2 and MarkupSafe, the templates the worker renders and the app's ``routes``
+    shipped packages' (the play state and the page models), the shipped modules with their
+    package's ``__init__.py``, a bare ``companion`` package and the worker's Python side;
+    Jinja2 and MarkupSafe, the templates the worker renders and the app's ``routes``
     (:func:`route_map`)."""
     rules = Path(companion.rules.__file__).parent
     members = {"companion/__init__.py": (WORKER_FOLDER / PACKAGE_STUB).read_bytes()}
-    for package in SHIPPED_PACKAGES:
-        folder = package.replace(".", "/")
-        members[f"{folder}/__init__.py"] = (package_folder(package) / "__init__.py").read_bytes()
     for path in sorted(rules.glob("*.py")):
         members[f"companion/rules/{path.name}"] = path.read_bytes()
+    for package in SHIPPED_PACKAGES:
+        folder = package.replace(".", "/")
+        for path in sorted(package_folder(package).glob("*.py")):
+            members[f"{folder}/{path.name}"] = path.read_bytes()
     for name in SHIPPED_MODULES:
+        package = name.rpartition(".")[0]
+        init = package_folder(package) / "__init__.py"
+        members[package.replace(".", "/") + "/__init__.py"] = init.read_bytes()
         members[name.replace(".", "/") + ".py"] = module_file(name).read_bytes()
     members[WORKER_MODULE] = (WORKER_FOLDER / WORKER_MODULE).read_bytes()
     members.update(catalog_members())

@@ -21,8 +21,8 @@ from wtforms import Field
 from companion.data import queries
 from companion.data.models import Game
 from companion.data.states import RoundMode
-from companion.formats.trick_taps import TrickTable, tap
 from companion.pages.resolver import players_in_order, resolver_context, resolver_of
+from companion.play_state.trick_taps import TrickTable, tap
 from companion.read_models.messages import page_reader, render_message, variant_label
 from companion.read_models.scoreboard import NextRound, next_round_of
 from companion.rules import RuleError, TableSetup, table_setup

@@ -6,7 +6,7 @@ input can never slide into another seat's) behind a Flask-WTF form that carries 
 token and the game's version. Cards travel as tokens such as ``red-7``, one per tapped chip.
 The checks themselves (C1-C5) stay in ``companion.rules``: this module only reads the form.
 What the phone must read the same way offline (the kinds of form and their fields, a seat's
-values into an entry, the count the others imply) is in ``companion.formats.round_fields``,
+values into an entry, the count the others imply) is in ``companion.play_state.round_fields``,
 which reads the same posted fields without WTForms in the rules worker; the page takes those
 pieces from there.
 
@@ -48,8 +48,6 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from companion import rules, services
-from companion.formats import round_fields
-from companion.formats.round_fields import MOST_COUNT
 from companion.pages import record
 from companion.pages.record import (
     HAT_TO_FULL,
@@ -60,6 +58,8 @@ from companion.pages.record import (
     seat_data,
 )
 from companion.pages.record import Kind as Kind
+from companion.play_state import round_fields
+from companion.play_state.round_fields import MOST_COUNT
 from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
 

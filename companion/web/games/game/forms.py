@@ -30,7 +30,7 @@ from wtforms.validators import InputRequired, NumberRange
 from companion.data.circles import CircleRef
 from companion.data.models import MAX_NAME_LENGTH
 from companion.data.names import clean_name, name_character_problem, name_key
-from companion.formats.new_game import NEW_CIRCLE
+from companion.play_state.new_game import NEW_CIRCLE
 from companion.read_models.messages import PRESET_NAMES
 from companion.rules import (
     CLASSIC,

@@ -3,7 +3,7 @@
 Shipped at the top of the rules archive (companion/web/offline/kit.py) and imported by
 rules-worker.js under Pyodide; never imported by the app. Each call is an API path and the
 request's JSON text; the answer is the status and body the API gives for them, computed by
-the very functions the API's routes call (``companion.formats.rules_answers``), refusals
+the very functions the API's routes call (``companion.play_state.rules_answers``), refusals
 included, so the phone and the server cannot disagree. Seven calls are the phone's own, in
 the API's manner: ``games/offline`` (what the phone shows of a game), ``games/next`` (the
 table's next game, as play again starts it), ``games/new`` (a game started as ``POST
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from companion.formats import (
+from companion.play_state import (
     live_taps,
     new_game,
     offline_game,

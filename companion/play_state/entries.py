@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion import rules
-from companion.formats import parse
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.parse import ApiError
 from companion.rules.deck import HAT_TRICK_COLOURS
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.formats import parse
-from companion.formats.entries import read_entries
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.entries import read_entries
+from companion.play_state.parse import ApiError
 from companion.rules import (
     HAT_TRICK_MAX_PLAYERS,
     MAX_PLAYERS,

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.formats import parse
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.parse import ApiError
 from companion.rules import (
     Card,
     Message,

@@ -14,8 +14,8 @@ from typing import Any
 
 from companion.data.names import name_key
 from companion.data.seating import check_new_game
-from companion.formats import parse
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.parse import ApiError
 from companion.rules import MAX_PLAYERS, Variant
 from companion.rules.table import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 

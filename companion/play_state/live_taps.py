@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.formats import parse
-from companion.formats.offline_game import (
+from companion.play_state import parse
+from companion.play_state.offline_game import (
     LIVE,
     SCORED,
     apply_change,
@@ -29,8 +29,8 @@ from companion.formats.offline_game import (
     plays_of,
     trick_field,
 )
-from companion.formats.parse import ApiError
-from companion.formats.trick_taps import card_words
+from companion.play_state.parse import ApiError
+from companion.play_state.trick_taps import card_words
 from companion.rules import Play, Refusal, RuleError, TableSetup, only_a_pass, table_setup
 from companion.rules.cards import card_of_token
 from companion.rules.live import LiveRound

@@ -41,10 +41,10 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.formats import parse
-from companion.formats.entries import read_entries
-from companion.formats.new_game import starting_state
-from companion.formats.parse import ApiError
+from companion.play_state import parse
+from companion.play_state.entries import read_entries
+from companion.play_state.new_game import starting_state
+from companion.play_state.parse import ApiError
 from companion.rules import (
     MAX_PLAYERS,
     Card,
