@@ -64,26 +64,6 @@ from companion.read_models.chips import TOKEN_SEPARATOR, card_of_token
 from companion.rules.deck import HAT_TRICK_COLOURS
 
 
-def kinds_for(setup: rules.TableSetup) -> tuple[Kind, ...]:
-    """The entry forms a game offers, the default first: delayed rounds are entered in full
-    because the colours are chosen from the captures (R16)."""
-    return tuple(Kind(name) for name in round_fields.kinds_for(setup))
-
-
-def kind_for(
-    setup: rules.TableSetup, mode: str | None, stored: Sequence[Mapping[str, Any]] | None = None
-) -> Kind:
-    """The form to show: the one ``?mode=`` asks for, else the shape the round was stored in
-    (a correction shows what was entered), else quick entry."""
-    kinds = kinds_for(setup)
-    for kind in kinds:
-        if kind.mode == mode:
-            return kind
-    if stored and all("captured" in entry for entry in stored):
-        return kinds[-1]
-    return kinds[0]
-
-
 class CardChipsField(SelectMultipleField):
     """Cards tapped on chips. Any card may be sent: whether it is in the deck in use, and
     named once, is for the rules to say (C1), naming the seat and the card."""

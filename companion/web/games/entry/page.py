@@ -18,11 +18,11 @@ from companion.data.models import Game, db
 from companion.data.states import RoundStatus
 from companion.formats.game_json import game_state
 from companion.pages import record
-from companion.pages.record import MODE_LABELS, Problems, round_context, round_page
+from companion.pages.record import MODE_LABELS, Problems, kinds_of, round_context, round_page
 from companion.read_models.messages import page_reader, signed_number
 from companion.rules import RoundScore, TableSetup
 from companion.web.edit_rights import game_to_change
-from companion.web.games.entry.forms import ChoiceField, CountField, Kind, RoundForm, kinds_for
+from companion.web.games.entry.forms import ChoiceField, CountField, Kind, RoundForm
 from companion.web.games.entry.sending import Sent, Unread
 
 #: The ``action`` of the indicators step's button: show the seats whose indicator is chosen.
@@ -212,7 +212,7 @@ def mode_links(
     setup: TableSetup, kind: Kind, endpoint: str, **values: Any
 ) -> list[tuple[str, str, bool]]:
     """Links between quick and full entry, when the game offers both: (label, url, current)."""
-    kinds = kinds_for(setup)
+    kinds = kinds_of(setup)
     if len(kinds) < 2:
         return []
     return [

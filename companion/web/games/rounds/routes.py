@@ -24,6 +24,7 @@ from companion import services
 from companion.data import queries
 from companion.data.models import Game, Round
 from companion.data.states import GameStatus, RoundStatus
+from companion.pages.record import kind_of
 from companion.pages.round_scores import round_context, round_scores_of
 from companion.read_models.explanations import round_breaks
 from companion.read_models.messages import page_reader
@@ -35,7 +36,6 @@ from companion.web.games.entry.forms import (
     Switch,
     form_to_show,
     is_switch,
-    kind_for,
 )
 from companion.web.games.entry.page import (
     CONTINUE,
@@ -140,7 +140,7 @@ def record_form(game: Game) -> tuple[RoundForm, Switch | None]:
     """The record form in the mode asked for: as posted, carried over from the other mode,
     or filled from the round being played (its indicators)."""
     setup = queries.setup_of(game)
-    kind = kind_for(setup, request.args.get("mode"))
+    kind = kind_of(setup, request.args.get("mode"))
     playing = queries.playing_round(game)
     return form_to_show(
         kind,
@@ -261,7 +261,7 @@ def correction_form(game: Game, round_: Round) -> tuple[RoundForm, Switch | None
     as posted, carried over from the other mode, or filled from the round as stored, with
     its digest."""
     setup = queries.setup_of(game)
-    kind = kind_for(setup, request.args.get("mode"), round_.entries)
+    kind = kind_of(setup, request.args.get("mode"), round_.entries)
     digest = services.round_digest(round_)
     return form_to_show(
         kind,
