@@ -195,18 +195,7 @@
       return outbox
         .keepGame(answer.body)
         .then(function () {
-          return outbox.keep({
-            code: code,
-            action: "start",
-            number: null,
-            base: 0,
-            body: startOf(table),
-            key: key,
-            fields: null,
-            page: location.pathname,
-            state: "waiting",
-            error: "",
-          });
+          return outbox.keep(outbox.change({ action: "start", base: 0, body: startOf(table), key: key }));
         })
         .then(function () {
           location.href = root + "/games/new/" + key;

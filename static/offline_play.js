@@ -289,18 +289,7 @@
         return next
           .keepGame(answer.body)
           .then(function () {
-            return outbox.keep({
-              code: code,
-              action: "again",
-              number: null,
-              base: offline.kept.version,
-              body: {},
-              key: window.StichelnOutbox.newKey(),
-              fields: null,
-              page: location.pathname,
-              state: "waiting",
-              error: "",
-            });
+            return outbox.keep(outbox.change({ action: "again", base: offline.kept.version, body: {} }));
           })
           .then(function () {
             location.href = nextAddress(code, "");
@@ -810,19 +799,13 @@
           if (!theirs) {
             body.number = number;
           }
-          var whole = {
+          var whole = outbox.change({
             id: first.id,
-            code: code,
             action: theirs ? "correct" : "record",
             number: number,
             base: server.version,
             body: body,
-            key: window.StichelnOutbox.newKey(),
-            fields: null,
-            page: location.pathname,
-            state: "waiting",
-            error: "",
-          };
+          });
           return outbox
             .replace(whole)
             .then(function () {
@@ -1087,18 +1070,14 @@
         if (!correcting && !startingLive) {
           body.number = number; // (the API's live start takes none: its version decides)
         }
-        var change = {
-          code: code,
+        var change = outbox.change({
           action: correcting ? "correct" : startingLive ? "live" : marking ? "mark" : "record",
           number: number,
           base: offline.kept.version,
           body: body,
-          key: window.StichelnOutbox.newKey(),
           fields: fields,
           page: location.pathname + location.search,
-          state: "waiting",
-          error: "",
-        };
+        });
         var queue = queued(offline.waiting).concat(queued([change]));
         return rules("games/offline", { state: offline.kept, queued: queue }).then(function (answer) {
           var refusal = (answer.body.refused || []).filter(function (refused) {
