@@ -9,8 +9,10 @@
 //   companion/play_state (round_fields, offline_game) with companion/rules, in the rules worker
 //   (Pyodide): this script only asks and draws the answer. No rule is written here.
 // - A Save the server does not answer (a HEAD on the game's API address decides, not the
-//   browser's online flag) is kept; a clash found when sending offers the conflict view: the
-//   kept fields are posted to the page they came from, which shows it as for any page.
+//   browser's online flag) is kept. A change the server did not take when it was sent (a
+//   clash with another phone's, or a refusal) is drawn by the worker too (pages/stopped: the
+//   server's conflict view, its ways out the server's); this script only takes the change
+//   out of the outbox as a way out is taken.
 // - It is one script, in sections (the scoreboard, the round pages, what they share), as
 //   only a phone that kept the kit loads it, whole, from its cache.
 (function () {
@@ -80,7 +82,6 @@
   var GAMES_CACHE = "sticheln-games"; // the kept pages of games (templates/pwa/sw.js)
   var RETRY_MS = 5000; // how soon waiting rounds are sent again after the server did not answer
   var REACH_MS = 4000; // how long a Save waits for the server before keeping the round here
-  var MINUS = "\u2212";
   var words = null;
   var shownWaiting = []; // the changes this page last said were waiting (their ids)
   var outbox = window.StichelnOutbox(code, gameApi, function () {
@@ -163,10 +164,6 @@
     return fill(words.waiting[category] || words.waiting.other, { count: count });
   }
 
-  function signed(number) {
-    return number > 0 ? "+" + number : number < 0 ? MINUS + -number : "0";
-  }
-
   // The notice at the top of the page: what offline play is doing now.
   var said = null; // the notice, kept to be put back on a scoreboard swapped for a newer one
 
@@ -182,22 +179,6 @@
     notice.className = "notice " + (warning ? "notice--warning" : "notice--saved");
     notice.textContent = text || "";
     notice.hidden = !text;
-  }
-
-  // Shown or not, whatever display the page's style gives it.
-  function show(shown, visible) {
-    shown.style.display = visible ? "" : "none";
-  }
-
-  function element(tag, text, attributes) {
-    var made = document.createElement(tag);
-    if (text !== undefined && text !== null) {
-      made.textContent = text;
-    }
-    Object.keys(attributes || {}).forEach(function (name) {
-      made.setAttribute(name, attributes[name]);
-    });
-    return made;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -590,11 +571,7 @@
         status.unshift(words.offline);
       }
       say(status.filter(Boolean).join(" "), waiting.length > 0);
-      changes
-        .filter(function (change) {
-          return change.state !== "waiting";
-        })
-        .forEach(drawStopped);
+      drawStopped(changes, kept);
       if (!kept || (!waiting.length && !placeholder)) {
         if (placeholder) {
           main.hidden = false; // nothing kept here of it: the page it was drawn on, as it is
@@ -673,100 +650,83 @@
     return root + "/g/" + encodeURIComponent(code) + "/rounds/" + number + "/live";
   }
 
-  // A change the server did not take: the conflict view (a clash), or discard (a refusal).
-  function drawStopped(change) {
-    if (change.state === "clashed" && LIVE_CHANGES.indexOf(change.action) !== -1) {
-      return drawLiveClash(change);
-    }
-    var notice = element("div", null, { class: "notice notice--warning offline-stopped", role: "alert" });
-    var clashed = change.state === "clashed";
-    var text = clashed
-      ? fill(words.clashed, { number: change.number })
-      : fill(words.refused, { number: change.number, error: change.error });
-    notice.appendChild(element("p", text));
-    var button = element("button", clashed ? words.open : words.discard, { type: "button", class: "button" });
-    button.addEventListener("click", function () {
-      if (clashed) {
-        openConflict(change);
-      } else {
-        outbox.drop(change.id).then(function () {
-          notice.remove();
-        });
-      }
-    });
-    notice.appendChild(button);
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(notice, heading.nextSibling);
-  }
-
   // ------------------------------------------------------------------------------------------
-  // A round played live on this phone that clashed with another phone's: one choice for the
-  // whole round, as the conflict view offers for a recorded round (keep mine, keep theirs)
+  // The changes the server did not take: a clash with another phone's change (the conflict
+  // view's ways out, as the server offers them) or a refusal (discard it), drawn by the rules
+  // worker (pages/stopped: companion/pages/clash.py and the server's conflict view). A way
+  // out taken here takes the change out of the outbox first; a round played live here is
+  // one choice for all its changes.
 
   var LIVE_CHANGES = ["live", "cards", "trick", "undo", "undo_card"];
 
-  // This phone's changes of the live round ``number``, in the order entered.
-  function liveChangesOf(changes, number) {
-    return changes.filter(function (change) {
-      return LIVE_CHANGES.indexOf(change.action) !== -1 && change.number === number;
+  function drawStopped(changes, kept) {
+    var stopped = changes.filter(function (change) {
+      return change.state !== "waiting";
     });
-  }
-
-  // The round as this phone played it, in full (each seat's indicators and every card it
-  // took), with the scores it makes; null while its tricks are not all played.
-  function playedHere(number) {
-    return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
-      var mine = liveChangesOf(found[1], number);
-      return rules("rounds/live_entries", { state: found[0].state, queued: queued(mine), number: number }).then(
-        function (answer) {
-          if (answer.status !== 200) {
-            return null;
-          }
-          return { changes: mine, entries: answer.body.entries, scores: answer.body.scores, players: found[0].state.players };
+    var token = document.querySelector('input[name="csrf_token"]');
+    if (!stopped.length || !kept) {
+      return;
+    }
+    rules("pages/stopped", { state: kept.state, changes: changes, root: root, token: token ? token.value : "" }).then(
+      function (answer) {
+        var heading = main.querySelector("h1");
+        if (answer.status === 200 && heading && !main.querySelector(".offline-stopped")) {
+          heading.insertAdjacentHTML("afterend", answer.body.html);
         }
-      );
-    });
-  }
-
-  function drawLiveClash(change) {
-    var number = change.number;
-    var notice = element("div", null, { class: "notice notice--warning offline-stopped", role: "alert" });
-    notice.appendChild(element("p", fill(words.clashed_live, { number: number })));
-    var actions = element("p", null, { class: "actions" });
-    var mine = element("button", words.keep_mine, { type: "button", class: "button button--primary" });
-    var theirs = element("button", words.keep_theirs, { type: "button", class: "button" });
-    show(mine, false); // until the phone's round is known to be whole (a .button shows through [hidden])
-    mine.addEventListener("click", function () {
-      keepLiveRound(number);
-    });
-    theirs.addEventListener("click", function () {
-      dropLiveRound(number);
-    });
-    actions.appendChild(mine);
-    actions.appendChild(theirs);
-    notice.appendChild(actions);
-    var heading = main.querySelector("h1");
-    heading.parentNode.insertBefore(notice, heading.nextSibling);
-    return playedHere(number).then(function (played) {
-      if (!played) {
-        return; // not played to its end here: only the other phone's can be kept
       }
-      var scores = played.players.map(function (name, seat) {
-        return name + " " + signed(played.scores[seat]);
+    );
+  }
+
+  // The changes a way out of ``shown`` (a drawn .offline-stopped) takes out of the outbox.
+  function stoppedChanges(shown) {
+    var number = Number(shown.getAttribute("data-number"));
+    var id = Number(shown.getAttribute("data-change"));
+    return outbox.changes().then(function (changes) {
+      return changes.filter(function (change) {
+        var live = shown.hasAttribute("data-live") && LIVE_CHANGES.indexOf(change.action) !== -1;
+        return live ? change.number === number : change.id === id;
       });
-      actions.before(element("p", fill(words.played_here, { scores: scores.join(" · ") })));
-      show(mine, true);
     });
   }
 
-  // The other phone's round stands: this phone's changes of it are discarded.
-  function dropLiveRound(number) {
-    outbox.changes().then(function (changes) {
-      return Promise.all(liveChangesOf(changes, number).map(function (change) {
+  function dropAll(changes) {
+    return Promise.all(
+      changes.map(function (change) {
         return outbox.drop(change.id);
-      }));
-    }).then(function () {
-      location.reload(); // the game as the server has it, and whatever else waits sent
+      })
+    );
+  }
+
+  function takeWaysOut() {
+    main.addEventListener("click", function (event) {
+      var way = event.target.closest ? event.target.closest(".offline-stopped [data-way]") : null;
+      var shown = way && way.closest(".offline-stopped");
+      if (!way || way.type === "submit") {
+        return; // (Compare and choose: the form's submit, below)
+      }
+      event.preventDefault();
+      if (way.getAttribute("data-way") === "mine") {
+        keepLiveRound(Number(shown.getAttribute("data-number")));
+        return;
+      }
+      stoppedChanges(shown).then(dropAll).then(function () {
+        if (way.href) {
+          location.href = way.href; // theirs stands: the server's page says so
+        } else {
+          shown.remove(); // a refusal, discarded
+        }
+      });
+    });
+    main.addEventListener("submit", function (event) {
+      var shown = event.target.closest(".offline-stopped");
+      if (shown) {
+        // The round as this phone entered it, posted to the page it came from: the server
+        // shows its conflict view, both entries in it.
+        event.preventDefault();
+        stoppedChanges(shown).then(dropAll).then(function () {
+          HTMLFormElement.prototype.submit.call(event.target);
+        });
+      }
     });
   }
 
@@ -780,27 +740,34 @@
           say(words.offline, true, true);
           return null;
         }
-        return Promise.all([fetchState(), playedHere(number)]);
+        return fetchState().then(function () {
+          return Promise.all([outbox.keptGame(), outbox.changes()]);
+        });
       })
       .then(function (found) {
-        if (!found || !found[1]) {
+        if (!found) {
           return;
         }
-        return outbox.keptGame().then(function (kept) {
-          var server = kept.state;
+        var server = found[0].state;
+        var mine = found[1].filter(function (change) {
+          return LIVE_CHANGES.indexOf(change.action) !== -1 && change.number === number;
+        });
+        var asked = { state: server, queued: queued(mine), number: number };
+        return rules("rounds/live_entries", asked).then(function (played) {
           var theirs = server.rounds[number - 1];
+          if (played.status !== 200 || !mine.length) {
+            return;
+          }
           if (theirs && theirs.status !== "scored") {
             say(fill(words.live_elsewhere, { number: number }), true, true);
             return;
           }
-          var played = found[1];
-          var first = played.changes[0];
-          var body = { version: server.version, entries: played.entries };
+          var body = { version: server.version, entries: played.body.entries };
           if (!theirs) {
             body.number = number;
           }
           var whole = outbox.change({
-            id: first.id,
+            id: mine[0].id,
             action: theirs ? "correct" : "record",
             number: number,
             base: server.version,
@@ -809,51 +776,15 @@
           return outbox
             .replace(whole)
             .then(function () {
-              return Promise.all(played.changes.slice(1).map(function (change) {
-                return outbox.drop(change.id);
-              }));
+              return dropAll(mine.slice(1));
             })
-            .then(function () {
-              return outbox.send();
-            })
+            .then(outbox.send)
             .then(function () {
               markJustSent();
               location.reload();
             });
         });
       });
-  }
-
-  // The round as this phone entered it, posted to its record page: the server shows the
-  // conflict view (or the page with the game as it is now), with these entries in it.
-  function openConflict(change) {
-    reachable().then(function (online) {
-      if (online) {
-        postKept(change);
-      } else {
-        say(words.offline, true, true);
-      }
-    });
-  }
-
-  function postKept(change) {
-    if (!change.fields) {
-      // A live round's change: its live page, as the server has the round now.
-      outbox.drop(change.id).then(function () {
-        location.href = change.page;
-      });
-      return;
-    }
-    var post = element("form", null, { method: "post", action: change.page, hidden: "" });
-    Object.keys(change.fields).forEach(function (name) {
-      change.fields[name].forEach(function (value) {
-        post.appendChild(element("input", null, { type: "hidden", name: name, value: value }));
-      });
-    });
-    document.body.appendChild(post);
-    outbox.drop(change.id).then(function () {
-      HTMLFormElement.prototype.submit.call(post);
-    });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -980,7 +911,9 @@
     } else if (placeholder) {
       fillShell(answer.body.html);
       var script = main.getAttribute("data-round-script"); // the round pages' own (rounds.js)
-      main.appendChild(element("script", null, { src: script }));
+      var again = document.createElement("script");
+      again.src = script;
+      main.appendChild(again);
     } else {
       return false;
     }
@@ -1333,7 +1266,6 @@
     rules: rules,
     say: say,
     fill: fill,
-    element: element,
     reachable: reachable,
     fetchState: fetchState,
     liveAddress: liveAddress,
@@ -1365,6 +1297,7 @@
     }
     words = found;
     keepAcrossSwaps();
+    takeWaysOut();
     movesInPlace();
     start();
   });

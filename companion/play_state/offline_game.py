@@ -533,6 +533,33 @@ def live_entries_answer(request: Mapping[str, Any]) -> dict[str, object]:
     return {"entries": [entry.as_json() for entry in live.entries()], "scores": round_["scores"]}
 
 
+def played_live(
+    state: Mapping[str, Any], changes: Sequence[Mapping[str, Any]]
+) -> dict[int, list[int]]:
+    """The scores of each round played live on this phone that the server did not take (a
+    change of it ``"clashed"``, in the phone's outbox ``changes``), by number, once played to
+    its end here (``live_entries_answer``, from the game as the server has it now)."""
+    live = {"live", *LIVE_ACTIONS}
+    clashed = {
+        change.get("number")
+        for change in changes
+        if change.get("state") == "clashed" and change.get("action") in live
+    }
+    played: dict[int, list[int]] = {}
+    for number in sorted(n for n in clashed if isinstance(n, int)):
+        queued = [
+            {"action": change["action"], "body": change.get("body"), "number": number}
+            for change in changes
+            if change.get("action") in live and change.get("number") == number
+        ]
+        try:
+            scores = live_entries_answer({"state": state, "queued": queued, "number": number})
+        except Refusal:
+            continue  # not played to its end here: only the other phone's round can stand
+        played[number] = [int(score) for score in scores["scores"]]  # type: ignore[attr-defined]
+    return played
+
+
 def before_round(state: Mapping[str, Any], number: int) -> dict[str, Any]:
     """The game as it stood before round ``number`` was entered: what this phone's changes
     of that round were based on, whatever another phone made of the round since."""

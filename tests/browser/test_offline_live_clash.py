@@ -61,7 +61,7 @@ def test_a_live_round_that_clashed_stands_as_the_table_chooses(
     expect(page.locator("[data-offline-copy]")).to_be_hidden()
     expect(page.locator(".score-table tbody tr.is-scored")).to_have_count(1)
     if kept == "the other phone's":
-        page.get_by_role("button", name="Keep the other phone's").click()
+        page.get_by_role("link", name="Keep the other phone's").click()
         expect(clash).to_have_count(0, timeout=WORKER_START_MS)
         assert [r["scores"] for r in live_table.state(game)["rounds"]] == theirs
         expect(page.locator(".score-table tbody tr.is-scored")).to_have_count(1)

@@ -93,6 +93,8 @@ SHIPPED_TEMPLATES = (
     "games/round_macros.html",
     "games/live_start_page.html",
     "games/scoreboard_unsent.html",
+    "games/round_stopped.html",
+    "games/round_clash_view.html",
 )
 TEMPLATES = "templates"
 TEMPLATE_PACKAGES = (jinja2, markupsafe)

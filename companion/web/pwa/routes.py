@@ -343,31 +343,11 @@ def offline_play_words() -> dict[str, object]:
         "mark": _("Mark colours, round %(number)s", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),
-        "clashed": _(
-            "Round %(number)s, entered on this phone, was not saved: the game changed on "
-            "another phone meanwhile.",
-            number="{number}",
-        ),
-        "open": _("Compare and choose"),
-        "clashed_live": _(
-            "Round %(number)s, played live on this phone, was not saved: the game changed on "
-            "another phone meanwhile. Which round stands?",
-            number="{number}",
-        ),
-        "played_here": _("As played on this phone: %(scores)s", scores="{scores}"),
-        "keep_mine": _("Keep this phone's round"),
-        "keep_theirs": _("Keep the other phone's"),
         "live_elsewhere": _(
             "Round %(number)s is being played live on another phone: finish it there, or take "
             "its tricks back, then choose again.",
             number="{number}",
         ),
-        "refused": _(
-            "Round %(number)s, entered on this phone, was refused: %(error)s",
-            number="{number}",
-            error="{error}",
-        ),
-        "discard": _("Discard it"),
         "implied": _("Filled in from the other counts: check it, then save again."),
         "loading": _("The rules are starting on this phone; this takes a few seconds."),
         "unkept": _(

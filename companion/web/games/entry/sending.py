@@ -15,7 +15,9 @@
   saved and the form never moves on to another round by itself. Instead one view, shared by
   the record, correct, mark and live-start pages, sets what the other phone saved next to
   what this phone typed and offers two ways out: keep theirs, or use mine for that same
-  round.
+  round. Its page model is companion/pages/clash.py, its template
+  ``games/round_clash_view.html``, which the phone's rules worker draws too (a change queued
+  offline that met the same clash when it was sent).
 
 The module is longer than most (over 450 lines) because these are the answers of one post:
 a view sends the form here once and gets back either what to redirect to, what to show
@@ -26,23 +28,30 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from sqlalchemy.orm.exc import StaleDataError
 
 from companion import services
 from companion.data import queries
 from companion.data.models import Game, Round, db
 from companion.data.states import GameStatus, RoundMode, RoundStatus
-from companion.pages.record import json_tokens
-from companion.read_models.chips import Chip, card_of_token
-from companion.read_models.messages import colour_name, signed_number
-from companion.rules import Colour, Refusal, RuleError, TableSetup, score_round
+from companion.pages.clash import (
+    Clash,
+    EntryLine,
+    UseMine,
+    clash_context,
+    entry_lines,
+    headline,
+    seats_of,
+)
+from companion.read_models.messages import page_reader
+from companion.rules import Refusal, RuleError, TableSetup, score_round
 from companion.services import Clashed, Refused, RoundChange, RoundNotNext, change_of, round_digest
 from companion.web.games.entry.forms import Kind, RoundForm
 from companion.web.save_notice import Settled, remember
@@ -190,143 +199,15 @@ def not_next_notice(game: Game, opened_for: int, title: str) -> ResponseReturnVa
 SEAT_FIELD = re.compile(r"^s\d+-[a-z_]+$")
 
 
-@dataclass(frozen=True)
-class EntryLine:
-    """One line of a seat's entry: a label and either cards (as chips) or a short text."""
-
-    label: str
-    text: str = ""
-    cards: tuple[Chip, ...] = ()
-
-
-@dataclass(frozen=True)
-class SeatClash:
-    """One player's entry as the other phone saved it and as this phone typed it."""
-
-    seat: int
-    name: str
-    theirs: tuple[EntryLine, ...]
-    mine: tuple[EntryLine, ...]
-
-
-@dataclass(frozen=True)
-class UseMine:
-    """The form that sends this phone's input again, for the same round, on the current
-    version: the table has now seen what the other phone saved."""
-
-    label: str
-    url: str
-    fields: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class Clash:
-    """What the conflict view shows: which round, what happened to it, both entries side by
-    side and the ways out."""
-
-    number: int
-    title: str
-    headline: str
-    seats: tuple[SeatClash, ...]
-    keep_label: str
-    keep_url: str
-    use_mine: UseMine | None = None
-
-
-# --------------------------------------------------------------------------------------------
-# What happened to the round
-
-
-def headline(change: RoundChange, number: int) -> str:
-    """The sentence at the top of the conflict view, in the player's language."""
-    if change is RoundChange.RECORDED:
-        return gettext("Round %(number)s was recorded on another phone.", number=number)
-    if change is RoundChange.CORRECTED:
-        return gettext("Round %(number)s was corrected on another phone.", number=number)
-    if change is RoundChange.LIVE:
-        return gettext("Round %(number)s was started live on another phone.", number=number)
-    return gettext("The colours of round %(number)s were marked on another phone.", number=number)
-
-
-# --------------------------------------------------------------------------------------------
-# Entries as lines
-
-
-def entry_lines(
-    entry: Mapping[str, Any], score: int | None, hidden_marks: bool = False
-) -> tuple[EntryLine, ...]:
-    """A seat's entry (the API's shape) as short labelled lines, whatever form made it."""
-    lines: list[EntryLine] = []
-    if "marked" in entry:
-        if hidden_marks:
-            lines.append(EntryLine(gettext("Indicator"), gettext("hidden until scored")))
-        else:
-            lines.append(card_line(gettext("Indicator"), entry["marked"]))
-    if "tricks" in entry:
-        lines.append(EntryLine(gettext("Tricks won"), shown_count(entry["tricks"])))
-    if "marked_captured" in entry:
-        label = gettext("Marked-colour cards captured")
-        lines.append(card_line(label, entry["marked_captured"]))
-    if "captured" in entry:
-        label = gettext("Face-up cards") if "passed" in entry else gettext("Cards captured")
-        lines.append(card_line(label, entry["captured"]))
-    if isinstance(entry.get("counts"), Mapping):
-        counts = entry["counts"]
-        shown = ", ".join(
-            f"{colour_name(colour)} {shown_count(counts[colour.value])}"
-            for colour in colours_of(counts)
-        )
-        lines.append(EntryLine(gettext("Face-up cards"), shown))
-    if "passed" in entry:
-        passed = entry["passed"]
-        if isinstance(passed, list):
-            lines.append(card_line(gettext("Pass cards (face down)"), passed))
-        else:
-            lines.append(EntryLine(gettext("Pass cards"), shown_count(passed)))
-    if entry.get("choose"):
-        chosen = " + ".join(colour_name(colour) for colour in colours_of(entry["choose"]))
-        lines.append(EntryLine(gettext("Colours scored"), chosen))
-    if score is not None:
-        lines.append(EntryLine(gettext("Points"), signed_number(score)))
-    return tuple(lines)
-
-
-def shown_count(count: object) -> str:
-    """A count as typed; a dash for one left empty or unreadable."""
-    return str(count) if isinstance(count, int) else "\u2014"
-
-
-def card_line(label: str, cards: object) -> EntryLine:
-    """A line of cards; a dash when there are none."""
-    found = cards_of(cards)
-    return EntryLine(label, "" if found else "\u2014", found)
-
-
-def cards_of(cards: object) -> tuple[Chip, ...]:
-    """Cards stored in the API's shape, as chips."""
-    found = (card_of_token(token) for token in json_tokens(cards))
-    return tuple(Chip.of(card) for card in found if card is not None)
-
-
-def colours_of(names: object) -> list[Colour]:
-    """The colours named (in the order given); anything that names no colour is left out."""
-    found = []
-    for name in names if isinstance(names, Mapping | list) else ():
-        try:
-            found.append(Colour(name))
-        except ValueError:
-            continue
-    return found
-
-
 def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
     """Each seat's entry as the other phone saved it, with its score once scored; marks of a
     hazy round stay hidden until it is scored (R15)."""
     scores = {result.seat: result.score for result in round_.results}
     hidden = round_.status != RoundStatus.SCORED and game.variant.hides_marks
     entries = list(round_.entries or ())
+    words = page_reader()
     return [
-        entry_lines(entries[seat] if seat < len(entries) else {}, scores.get(seat), hidden)
+        entry_lines(entries[seat] if seat < len(entries) else {}, scores.get(seat), words, hidden)
         for seat in range(len(game.seats))
     ]
 
@@ -334,9 +215,11 @@ def theirs_of(game: Game, round_: Round) -> list[tuple[EntryLine, ...]]:
 def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
     """Each seat's entry as this phone typed it, with the score it would get if the rules
     accept the round; marks only for a mark form."""
+    words = page_reader()
     if form.kind is Kind.MARK:
         return [
-            entry_lines({"marked": [c.as_json() for c in cards]}, None) for cards in form.marked()
+            entry_lines({"marked": [c.as_json() for c in cards]}, None, words)
+            for cards in form.marked()
         ]
     readable = form.validate()  # a count left empty or mistyped is shown, but not scored
     entries = form.entries()
@@ -345,7 +228,8 @@ def mine_of(setup: TableSetup, form: RoundForm) -> list[tuple[EntryLine, ...]]:
         with contextlib.suppress(RuleError):  # mine would be refused (C1-C5): no score
             scores = [seat.score for seat in score_round(setup, entries).seats]
     return [
-        entry_lines(entry.as_json(), score) for entry, score in zip(entries, scores, strict=True)
+        entry_lines(entry.as_json(), score, words)
+        for entry, score in zip(entries, scores, strict=True)
     ]
 
 
@@ -364,11 +248,7 @@ def clash_for(
 ) -> Clash:
     """The conflict view of ``round_``: theirs and mine per player, in seat order."""
     names = [seat.player.name for seat in game.seats]
-    theirs = theirs_of(game, round_)
-    seats = tuple(
-        SeatClash(seat, names[seat], theirs[seat], mine[seat] if seat < len(mine) else ())
-        for seat in range(len(names))
-    )
+    seats = seats_of(names, theirs_of(game, round_), mine)
     keep_label, keep_url = keep or (
         gettext("Keep theirs"),
         url_for("games.keep_theirs", code=game.code, number=round_.number),
@@ -376,8 +256,8 @@ def clash_for(
     return Clash(
         number=round_.number,
         title=title,
-        headline=headline(change, round_.number),
-        seats=seats if any(seat.mine for seat in seats) else (),
+        headline=headline(change.value, round_.number, page_reader()),
+        seats=seats,
         keep_label=keep_label,
         keep_url=keep_url,
         use_mine=use_mine,
@@ -422,7 +302,9 @@ def again_fields(game: Game, round_: Round) -> tuple[tuple[str, str], ...]:
 
 def clash_page(game: Game, clash: Clash) -> ResponseReturnValue:
     """The conflict view (409: the game is not as the form knew it; nothing was saved)."""
-    page = render_template("games/round_clash.html", game=game, clash=clash)
+    page = render_template(
+        "games/round_clash.html", game=game, **clash_context(clash, generate_csrf())
+    )
     return page, 409
 
 

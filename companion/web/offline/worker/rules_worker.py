@@ -16,8 +16,10 @@ state and the queue, ``pages/resolver``, the trick resolver's trick after a tap,
 ``pages/round_scores``, a round's scores with their reasons, a round queued here included,
 ``pages/live``, a live round (the cards of its unfinished trick queued here included), and
 the round pages (``pages/record``, ``pages/mark``: record, correct, mark) and the page
-starting a round live (``pages/live_start``). With ``whole``, the scoreboard comes with its
-heading, for the kept shell page a game only this phone holds is drawn in.
+starting a round live (``pages/live_start``), and the changes queued here that the server
+did not take, with the conflict view's ways out (``pages/stopped``). With ``whole``, the
+scoreboard comes with its heading, for the kept shell page a game only this phone holds is
+drawn in.
 Given the player's
 language, a refusal is said in it as the server's pages say it (companion/rules/wording.py,
 with the compiled catalogs the archive ships); without one, in the API's English.
@@ -86,6 +88,7 @@ PAGES = frozenset(
         "pages/record",
         "pages/mark",
         "pages/live_start",
+        "pages/stopped",
     }
 )
 
@@ -130,6 +133,8 @@ def answer(call: str, request: str, language: str | None = None) -> str:
             return reply(200, round_page(body, language or "en", ROUND_PAGES[call]))
         if call == "pages/live_start":
             return reply(200, live_start(body, language or "en"))
+        if call == "pages/stopped":
+            return reply(200, stopped(body, language or "en"))
         return reply(200, ANSWERS[call](body))
     except Refusal as error:
         said: dict[str, object] = {"error": words(error, language)}
@@ -439,6 +444,32 @@ def live_start(body: Mapping[str, Any], language: str) -> dict[str, object]:
     )
     html = environment(language).get_template("games/live_start_page.html").render(context)
     return {"html": html, "number": context["number"]}
+
+
+def stopped(body: Mapping[str, Any], language: str) -> dict[str, object]:
+    """The changes this phone queued that the server did not take (a clash with another
+    phone's change, 409, or a refusal), as the scoreboard shows them
+    (templates/games/round_stopped.html, with the server's conflict view for a clash), from
+    the game as the server has it now (``state``) and the phone's outbox (``changes``: each
+    with its ``id``, ``action``, ``number``, ``body``, ``state``, ``error``, ``fields`` and
+    ``page``). A round played live here is offered whole, with its scores, once played to
+    its end. ``root`` and ``token`` as for the scoreboard. Answers the HTML."""
+    from companion.pages import clash  # noqa: PLC0415 (see scoreboard)
+
+    fields = parse.fields(body, "The request", ("state", "changes"), ("root", "token"))
+    state, changes = fields["state"], fields["changes"]
+    if not isinstance(state, dict) or not isinstance(changes, list):
+        raise parse.ApiError('"state" must be a game state and "changes" a list of changes.')
+    kept = [change for change in changes if isinstance(change, Mapping)]
+    played = offline_game.played_live(state, kept)
+    words = reader(language)
+    link = linker(str(fields.get("root") or ""), str(state["id"]))
+    context = {
+        "stopped": clash.stopped_of(state, kept, words, link, played),
+        "form_token": str(fields.get("token") or ""),
+    }
+    html = environment(language).get_template("games/round_stopped.html").render(context)
+    return {"html": html}
 
 
 def page_linker(fields: Mapping[str, Any], code: str) -> Callable[..., str]:
