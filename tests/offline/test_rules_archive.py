@@ -80,6 +80,7 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         "trick",
         "live",
         "record",
+        "clash",
     ):
         expected[f"companion/pages/{name}.py"] = pages / f"{name}.py"
     for package in (jinja2, markupsafe):  # what renders the pages, as installed
@@ -94,6 +95,8 @@ def test_the_archive_holds_the_installed_rules_and_readers_byte_for_byte() -> No
         "games/live_round.html",
         "games/round_record_page.html",
         "games/round_mark_page.html",
+        "games/round_stopped.html",
+        "games/round_clash_view.html",
     ):
         assert name in shipped_templates
     for name, path in expected.items():
