@@ -1167,8 +1167,11 @@
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
-        drawRoundPage().then(function () {
-          main.hidden = false; // (a page drawn on a kept frame, hidden until then)
+        drawRoundPage().then(function (drawn) {
+          if (!drawn) {
+            runNewScripts(); // the kept page as it is, with its scripts
+          }
+          main.hidden = false; // (a page drawn on a kept frame or in place, hidden until then)
           say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
         });
       }
@@ -1268,8 +1271,14 @@
         Array.prototype.forEach.call(content.attributes, function (attribute) {
           main.setAttribute(attribute.name, attribute.value);
         });
-        main.innerHTML = content.innerHTML;
-        runNewScripts();
+        // The parsed nodes themselves, moved (not parsed again from text). A page the worker
+        // draws stays hidden until drawn: the kept copy is never laid out nor started.
+        var drawn = roundPageOf(url) !== undefined;
+        main.hidden = drawn;
+        main.replaceChildren.apply(main, Array.prototype.slice.call(content.childNodes));
+        if (!drawn) {
+          runNewScripts();
+        }
         document.title = page.title;
         if (push) {
           history.pushState({ inPlace: true }, "", url.href);
