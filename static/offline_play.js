@@ -996,8 +996,10 @@
       shown.remove();
     } else if (placeholder) {
       fillShell(answer.body.html);
-      var script = main.getAttribute("data-round-script"); // the round pages' own (rounds.js)
-      main.appendChild(element("script", null, { src: script }));
+      if (!window.StichelnRounds) {
+        var script = main.getAttribute("data-round-script"); // the round pages' own (rounds.js)
+        main.appendChild(element("script", null, { src: script }));
+      }
     } else {
       return false;
     }
@@ -1011,7 +1013,8 @@
     return kind === "full" || kind === "delayed" || kind === "hat-full" ? "full" : kind ? "quick" : null;
   }
 
-  // A page drawn here: its form is taken, and the page's scripts run on it.
+  // A page drawn here: its form is taken, and the page's scripts run on it (rounds.js at
+  // once, before the page is painted, once this document has run it).
   function ownPage() {
     readPage();
     main.hidden = false;
@@ -1019,6 +1022,10 @@
     if (form) {
       form.action = location.pathname + location.search;
       takeSubmit();
+    }
+    if (window.StichelnRounds) {
+      window.StichelnRounds();
+      return;
     }
     Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
       var again = document.createElement("script");
