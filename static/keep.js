@@ -37,15 +37,9 @@
   var progress = control.querySelector("progress");
   var percent = control.querySelector(".keep__percent");
   var button = control.querySelector(".keep__button");
+  var language = document.documentElement.lang || undefined;
   var words = control.dataset;
   var manifestUrl = words.manifest;
-  // The scoreboard's line says the words of offline play (/offline/words.json, which the
-  // service worker keeps): its page carries none, for its weight.
-  var wordsUrl =
-    manifestUrl.slice(0, manifestUrl.lastIndexOf("/offline-kit/")) +
-    "/offline/words.json?lang=" +
-    encodeURIComponent(document.documentElement.lang || "en");
-  var busy = false;
 
   function say(template, size) {
     status.textContent = (template || "").replace("{size}", size || "");
@@ -53,95 +47,53 @@
 
   // "6.4 MB" in the page's language; below a tenth of a megabyte, whole kilobytes ("2 kB").
   function megabytes(bytes) {
-    var language = document.documentElement.lang || undefined;
-    if (bytes < 1e5) {
-      var kilobytes = new Intl.NumberFormat(language, { maximumFractionDigits: 0 });
-      return kilobytes.format(Math.max(1, Math.ceil(bytes / 1e3))) + "\u00a0kB";
-    }
-    var number = new Intl.NumberFormat(language, {
-      maximumFractionDigits: 1,
-      minimumFractionDigits: 1,
-    });
-    return number.format(bytes / 1e6) + "\u00a0MB";
-  }
-
-  function hex(buffer) {
-    return Array.prototype.map
-      .call(new Uint8Array(buffer), function (byte) {
-        return byte.toString(16).padStart(2, "0");
-      })
-      .join("");
-  }
-
-  // The kit's cache, named by the fingerprint in its rules worker's URL (.../<it>/<file>).
-  function cacheName(manifest) {
-    var parts = manifest.worker.split("/");
-    return CACHE_PREFIX + parts[parts.length - 2];
+    var small = bytes < 1e5;
+    var digits = small ? 0 : 1;
+    var number = new Intl.NumberFormat(language, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    return small ? number.format(Math.max(1, Math.ceil(bytes / 1e3))) + "\u00a0kB" : number.format(bytes / 1e6) + "\u00a0MB";
   }
 
   function showProgress(done, total) {
-    var value = total ? Math.floor((100 * done) / total) : 100;
+    var value = total ? Math.floor((100 * Math.min(done, total)) / total) : 100;
     bar.hidden = false;
     progress.max = 100; // (the scoreboard's bar, for its weight, names no maximum)
     progress.value = value;
     percent.textContent = words.percent
       ? words.percent.replace("{percent}", String(value))
-      : new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "percent" }).format(value / 100);
+      : new Intl.NumberFormat(language, { style: "percent" }).format(value / 100);
   }
 
-  // The manifest, from the network (or, offline, the service worker's kept copy).
-  function readManifest() {
-    return fetch(manifestUrl, { cache: "no-cache", credentials: "same-origin" }).then(
-      function (response) {
-        if (!response.ok) {
-          throw new Error("unavailable");
-        }
-        return response.json();
+  // The one question asked of the phone: the manifest (from the network, or offline the
+  // service worker's kept copy), whether its kit is kept, the files no kept kit holds yet
+  // (the rest are copied, never fetched again) and whether an older kit is kept.
+  function state() {
+    return fetch(manifestUrl, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) {
+        throw new Error("unavailable");
       }
-    );
-  }
-
-  // The kit's files this phone holds in no kept kit yet.
-  function missingFiles(manifest) {
-    return Promise.all(
-      manifest.files.map(function (file) {
-        return caches.match(file.url).then(function (found) {
-          return found ? null : file;
+      return response.json().then(function (manifest) {
+        var parts = manifest.worker.split("/"); // .../<fingerprint>/rules-worker.js
+        manifest.cache = CACHE_PREFIX + parts[parts.length - 2];
+        return Promise.all([
+          caches.match(manifestUrl, { cacheName: manifest.cache }), // (looking makes no cache)
+          Promise.all(manifest.files.map(function (file) {
+            return caches.match(file.url);
+          })),
+          caches.keys(),
+        ]).then(function (found) {
+          return {
+            manifest: manifest,
+            kept: Boolean(found[0]),
+            missing: manifest.files.filter(function (file, index) {
+              return !found[1][index];
+            }),
+            older: found[2].some(function (name) {
+              return name.indexOf(CACHE_PREFIX) === 0;
+            }),
+          };
         });
-      })
-    ).then(function (files) {
-      return files.filter(Boolean);
-    });
-  }
-
-  // (A cache that does not exist is not made by the look.)
-  function isKept(manifest) {
-    return caches.match(manifestUrl, { cacheName: cacheName(manifest) }).then(Boolean);
-  }
-
-  // The body of ``response``, counting each chunk as it arrives.
-  function readAll(response, counted) {
-    var reader = response.body.getReader();
-    var chunks = [];
-    var length = 0;
-    function next() {
-      return reader.read().then(function (step) {
-        if (step.done) {
-          var whole = new Uint8Array(length);
-          var at = 0;
-          chunks.forEach(function (chunk) {
-            whole.set(chunk, at);
-            at += chunk.length;
-          });
-          return whole.buffer;
-        }
-        chunks.push(step.value);
-        length += step.value.length;
-        counted(step.value.length);
-        return next();
       });
-    }
-    return next();
+    });
   }
 
   function refused(file) {
@@ -150,77 +102,73 @@
     return error;
   }
 
-  // One file into ``cache``: already there (a kit half kept before), copied from an older
-  // kit, or downloaded and checked.
-  function keepFile(cache, file, counted) {
-    return caches.match(file.url).then(function (held) {
-      if (held) {
-        counted(file.size);
-        return cache.put(file.url, held);
+  // One file into ``cache``: downloaded (each chunk counted as it arrives), checked, kept.
+  function download(cache, file, counted) {
+    return fetch(file.url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) {
+        throw new Error(file.name + " answered " + response.status);
       }
-      return fetch(file.url, { credentials: "same-origin" })
-        .then(function (response) {
-          if (!response.ok) {
-            throw new Error(file.name + " answered " + response.status);
+      var counting = new TransformStream({
+        transform: function (chunk, out) {
+          counted(chunk.length);
+          out.enqueue(chunk);
+        },
+      });
+      return new Response(response.body.pipeThrough(counting)).arrayBuffer().then(function (buffer) {
+        return crypto.subtle.digest("SHA-256", buffer).then(function (digest) {
+          var sha = Array.prototype.map.call(new Uint8Array(digest), function (byte) {
+            return byte.toString(16).padStart(2, "0");
+          });
+          if (sha.join("") !== file.sha256 || buffer.byteLength !== file.size) {
+            throw refused(file);
           }
           var type = response.headers.get("Content-Type") || "application/octet-stream";
-          return readAll(response, counted).then(function (buffer) {
-            return crypto.subtle.digest("SHA-256", buffer).then(function (digest) {
-              if (hex(digest) !== file.sha256 || buffer.byteLength !== file.size) {
-                throw refused(file);
-              }
-              var headers = { "Content-Type": type, "Content-Length": String(buffer.byteLength) };
-              return cache.put(file.url, new Response(buffer, { headers: headers }));
-            });
-          });
+          var headers = { "Content-Type": type, "Content-Length": String(buffer.byteLength) };
+          return cache.put(file.url, new Response(buffer, { headers: headers }));
         });
-    });
-  }
-
-  function dropOlderKits(keep) {
-    return caches.keys().then(function (names) {
-      return Promise.all(
-        names
-          .filter(function (name) {
-            return name.indexOf(CACHE_PREFIX) === 0 && name !== keep;
-          })
-          .map(function (name) {
-            return caches.delete(name);
-          })
-      );
+      });
     });
   }
 
   function keepKit(manifest) {
-    var name = cacheName(manifest);
-    var total = manifest.size;
     var done = 0;
     function counted(bytes) {
       done += bytes;
-      showProgress(Math.min(done, total), total);
+      showProgress(done, manifest.size);
     }
     if (navigator.storage && navigator.storage.persist) {
       navigator.storage.persist().then(null, function () {});
     }
-    showProgress(0, total);
+    showProgress(0, manifest.size);
     say(words.downloading, megabytes(manifest.download_size));
-    return caches.open(name).then(function (cache) {
-      // One file after another, so that progress is steady and a dropped line loses little.
+    return caches.open(manifest.cache).then(function (cache) {
+      // One file after another, so that progress is steady and a dropped line loses little;
+      // a file already held (in this kit half kept before, or an older one) is copied.
       return manifest.files
         .reduce(function (chain, file) {
           return chain.then(function () {
-            return keepFile(cache, file, counted);
+            return caches.match(file.url).then(function (held) {
+              if (!held) {
+                return download(cache, file, counted);
+              }
+              counted(file.size);
+              return cache.put(file.url, held);
+            });
           });
         }, Promise.resolve())
         .then(function () {
-          var body = JSON.stringify(manifest);
-          return cache.put(
-            manifestUrl,
-            new Response(body, { headers: { "Content-Type": "application/json" } })
-          );
+          var body = new Response(JSON.stringify(manifest), { headers: { "Content-Type": "application/json" } });
+          return cache.put(manifestUrl, body);
         })
         .then(function () {
-          return dropOlderKits(name);
+          return caches.keys();
+        })
+        .then(function (names) {
+          return Promise.all(
+            names.map(function (name) {
+              return name.indexOf(CACHE_PREFIX) === 0 && name !== manifest.cache ? caches.delete(name) : null;
+            })
+          );
         });
     });
   }
@@ -241,29 +189,58 @@
     }
   }
 
-  function offer(manifest) {
-    return missingFiles(manifest).then(function (missing) {
-      var bytes = missing.reduce(function (sum, file) {
-        return sum + file.download_size;
-      }, 0);
-      return caches.keys().then(function (names) {
-        var older = names.some(function (name) {
-          return name.indexOf(CACHE_PREFIX) === 0;
+  function offer(found) {
+    var bytes = found.missing.reduce(function (sum, file) {
+      return sum + file.download_size;
+    }, 0);
+    if (ready) {
+      button.textContent = words.offer.replace("{size}", megabytes(found.manifest.download_size));
+      say("");
+    } else {
+      say(found.older ? words.update : words.size, megabytes(bytes));
+    }
+    button.hidden = false;
+    button.disabled = false;
+  }
+
+  function start() {
+    control.hidden = ready; // the scoreboard's line: shown once it has something to offer
+    if (!window.isSecureContext || !window.caches || !window.crypto || !crypto.subtle) {
+      say(words.insecure);
+      button.hidden = true;
+      return;
+    }
+    state().then(
+      function (found) {
+        control.hidden = false;
+        return found.kept ? showKept(found.manifest) : offer(found);
+      },
+      function (error) {
+        button.hidden = true;
+        say(error.message === "unavailable" ? words.unavailable : words.offline);
+      }
+    );
+    button.addEventListener("click", function () {
+      if (button.disabled) {
+        return;
+      }
+      button.disabled = true;
+      state()
+        .then(function (found) {
+          return keepKit(found.manifest).then(function () {
+            showKept(found.manifest);
+          });
+        })
+        .catch(function (error) {
+          say(error && error.refused ? words.refused : words.failed);
+          button.disabled = false;
         });
-        if (ready) {
-          button.textContent = words.offer.replace("{size}", megabytes(manifest.download_size));
-          say("");
-        } else {
-          say(older ? words.update : words.size, megabytes(bytes));
-        }
-        button.hidden = false;
-        button.disabled = false;
-      });
     });
   }
 
   // ------------------------------------------------------------------------------------------
-  // "Forget this phone's copies"
+  // The scoreboard's line: "Forget this phone's copies", and the round buttons of a phone
+  // with no kit, with no network
 
   // The games kept are dropped but those a change waits for (static/outbox.js), then the
   // pages kept of any game but those (and, for a game started here, the pages it is drawn on).
@@ -272,17 +249,15 @@
     var outbox = window.StichelnOutbox; // (loaded on a game's pages of a phone with the kit)
     (outbox ? outbox.forgetKept() : Promise.reject(new Error("no outbox")))
       .then(function (waiting) {
-        var codes = [];
-        waiting.forEach(function (game) {
-          codes.push(game.code.replace(/\/next$/, "")); // a next game: drawn on its game's pages
+        var codes = waiting.map(function (game) {
+          return game.code.replace(/\/next$/, ""); // a next game: drawn on its game's pages
         });
         return caches.open(GAMES_CACHE).then(function (cache) {
           return cache.keys().then(function (requests) {
             return Promise.all(
               requests.map(function (request) {
                 var game = new URL(request.url).pathname.match(/\/g\/([^/]+)/);
-                var keep = !game || codes.indexOf(decodeURIComponent(game[1])) !== -1;
-                return keep ? null : cache.delete(request);
+                return game && codes.indexOf(decodeURIComponent(game[1])) === -1 ? cache.delete(request) : null;
               })
             );
           });
@@ -300,9 +275,6 @@
       );
   }
 
-  // ------------------------------------------------------------------------------------------
-  // A scoreboard on a phone with no kit, with no network: its round buttons lead nowhere
-
   var ROUND_BUTTONS = ".current-round .actions a, .corrections a, .play-again button";
 
   function offlineCopy() {
@@ -312,13 +284,9 @@
   function sayUnready(unready) {
     var actions = document.querySelector(".current-round .actions");
     var note = document.getElementById("offline-unready");
-    if (!unready || !actions) {
-      if (note) {
-        note.remove();
-      }
-      return;
-    }
-    if (!note) {
+    if (note && !(unready && actions)) {
+      note.remove();
+    } else if (!note && unready && actions) {
       note = document.createElement("p");
       note.id = "offline-unready";
       note.className = "hint";
@@ -335,17 +303,12 @@
       }
     } catch (error) {}
     sayUnready(offlineCopy());
-    window.addEventListener("offline", function () {
-      sayUnready(true);
-    });
-    window.addEventListener("online", function () {
-      sayUnready(false);
-    });
+    window.addEventListener("offline", sayUnready.bind(null, true));
+    window.addEventListener("online", sayUnready.bind(null, false));
     document.addEventListener(
       "click",
       function (event) {
-        var pressed = event.target.closest && event.target.closest(ROUND_BUTTONS);
-        if (pressed && offlineCopy()) {
+        if (event.target.closest && event.target.closest(ROUND_BUTTONS) && offlineCopy()) {
           event.preventDefault();
           sayUnready(true);
         }
@@ -354,76 +317,34 @@
     );
   }
 
-  function readiness() {
-    return fetch(wordsUrl, { credentials: "same-origin" })
-      .then(function (response) {
-        return response.ok ? response.json() : null;
-      })
-      .then(function (found) {
-        if (found) {
-          words = {
-            offer: found.ready_offer,
-            kept: found.ready_kept,
-            downloading: found.kit_downloading,
-            refused: found.kit_refused,
-            failed: found.kit_failed,
-            forgotten: found.forgotten,
-            unready: found.unready,
-          };
-          forget.textContent = found.forget;
-          progress.setAttribute("aria-label", found.progress);
-          guardRounds();
-          forget.addEventListener("click", forgetCopies);
-          start();
-        }
-      })
-      .catch(function () {}); // no words: nothing is offered
-  }
-
-  function start() {
-    control.hidden = ready; // the scoreboard's line: shown once it has something to offer
-    if (!window.isSecureContext || !window.caches || !window.crypto || !crypto.subtle) {
-      say(words.insecure);
-      button.hidden = true;
-      return;
-    }
-    readManifest().then(
-      function (manifest) {
-        return isKept(manifest).then(function (kept) {
-          control.hidden = false;
-          return kept ? showKept(manifest) : offer(manifest);
-        });
-      },
-      function (error) {
-        button.hidden = true;
-        say(error.message === "unavailable" ? words.unavailable : words.offline);
-      }
-    );
-    button.addEventListener("click", function () {
-      if (busy) {
-        return;
-      }
-      busy = true;
-      button.disabled = true;
-      readManifest()
-        .then(function (manifest) {
-          return keepKit(manifest).then(function () {
-            showKept(manifest);
-          });
-        })
-        .catch(function (error) {
-          say(error && error.refused ? words.refused : words.failed);
-          button.disabled = false;
-        })
-        .then(function () {
-          busy = false;
-        });
-    });
-  }
-
-  if (ready) {
-    readiness();
-  } else {
+  if (!ready) {
     start();
+    return;
   }
+  // The scoreboard's line says the words of offline play (/offline/words.json, which the
+  // service worker keeps): its page carries none, for its weight. No words: nothing offered.
+  var wordsUrl = manifestUrl.slice(0, manifestUrl.lastIndexOf("/offline-kit/")) + "/offline/words.json?lang=";
+  fetch(wordsUrl + encodeURIComponent(language || "en"), { credentials: "same-origin" })
+    .then(function (response) {
+      return response.ok ? response.json() : null;
+    })
+    .then(function (found) {
+      if (found) {
+        words = {
+          offer: found.ready_offer,
+          kept: found.ready_kept,
+          downloading: found.kit_downloading,
+          refused: found.kit_refused,
+          failed: found.kit_failed,
+          forgotten: found.forgotten,
+          unready: found.unready,
+        };
+        forget.textContent = found.forget;
+        progress.setAttribute("aria-label", found.progress);
+        guardRounds();
+        forget.addEventListener("click", forgetCopies);
+        start();
+      }
+    })
+    .catch(function () {});
 })();

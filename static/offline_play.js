@@ -910,10 +910,11 @@
       shown.remove();
     } else if (placeholder) {
       fillShell(answer.body.html);
-      var script = main.getAttribute("data-round-script"); // the round pages' own (rounds.js)
-      var again = document.createElement("script");
-      again.src = script;
-      main.appendChild(again);
+      if (!window.StichelnRounds) {
+        var script = document.createElement("script"); // the round pages' own (rounds.js)
+        script.src = main.getAttribute("data-round-script");
+        main.appendChild(script);
+      }
     } else {
       return false;
     }
@@ -927,7 +928,8 @@
     return kind === "full" || kind === "delayed" || kind === "hat-full" ? "full" : kind ? "quick" : null;
   }
 
-  // A page drawn here: its form is taken, and the page's scripts run on it.
+  // A page drawn here: its form is taken, and the page's scripts run on it (rounds.js at
+  // once, before the page is painted, once this document has run it).
   function ownPage() {
     readPage();
     main.hidden = false;
@@ -935,6 +937,10 @@
     if (form) {
       form.action = location.pathname + location.search;
       takeSubmit();
+    }
+    if (window.StichelnRounds) {
+      window.StichelnRounds();
+      return;
     }
     Array.prototype.forEach.call(main.querySelectorAll("script[src]"), function (old) {
       var again = document.createElement("script");
@@ -1079,8 +1085,11 @@
       if (!online || placeholder) {
         keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
-        drawRoundPage().then(function () {
-          main.hidden = false; // (a page drawn on a kept frame, hidden until then)
+        drawRoundPage().then(function (drawn) {
+          if (!drawn) {
+            runNewScripts(); // the kept page as it is, with its scripts
+          }
+          main.hidden = false; // (a page drawn on a kept frame or in place, hidden until then)
           say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
         });
       }
@@ -1180,8 +1189,14 @@
         Array.prototype.forEach.call(content.attributes, function (attribute) {
           main.setAttribute(attribute.name, attribute.value);
         });
-        main.innerHTML = content.innerHTML;
-        runNewScripts();
+        // The parsed nodes themselves, moved (not parsed again from text). A page the worker
+        // draws stays hidden until drawn: the kept copy is never laid out nor started.
+        var drawn = roundPageOf(url) !== undefined;
+        main.hidden = drawn;
+        main.replaceChildren.apply(main, Array.prototype.slice.call(content.childNodes));
+        if (!drawn) {
+          runNewScripts();
+        }
         document.title = page.title;
         if (push) {
           history.pushState({ inPlace: true }, "", url.href);

@@ -8,11 +8,14 @@
    - in quick entry, only the chips of a seat's marked colour(s) are shown (C4), and a seat's
      tricks and cards open as soon as its indicator is chosen (without this file, Continue);
    - the warning next to the switch of entry modes shows while a switch would drop something
-     typed (round_switch.py says the same on the server). */
-(function () {
+     typed (round_switch.py says the same on the server).
+   A round page drawn again in place offline (static/offline_play.js) starts this on its new
+   form at once, through StichelnRounds, before it is first painted. */
+(function start() {
   "use strict";
 
   var form = document.querySelector("form.round-form");
+  window.StichelnRounds = start;
   if (!form) {
     return;
   }
