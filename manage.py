@@ -195,9 +195,45 @@ def has_python_files(folder: Path) -> bool:
     return folder.is_dir() and any(folder.rglob("*.py"))
 
 
+@contextlib.contextmanager
+def bytecode_cached() -> Iterator[None]:
+    """Let the test command's Python processes cache their bytecode, in a throwaway folder,
+    where the caller forbids writing it (``PYTHONDONTWRITEBYTECODE``).
+
+    Without a cache each process compiles every module of the project and the tests from
+    source again, and pytest rewrites the asserts of every test module and plugin again:
+    each collection of the suite (one by the main process and one by each worker, in both
+    passes) costs several times the processor time it costs with one. The folder
+    (``PYTHONPYCACHEPREFIX``) is outside the tree and removed afterwards, so the caller's
+    wish (no ``__pycache__`` in the checkout) still holds."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        yield  # bytecode is cached beside the sources, as Python does by default
+        return
+    saved = {
+        name: os.environ.get(name) for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    }
+    with tempfile.TemporaryDirectory(prefix="sticheln-bytecode-") as folder:
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
 def test(args: list[str]) -> None:
     """Run the checks in order, stopping at the first failure; ``args`` go to pytest."""
     setup()
+    with bytecode_cached():
+        checks(args)
+
+
+def checks(args: list[str]) -> None:
+    """The test command's steps after the setup (:func:`test`)."""
     run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
     run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
     if has_python_files(RULES):
