@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import venv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from scripts import offline_kit  # standard library only, beside this file
@@ -233,16 +233,19 @@ def test(args: list[str]) -> None:
 
 
 def checks(args: list[str]) -> None:
-    """The test command's steps after the setup (:func:`test`)."""
-    run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
-    run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
-    if has_python_files(RULES):
-        run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
-    else:
-        step("mypy companion/rules: no Python files yet, skipped")
-    # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
-    run_or_fail("lint-imports", [str(BIN / "lint-imports")])
-    with built_docs() as docs_html:
+    """The test command's steps after the setup (:func:`test`). The docs build, the longest
+    of the checks before pytest, runs beside ruff, mypy and lint-imports (each mostly one
+    core's work)."""
+    with built_docs() as docs_built:
+        run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
+        run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
+        if has_python_files(RULES):
+            run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
+        else:
+            step("mypy companion/rules: no Python files yet, skipped")
+        # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
+        run_or_fail("lint-imports", [str(BIN / "lint-imports")])
+        docs_html = docs_built()
         if not ensure_chromium():
             step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
         # tests/docs reads the pages built here instead of building them a second time.
@@ -275,16 +278,32 @@ def screens() -> None:
 
 
 @contextlib.contextmanager
-def built_docs() -> Iterator[Path]:
+def built_docs() -> Iterator[Callable[[], Path]]:
     """Build docs/ with Sphinx into a throwaway folder, removed afterwards; a warning (a
     broken link, a missing page or screenshot, a docstring autodoc cannot read) fails the
-    step. No link is fetched: the build needs no network."""
+    step. No link is fetched: the build needs no network. The build starts at once and runs
+    beside whatever the block runs; calling what it yields waits for it and answers the
+    folder (StepFailed if the build failed). A build still running when the block ends (a
+    step before failed) is stopped."""
+    name = "sphinx-build -W docs"
     with tempfile.TemporaryDirectory(prefix="sticheln-docs-") as out:
-        run_or_fail(
-            "sphinx-build -W docs",
-            [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html", str(DOCS), out],
-        )
-        yield Path(out)
+        step(f"{name} (started, runs beside the next steps)")
+        command = [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html"]
+        build = subprocess.Popen([*command, str(DOCS), out], cwd=ROOT)
+
+        def finished() -> Path:
+            step(f"{name}: waiting for the build")
+            code = build.wait()
+            if code != 0:
+                raise StepFailed(f"step '{name}' failed with exit code {code}")
+            return Path(out)
+
+        try:
+            yield finished
+        finally:
+            if build.poll() is None:
+                build.terminate()
+                build.wait()
 
 
 def parallel_workers() -> list[str]:
