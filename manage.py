@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import venv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from scripts import offline_kit  # standard library only, beside this file
@@ -195,18 +195,57 @@ def has_python_files(folder: Path) -> bool:
     return folder.is_dir() and any(folder.rglob("*.py"))
 
 
+@contextlib.contextmanager
+def bytecode_cached() -> Iterator[None]:
+    """Let the test command's Python processes cache their bytecode, in a throwaway folder,
+    where the caller forbids writing it (``PYTHONDONTWRITEBYTECODE``).
+
+    Without a cache each process compiles every module of the project and the tests from
+    source again, and pytest rewrites the asserts of every test module and plugin again:
+    each collection of the suite (one by the main process and one by each worker, in both
+    passes) costs several times the processor time it costs with one. The folder
+    (``PYTHONPYCACHEPREFIX``) is outside the tree and removed afterwards, so the caller's
+    wish (no ``__pycache__`` in the checkout) still holds."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        yield  # bytecode is cached beside the sources, as Python does by default
+        return
+    saved = {
+        name: os.environ.get(name) for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    }
+    with tempfile.TemporaryDirectory(prefix="sticheln-bytecode-") as folder:
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
 def test(args: list[str]) -> None:
     """Run the checks in order, stopping at the first failure; ``args`` go to pytest."""
     setup()
-    run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
-    run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
-    if has_python_files(RULES):
-        run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
-    else:
-        step("mypy companion/rules: no Python files yet, skipped")
-    # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
-    run_or_fail("lint-imports", [str(BIN / "lint-imports")])
-    with built_docs() as docs_html:
+    with bytecode_cached():
+        checks(args)
+
+
+def checks(args: list[str]) -> None:
+    """The test command's steps after the setup (:func:`test`). The docs build, the longest
+    of the checks before pytest, runs beside ruff, mypy and lint-imports (each mostly one
+    core's work)."""
+    with built_docs() as docs_built:
+        run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
+        run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
+        if has_python_files(RULES):
+            run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
+        else:
+            step("mypy companion/rules: no Python files yet, skipped")
+        # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").
+        run_or_fail("lint-imports", [str(BIN / "lint-imports")])
+        docs_html = docs_built()
         if not ensure_chromium():
             step(f"browser tests: {CHROMIUM} is missing and cannot be installed here, skipped")
         # tests/docs reads the pages built here instead of building them a second time.
@@ -239,16 +278,32 @@ def screens() -> None:
 
 
 @contextlib.contextmanager
-def built_docs() -> Iterator[Path]:
+def built_docs() -> Iterator[Callable[[], Path]]:
     """Build docs/ with Sphinx into a throwaway folder, removed afterwards; a warning (a
     broken link, a missing page or screenshot, a docstring autodoc cannot read) fails the
-    step. No link is fetched: the build needs no network."""
+    step. No link is fetched: the build needs no network. The build starts at once and runs
+    beside whatever the block runs; calling what it yields waits for it and answers the
+    folder (StepFailed if the build failed). A build still running when the block ends (a
+    step before failed) is stopped."""
+    name = "sphinx-build -W docs"
     with tempfile.TemporaryDirectory(prefix="sticheln-docs-") as out:
-        run_or_fail(
-            "sphinx-build -W docs",
-            [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html", str(DOCS), out],
-        )
-        yield Path(out)
+        step(f"{name} (started, runs beside the next steps)")
+        command = [str(BIN / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html"]
+        build = subprocess.Popen([*command, str(DOCS), out], cwd=ROOT)
+
+        def finished() -> Path:
+            step(f"{name}: waiting for the build")
+            code = build.wait()
+            if code != 0:
+                raise StepFailed(f"step '{name}' failed with exit code {code}")
+            return Path(out)
+
+        try:
+            yield finished
+        finally:
+            if build.poll() is None:
+                build.terminate()
+                build.wait()
 
 
 def parallel_workers() -> list[str]:
