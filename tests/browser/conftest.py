@@ -48,6 +48,20 @@ def require_browser() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# The order of the files
+
+#: The files of offline play start Pyodide on page after page: the slowest, so they go first,
+#: and the two workers (a file each at a time) end together on the short files.
+SLOWEST_FIRST = "tests/browser/test_offline_"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files of offline play first among the browser tests (a stable sort: every
+    other test keeps its place, and tests/conftest.py's order of the folders stands)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOWEST_FIRST))
+
+
+# --------------------------------------------------------------------------------------------
 # The app, served on a free loopback port
 
 
