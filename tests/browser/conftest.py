@@ -7,15 +7,19 @@ where that is a failure: ``python3 manage.py test`` installs it from Debian's pa
 One server and one browser serve the whole session. The journeys get a fresh phone (browser
 context) per test; the page checks, which only look, share a phone per colour scheme. Every
 phone records every request it makes, so that a test can check that nothing leaves the app's
-own host.
+own host. A test of offline play may ask for a phone that kept the offline kit
+(``new_phone(kit_kept=True)``): a browser of its own started on a copy of a profile that kept
+it once in the session, in the phone's locale (``kit_profiles``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,12 +27,14 @@ import pytest
 from tests.browser.support import (
     CHROMIUM,
     TIMEOUT_MS,
+    WORKER_START_MS,
     LiveServer,
     Phone,
     PhoneFactory,
     Site,
     missing_browser_reason,
     open_phone,
+    open_profile_phone,
     record_rounds,
 )
 from tests.needed_tools import require
@@ -39,6 +45,20 @@ def require_browser() -> None:
     """Skip the test (outside CI) or fail it (in CI) when the browser cannot run here."""
     reason = missing_browser_reason()
     require(None if reason is None else f"the browser tests cannot run: {reason}")
+
+
+# --------------------------------------------------------------------------------------------
+# The order of the files
+
+#: The files of offline play start Pyodide on page after page: the slowest, so they go first,
+#: and the two workers (a file each at a time) end together on the short files.
+SLOWEST_FIRST = "tests/browser/test_offline_"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files of offline play first among the browser tests (a stable sort: every
+    other test keeps its place, and tests/conftest.py's order of the folders stands)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOWEST_FIRST))
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,13 +129,85 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def kit_profiles(
+    browser: Any,
+    live_server: LiveServer,
+    live_table: Table,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str], Path]:
+    """The profile folder of a phone in a locale (``"de-DE"``; ``""``: the browser's own) that
+    kept the offline kit, made at the first call for that locale and kept for the session.
+
+    That phone did what a table does first: opened a game by its edit link (the service
+    worker installed, keeping the pages of this visit in its language), kept the kit on the
+    share page ("Keep for offline play", its 7 MB downloaded and checked), opened the
+    scoreboard (offline play kept the game), then, with no network, its record page (the rules
+    worker started, so the browser keeps Pyodide compiled as a phone does). Then its cookies
+    are cleared: a copy holds no game's edit right and nothing waiting to be sent. The share
+    page's keeping is tested on fresh phones (test_offline_keep.py, test_offline_ready.py)."""
+    from flask_babel import force_locale, gettext
+    from playwright.sync_api import expect
+
+    made: dict[str, Path] = {}
+
+    def kept(locale: str) -> Path:
+        if locale in made:
+            return made[locale]
+        profile = tmp_path_factory.mktemp("kit-profile") / "profile"
+        game = live_table.new_game(["Ann", "Ben", "Cleo"], rounds=5)
+        with live_server.app.test_request_context(), force_locale(locale.split("-")[0] or "en"):
+            keep = gettext("Keep for offline play")
+            offline = gettext(
+                "This phone is offline. Rounds entered on it are kept on this phone and sent "
+                "by themselves when the connection is back."
+            )
+        options = {"locale": locale} if locale else {}
+        phone = open_profile_phone(browser, live_server.url, profile, **options)
+        try:
+            page = phone.page
+            phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            phone.goto(f"/g/{game['id']}/share")
+            button = page.get_by_role("button", name=keep)
+            button.click()
+            expect(button).to_be_hidden()  # once the whole kit is kept
+            phone.goto(f"/g/{game['id']}")
+            expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
+            phone.set_offline(True)
+            phone.goto(f"/g/{game['id']}/rounds/record")
+            status = page.locator("#offline-play-status")
+            expect(status).to_have_text(offline, timeout=WORKER_START_MS)
+            phone.context.clear_cookies()
+        finally:
+            phone.context.close()
+        made[locale] = profile
+        return profile
+
+    return kept
+
+
 @pytest.fixture
-def new_phone(browser: Any, live_server: LiveServer) -> Iterator[PhoneFactory]:
-    """Open phones (browser contexts); each is closed at the end of the test."""
+def new_phone(
+    browser: Any,
+    live_server: LiveServer,
+    kit_profiles: Callable[[str], Path],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[PhoneFactory]:
+    """Open phones (browser contexts); each is closed at the end of the test. With
+    ``kit_kept=True``, a phone that kept the offline kit (see ``kit_profiles``), on a browser
+    of its own, its service workers allowed."""
     phones: list[Phone] = []
 
-    def new(**options: Any) -> Phone:
-        phones.append(open_phone(browser, live_server.url, **options))
+    def new(kit_kept: bool = False, **options: Any) -> Phone:
+        if kit_kept:
+            profile = tmp_path_factory.mktemp("phone") / "profile"
+            kept = kit_profiles(options.get("locale", ""))
+            shutil.copytree(kept, profile, ignore=shutil.ignore_patterns("Singleton*"))
+            phones.append(open_profile_phone(browser, live_server.url, profile, **options))
+            phones[-1].kit_kept = True
+        else:
+            phones.append(open_phone(browser, live_server.url, **options))
         return phones[-1]
 
     yield new

@@ -84,6 +84,8 @@ class Phone:
     requests: list[str] = field(default_factory=list)
     offline: bool = False
     routed: bool = False
+    #: Started on a copy of a profile that kept the offline kit (``kit_kept`` in conftest.py).
+    kit_kept: bool = False
 
     def goto(self, path: str) -> Any:
         """Open ``path`` of the app; answer the response."""
@@ -160,10 +162,28 @@ def kit_manifest(server: LiveServer) -> dict[str, Any]:
 def open_phone(browser: Any, base_url: str, **options: Any) -> Phone:
     """A new context set up as a phone (``options`` override PHONE), recording requests."""
     context = browser.new_context(**{**PHONE, "base_url": base_url, **options})
+    return phone_of(context, base_url, context.new_page())
+
+
+def open_profile_phone(
+    browser: Any, base_url: str, profile: Path, args: tuple[str, ...] = (), **options: Any
+) -> Phone:
+    """A phone on a browser of its own, started on the profile folder ``profile`` (its
+    cookies, local storage, IndexedDB, service worker and caches, as a phone keeps them when
+    the browser closes), with its service workers allowed; closing its context stops that
+    browser. ``args`` go to Chromium, ``options`` override PHONE."""
+    options = {**PHONE, "service_workers": "allow", "base_url": base_url, **options}
+    context = browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), headless=True, args=list(args), **options
+    )
+    return phone_of(context, base_url, context.pages[0] if context.pages else context.new_page())
+
+
+def phone_of(context: Any, base_url: str, page: Any) -> Phone:
+    """The phone of a new ``context`` and its first ``page``, recording its requests."""
     context.set_default_timeout(TIMEOUT_MS)
-    phone = Phone(context, None, base_url)
+    phone = Phone(context, page, base_url)
     context.on("request", lambda request: phone.requests.append(request.url))
-    phone.page = context.new_page()
     return phone
 
 

@@ -220,9 +220,7 @@ def test_cards_of_an_unfinished_trick_are_sent_from_the_scoreboard(
     leader, marked, tricks = played_round("classic", random.Random("sent from anywhere"))
     cards = trick_cards(tricks)
     game = started_live(live_table, leader, marked)
-    phone = made_ready(
-        new_phone(locale=HUNGARIAN["locale"], service_workers="allow"), game, HUNGARIAN
-    )
+    phone = made_ready(new_phone(locale=HUNGARIAN["locale"], kit_kept=True), game, HUNGARIAN)
     page = phone.page
     phone.goto(f"/g/{game['id']}/rounds/1/live")
     phone.set_offline(True)

@@ -115,19 +115,22 @@ WORDS = {
 def ready_phone(new_phone: PhoneFactory, table: Table, game: dict[str, Any], words: Any) -> Phone:
     """A phone that may edit ``game``, kept the offline kit, and opened the scoreboard with
     the network (offline play kept the game and its record page)."""
-    phone = new_phone(locale=words["locale"], service_workers="allow")
+    phone = new_phone(locale=words["locale"], kit_kept=True)
     return made_ready(phone, game, words)
 
 
 def made_ready(phone: Phone, game: dict[str, Any], words: Any) -> Phone:
-    """``phone``, made ready to play ``game`` offline (see :func:`ready_phone`)."""
+    """``phone``, made ready to play ``game`` offline (see :func:`ready_phone`): the kit kept
+    on the share page, unless the phone holds it already (``kit_kept``: then the scoreboard
+    the edit link leads to keeps the game, and is not left before it has)."""
     page = phone.page
     phone.goto(f"/g/{game['id']}/edit/{game['edit_key']}")
     page.wait_for_function(CONTROLLED)
-    phone.goto(f"/g/{game['id']}/share")
-    page.get_by_role("button", name=words["keep"]).click()
-    expect(page.locator("[data-keep] .keep__status")).to_contain_text(words["kept"])
-    phone.goto(f"/g/{game['id']}")
+    if not phone.kit_kept:
+        phone.goto(f"/g/{game['id']}/share")
+        page.get_by_role("button", name=words["keep"]).click()
+        expect(page.locator("[data-keep] .keep__status")).to_contain_text(words["kept"])
+        phone.goto(f"/g/{game['id']}")
     # Offline play kept the game's state and its record page.
     expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
     return phone

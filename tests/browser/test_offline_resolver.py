@@ -164,7 +164,7 @@ def offline_resolver(
     a phone online without JavaScript, in the same language (``words``)."""
     kit_manifest(live_server)
     game = live_table.new_game(["Ann", "Ben", "Cleo"], rounds=5)
-    phone = made_ready(new_phone(locale=words["locale"], service_workers="allow"), game, words)
+    phone = made_ready(new_phone(locale=words["locale"], kit_kept=True), game, words)
     online = new_phone(locale=words["locale"], java_script_enabled=False)
     phone.goto(opened)
     phone.set_offline(True)

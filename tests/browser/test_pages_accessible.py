@@ -1,8 +1,13 @@
 """Every page of ``PAGES`` (test_pages.py) in the light and the dark colour scheme:
 accessible (axe-core, WCAG 2.1 A and AA), nothing scrolling sideways, no request to any host
-but the app's own."""
+but the app's own. Each page is loaded once and looked at in both schemes, the phone's
+preference switched in between: the schemes are the style sheets' alone (no script reads
+the preference), as ``test_no_script_reads_the_colour_scheme`` makes sure."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 
@@ -19,23 +24,45 @@ from tests.browser.test_pages import (
     save_screenshot,
 )
 
+SCHEMES = ["light", "dark"]
+#: What a script reads to draw a page by the phone's colour scheme.
+SCHEME_READS = re.compile(r"prefers-color-scheme|colorScheme|matchMedia")
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+
+def test_no_script_reads_the_colour_scheme() -> None:
+    """Switching a loaded page's scheme (below) stands for loading it in that scheme only
+    while the scheme is the style sheets' alone (the pages' scripts are all in static/: the
+    Content-Security-Policy allows no inline script)."""
+    scripts = sorted(STATIC.glob("*.js"))
+    assert scripts
+    found = [f"{script.name}: {m.group()}" for script in scripts
+             for m in SCHEME_READS.finditer(script.read_text("utf-8"))]  # fmt: skip
+    assert found == []
+
+
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
 def test_page_is_accessible_and_fits_the_phone(
-    shared_phones: PhoneFactory, site: Site, axe_source: str, page: Page, scheme: str
+    shared_phones: PhoneFactory, site: Site, axe_source: str, page: Page
 ) -> None:
-    """axe-core finds no WCAG 2.1 A/AA violation, nothing scrolls sideways, every request
-    stays on the app's host."""
-    phone = shared_phones(scheme, color_scheme=scheme, storage_state=site.state)
+    """In each scheme axe-core finds no WCAG 2.1 A/AA violation and nothing scrolls
+    sideways; every request stays on the app's host."""
+    phone = shared_phones("schemes", storage_state=site.state)
     phone.context.add_cookies([{"name": "lang", "value": "en", "url": site.base_url}])
-    where = f"{page.name} ({scheme})"
-    problems = open_page(phone, site, page, where)
+    phone.page.emulate_media(color_scheme=SCHEMES[0])
+    problems = open_page(phone, site, page, page.name)
     lang = phone.page.locator("html").get_attribute("lang")
     if lang != "en":
-        problems.append(f"{where}: <html lang={lang!r}>, expected 'en'")
-    save_screenshot(phone, f"{page.name}-{scheme}")
-    problems += describe_violations(axe_violations(phone, axe_source), where)
-    problems += overflow_problems(phone, where)
-    problems += foreign_request_problems(phone, where)
+        problems.append(f"{page.name}: <html lang={lang!r}>, expected 'en'")
+    backgrounds = set()
+    for scheme in SCHEMES:
+        phone.page.emulate_media(color_scheme=scheme)
+        where = f"{page.name} ({scheme})"
+        backgrounds.add(phone.page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        save_screenshot(phone, f"{page.name}-{scheme}")
+        problems += describe_violations(axe_violations(phone, axe_source), where)
+        problems += overflow_problems(phone, where)
+    if len(backgrounds) != len(SCHEMES):
+        problems.append(f"{page.name}: one background in both schemes: {backgrounds}")
+    problems += foreign_request_problems(phone, page.name)
     assert not problems, "\n".join(problems)
