@@ -509,7 +509,7 @@
         function () {
           // This phone now holds what it needs to record rounds of this game offline.
           main.setAttribute("data-offline-ready", "");
-          keepToken();
+          formToken(true);
           return true;
         },
         function () {
@@ -521,24 +521,17 @@
   // The CSRF token of the forms the rules worker draws: this page's, else the one kept when
   // a page of the game last loaded with the network (the shell has none), so that a form
   // drawn offline is still the server's to take once the network is back.
-  var TOKEN = "sticheln-offline-token";
-
-  function formToken() {
+  // (``keep``: this page's is kept, the page having loaded with the network.)
+  function formToken(keep) {
     var field = document.querySelector('input[name="csrf_token"]');
     try {
-      return field ? field.value : localStorage.getItem(TOKEN) || "";
+      if (keep && field) {
+        localStorage.setItem("sticheln-offline-token", field.value);
+      }
+      return field ? field.value : localStorage.getItem("sticheln-offline-token") || "";
     } catch (error) {
       return field ? field.value : "";
     }
-  }
-
-  function keepToken() {
-    var field = document.querySelector('input[name="csrf_token"]');
-    try {
-      if (field && field.value) {
-        localStorage.setItem(TOKEN, field.value);
-      }
-    } catch (error) {}
   }
 
   function linksTo(pattern) {
