@@ -240,7 +240,9 @@ def checks(args: list[str]) -> None:
         run_or_fail("ruff check .", [str(BIN / "ruff"), "check", "."])
         run_or_fail("ruff format --check .", [str(BIN / "ruff"), "format", "--check", "."])
         if has_python_files(RULES):
-            run_or_fail("mypy companion/rules", [str(BIN / "mypy"), "companion/rules"])
+            # The rules and the page models: both run on the phone too, pure and typed.
+            typed = ["companion/rules", "companion/pages"]
+            run_or_fail(f"mypy {' '.join(typed)}", [str(BIN / "mypy"), *typed])
         else:
             step("mypy companion/rules: no Python files yet, skipped")
         # The layer contracts of pyproject.toml ([tool.importlinter]; DESIGN.md, "Architecture").

@@ -26,8 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.pages.charts import signed_number
 from companion.pages.record import json_tokens
-from companion.pages.scoreboard import Url, signed_number
+from companion.pages.scoreboard import Url
 from companion.pages.trick import Chip, card_chip
 from companion.rules import Colour
 from companion.rules.cards import card_of_token

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from companion.pages.charts import signed_number
 from companion.pages.render import link_citations
 from companion.pages.scoreboard import (
     FINISHED,
@@ -24,7 +25,6 @@ from companion.pages.scoreboard import (
     SCORED,
     Url,
     ranked_standings,
-    signed_number,
     variant_of,
 )
 from companion.pages.trick import (

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.pages.scoreboard import SCORED, Url, signed_number, variant_of
+from companion.pages.charts import signed_number
+from companion.pages.scoreboard import SCORED, Url, variant_of
 from companion.rules import (
     Card,
     Colour,

@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.pages.scoreboard import PENDING, SCORED, Url, signed_number
+from companion.pages.charts import signed_number
+from companion.pages.scoreboard import PENDING, SCORED, Url
 from companion.rules import Colour
 from companion.rules.text import N_, ngettext
 from companion.rules.wording import Reader, colour_words

@@ -13,7 +13,8 @@ from companion.data.circles import circle_name_of
 from companion.data.models import Game
 from companion.data.states import GameStatus
 from companion.formats import bg_stats
-from companion.pages.scoreboard import Scoreboard, ranked_standings, signed_number
+from companion.pages.charts import signed_number
+from companion.pages.scoreboard import Scoreboard, ranked_standings
 
 
 @dataclass(frozen=True)
