@@ -467,11 +467,13 @@
         if (!state) {
           throw new Error("no game state");
         }
+        // The pages first, then the state: a page left while its round pages are being kept
+        // leaves the older state, so the next load keeps them again.
         return outbox.keptGame().then(function (kept) {
-          var pages = kept && kept.state.version === state.version ? null : recordPages();
-          return outbox.keepGame(state).then(function () {
-            askForShell();
-            return pages && keepPages(pages);
+          var pages = kept && kept.state.version === state.version ? [] : recordPages();
+          askForShell();
+          return keepPages(pages).then(function () {
+            return outbox.keepGame(state);
           });
         });
       })
