@@ -74,11 +74,20 @@ def tokens(cards: list[dict[str, Any]]) -> list[str]:
 
 def on_scoreboard(counter: TapCounter) -> None:
     expect(counter.page.get_by_role("heading", level=1)).to_have_text("Scoreboard")
+    settled(counter.page)
+
+
+def settled(page: Any) -> None:
+    """The editing scoreboard's readiness line is shown once static/keep.js has asked the
+    phone's caches, and moves the round buttons down: a tap aimed before then can land on
+    the button above ("Mark colours" for "Record round N")."""
+    expect(page.locator("[data-ready]")).to_be_visible()
 
 
 def mark_colours(counter: TapCounter, entries: list[dict[str, Any]]) -> None:
     """Scoreboard → mark page: each seat's indicator chips, one tap each, then save."""
     page = counter.page
+    settled(page)
     counter.tap(page.get_by_role("link", name="Mark colours", exact=True))
     expect(page.get_by_role("heading", level=1)).to_contain_text("Mark colours")
     for seat, entry in enumerate(entries):
@@ -90,6 +99,7 @@ def mark_colours(counter: TapCounter, entries: list[dict[str, Any]]) -> None:
 
 def open_record_page(counter: TapCounter, number: int) -> None:
     page = counter.page
+    settled(page)
     counter.tap(page.get_by_role("link", name=f"Record round {number}", exact=True))
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Record round {number}")
 
