@@ -10,7 +10,7 @@
 // - On the live page online: a tap the server does not answer (static/live.js hands it
 //   over) is played here. After each tap answered online the phone keeps the game as the
 //   server now has it, so that it can go on offline from there.
-// - Offline, at a live round's address, the service worker shows the kept shell
+// - Offline, at a live round's address, the service worker shows a kept page of the game
 //   (data-offline-frame, hidden); the round is drawn in it.
 // Loaded by app.js after offline_play.js, whose rules worker, outbox and words it uses.
 (function () {
@@ -219,12 +219,12 @@
   play.words.then(function (found) {
     words = found;
     if (!words) {
-      main.hidden = false; // never online in this language: nothing to draw it with
+      main.hidden = false; // never online in this language: the kept page as it is
       return;
     }
     takeLiveForms();
     if (main.hasAttribute("data-offline-frame")) {
-      // The shell's content stays hidden; the phone says the rules are starting.
+      // The kept page's own content stays hidden; the phone says the rules are starting.
       Array.prototype.forEach.call(main.children, function (child) {
         child.hidden = true;
       });

@@ -29,38 +29,38 @@
   }
   var code = main.getAttribute("data-game");
   var root = script.src.slice(0, script.src.lastIndexOf("/static/"));
-  // A game this phone holds that the server does not have yet: one started on this phone
-  // with no network (static/offline_new_game.js), under "/games/new/<key>", or the table's
-  // next game played again here, under the game it follows and "/next" ("/g/<code>/next",
-  // "/games/new/<key>/next", "/g/<code>/next/next"...); kept in the outbox under "new/<key>",
-  // "<code>/next"... Each page of it is the kept shell (templates/pwa/shell.html), which the
-  // rules worker draws the page in, from the game's state.
-  var HELD_ADDRESS = /^(.*?\/(?:g\/([A-Za-z0-9]+)|games\/new\/([A-Za-z0-9_-]+)))((?:\/next)*)(?:\/rounds\/(?:record|mark|live|[0-9]+\/live))?$/;
-  var held = location.pathname.match(HELD_ADDRESS);
-  var placeholder = Boolean(held && (held[3] || held[4]));
-  if (placeholder) {
-    code = (held[3] ? window.StichelnOutbox.newOf(held[3]) : held[2]) + held[4];
+  // The table's next game, started on this phone before the server has it: its pages are
+  // under the game it follows ("/g/<code>/next").
+  var NEXT_ADDRESS = /\/g\/([A-Za-z0-9]+)\/next(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
+  var nextGame = location.pathname.match(NEXT_ADDRESS);
+  var before = nextGame ? nextGame[1] : null; // the game it follows
+  if (nextGame) {
+    code = window.StichelnOutbox.nextOf(before);
   }
-  // A live or correct page of a game the server has, offline: the service worker shows the
-  // shell there too (templates/pwa/sw.js), and the rules worker draws the page in it.
-  var DRAWN_ADDRESS = /\/g\/([A-Za-z0-9]+)\/rounds\/[0-9]+(?:\/live)?$/;
-  if (!code && !placeholder && DRAWN_ADDRESS.test(location.pathname)) {
-    code = location.pathname.match(DRAWN_ADDRESS)[1];
+  // A game started on this phone with no network (static/offline_new_game.js): its pages
+  // are under "/games/new/<key>". Each page of either is the kept shell (templates/pwa/
+  // shell.html), which the rules worker draws the page in, from the game's state.
+  var NEW_ADDRESS = /\/games\/new\/([A-Za-z0-9_-]+)(?:\/rounds\/(record|mark|live|[0-9]+\/live))?$/;
+  var newGame = location.pathname.match(NEW_ADDRESS);
+  if (newGame) {
+    code = window.StichelnOutbox.newOf(newGame[1]);
   }
+  // A game this phone holds that the server does not have yet: a next game or a new one.
+  var placeholder = Boolean(nextGame || newGame);
   var gameApi = root + "/api/v1/games/" + encodeURIComponent(code);
   var language = document.documentElement.lang || "en";
   var wordsUrl = root + "/offline/words.json?lang=" + encodeURIComponent(language);
-  // A live round's address (its page, or the shell the service worker shows there offline,
-  // in which static/offline_live.js plays the round).
+  // A live round's address (its page, or the kept page the service worker shows there
+  // offline, on which static/offline_live.js plays the round).
   var LIVE_ADDRESS = /\/rounds\/[0-9]+\/live$/;
+  // A round's correct page this phone never opened: the service worker shows the game's
+  // kept record page there, on which the round is entered again, whole.
   var CORRECT_ADDRESS = /\/rounds\/([0-9]+)$/;
-  // What this page is (read again when another page of the game is swapped in, in place);
-  // ``inShell``: the shell, in which the rules worker draws the page.
-  var scoreboardUrl, onLivePage, onScoreboard, form, marking, inShell, correcting, startingLive;
+  // What this page is (read again when another page of the game is swapped in, in place).
+  var scoreboardUrl, onLivePage, onScoreboard, form, marking, correctAgain, correcting, startingLive;
 
   function readPage() {
-    inShell = main.hasAttribute("data-offline-frame");
-    scoreboardUrl = placeholder || inShell ? gameAddress() : main.getAttribute("data-scoreboard");
+    scoreboardUrl = placeholder ? placeholderAddress("") : main.getAttribute("data-scoreboard");
     onLivePage = LIVE_ADDRESS.test(location.pathname);
     var board = placeholder ? location.pathname === new URL(scoreboardUrl).pathname : document.querySelector(".board-updates") !== null;
     onScoreboard = board && !onLivePage;
@@ -69,7 +69,12 @@
       main.querySelector('form.round-form[data-kind="mark"]') ||
       main.querySelector("form.live-start__form");
     marking = form !== null && form.getAttribute("data-kind") === "mark";
-    correcting = CORRECT_ADDRESS.test(location.pathname);
+    correctAgain =
+      !placeholder &&
+      main.hasAttribute("data-offline-frame") &&
+      !main.hasAttribute("data-correcting") &&
+      CORRECT_ADDRESS.test(location.pathname);
+    correcting = main.hasAttribute("data-correcting") || correctAgain;
     startingLive = main.querySelector(".live-start") !== null; // (offline_live.js plays it)
   }
   readPage();
@@ -83,15 +88,19 @@
     say(words.sending);
   });
 
-  // The address of this page's game (its scoreboard).
-  function gameAddress() {
-    return placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code);
+  // The address of the next game of ``game`` started on this phone: its scoreboard, or a
+  // round page ("record", "mark", "live").
+  function nextAddress(game, page) {
+    var board = root + "/g/" + encodeURIComponent(game) + "/next";
+    return page ? board + "/rounds/" + page : board;
   }
 
-  // The address of a page of the game this page is of, which the server does not have yet:
-  // its scoreboard, or a round page ("record", "mark", "live").
+  // The address of a page of the game this page is of, which the server does not have yet.
   function placeholderAddress(page) {
-    var board = location.origin + held[1] + held[4];
+    if (nextGame) {
+      return nextAddress(before, page);
+    }
+    var board = root + "/games/new/" + newGame[1];
     return page ? board + "/rounds/" + page : board;
   }
 
@@ -225,8 +234,6 @@
   // Play again with no network: the table's next game, started on this phone
 
   // The page's own Play again (a game the server has as over): with no network, on the phone.
-  // A game the server does not have yet is played again on the phone whatever the network:
-  // the server starts its next game once it has it (its play again waits in the outbox).
   function takePlayAgain(pageForm) {
     pageForm.setAttribute("data-offline-entry", "");
     var confirmed = false;
@@ -236,7 +243,7 @@
       }
       event.preventDefault();
       reachable().then(function (online) {
-        if (online && !placeholder) {
+        if (online) {
           confirmed = true;
           pageForm.requestSubmit();
         } else {
@@ -266,7 +273,7 @@
             return outbox.keep(outbox.change({ action: "again", base: offline.kept.version, body: {} }));
           })
           .then(function () {
-            location.href = gameAddress() + "/next"; // its address follows this game's
+            location.href = nextAddress(code, "");
           });
       });
     });
@@ -336,7 +343,7 @@
       }
       return outbox.send().then(function (count) {
         return outbox.keptGame().then(function (kept) {
-          if (count > 0 || (kept && (kept.movedTo || kept.keptAs))) {
+          if (count > 0 || (kept && kept.movedTo)) {
             markJustSent(kept && kept.movedTo);
             location.reload(); // the server leads this address to the game it started
             return new Promise(function () {});
@@ -481,29 +488,12 @@
         function () {
           // This phone now holds what it needs to record rounds of this game offline.
           main.setAttribute("data-offline-ready", "");
-          formToken(true);
           return true;
         },
         function () {
           return false;
         }
       );
-  }
-
-  // The CSRF token of the forms the rules worker draws: this page's, else the one kept when
-  // a page of the game last loaded with the network (the shell has none), so that a form
-  // drawn offline is still the server's to take once the network is back.
-  // (``keep``: this page's is kept, the page having loaded with the network.)
-  function formToken(keep) {
-    var field = document.querySelector('input[name="csrf_token"]');
-    try {
-      if (keep && field) {
-        localStorage.setItem("sticheln-offline-token", field.value);
-      }
-      return field ? field.value : localStorage.getItem("sticheln-offline-token") || "";
-    } catch (error) {
-      return field ? field.value : "";
-    }
   }
 
   function linksTo(pattern) {
@@ -603,6 +593,7 @@
   // here, into the kept shell (with its heading, the first time).
   function drawBoard(state, waiting) {
     var board = main.querySelector("[data-board]");
+    var token = document.querySelector('input[name="csrf_token"]');
     if (!board && !placeholder) {
       return Promise.resolve();
     }
@@ -610,7 +601,7 @@
       state: state,
       queued: queued(waiting),
       root: root,
-      token: formToken(),
+      token: token ? token.value : "",
       editable: true,
       excluded: !placeholder && board.querySelector(".excluded-note") !== null,
       next_game: !placeholder && board.querySelector("[data-next-game]") ? "next" : null,
@@ -629,7 +620,7 @@
       }
       main.dispatchEvent(new CustomEvent("scoreboard:drawn")); // scoreboard.js: the reasons
       var again = board.querySelector(".play-again form");
-      if (again) {
+      if (again && !placeholder) {
         takePlayAgain(again); // the board's own button, should the network stay away
       }
       var copy = document.querySelector("[data-offline-copy]");
@@ -637,6 +628,7 @@
         copy.hidden = true; // the board is the game as it stands here (one notice)
         main.setAttribute("data-offline-drawn", ""); // still the kept page (keptCopyShown)
       }
+      main.removeAttribute("data-offline-frame");
     });
   }
 
@@ -654,7 +646,10 @@
 
   // The live page of round ``number``.
   function liveAddress(number) {
-    return gameAddress() + "/rounds/" + number + "/live";
+    if (placeholder) {
+      return placeholderAddress(number + "/live");
+    }
+    return root + "/g/" + encodeURIComponent(code) + "/rounds/" + number + "/live";
   }
 
   // ------------------------------------------------------------------------------------------
@@ -828,8 +823,8 @@
 
   // The round pages the rules worker draws (companion/pages/record.py, the server's model
   // and templates), by address: the kept page's content is swapped for the page drawn from
-  // the game as it stands here (the state kept plus the changes waiting); a correct page,
-  // and any page of a game only this phone holds, is drawn into the kept shell.
+  // the game as it stands here (the state kept plus the changes waiting); a game only this
+  // phone holds is drawn into the kept shell.
   var ROUND_PAGES = [
     { pattern: /\/rounds\/record$/, call: "pages/record" },
     { pattern: /\/rounds\/mark$/, call: "pages/mark" },
@@ -850,9 +845,10 @@
     var url = new URL(location.href);
     var page = roundPageOf(url);
     var section = main.querySelector("section.round-page");
-    if (!page || (!section && !inShell)) {
+    if (!page || (!section && !placeholder)) {
       return Promise.resolve(false);
     }
+    var token = document.querySelector('input[name="csrf_token"]');
     return Promise.all([outbox.keptGame(), outbox.changes()]).then(function (found) {
       if (!found[0]) {
         say(words.unkept, true, true);
@@ -862,7 +858,7 @@
         state: found[0].state,
         queued: queued(waitingOf(found[1])),
         root: root,
-        token: formToken(),
+        token: token ? token.value : "",
         address: placeholder ? placeholderAddress("") : null,
       };
       if (page.starting) {
@@ -871,6 +867,9 @@
       body.mode = url.searchParams.get("mode") || modeOf(form);
       if (page.numbered) {
         body.number = Number(url.pathname.match(page.pattern)[1]);
+        if (!correctAgain && form) {
+          body.kept = fieldsOf(form); // the round as the server showed it when the page was kept
+        }
       }
       var typed = !fields && form && form.hasAttribute("data-typed") ? fieldsOf(form) : null;
       if (fields || typed) {
@@ -900,8 +899,8 @@
     });
   }
 
-  // The page the worker drew in place of the round page shown (or as the shell's content);
-  // answers whether it was.
+  // The page the worker drew in place of the round page shown (the shell's content, for a
+  // game only this phone holds); answers whether it was.
   function swapRoundPage(answer) {
     if (answer.status !== 200) {
       say(fill(words.failed, { error: answer.body.error }), true, true);
@@ -911,7 +910,7 @@
     if (shown) {
       shown.insertAdjacentHTML("afterend", answer.body.html);
       shown.remove();
-    } else if (inShell) {
+    } else if (placeholder) {
       fillShell(answer.body.html);
       if (!window.StichelnRounds) {
         var script = document.createElement("script"); // the round pages' own (rounds.js)
@@ -936,6 +935,7 @@
   function ownPage() {
     readPage();
     main.hidden = false;
+    main.removeAttribute("data-offline-frame");
     if (form) {
       form.action = location.pathname + location.search;
       takeSubmit();
@@ -1060,7 +1060,7 @@
       var submitter = event.submitter || null;
       var action = submitter && submitter.name === "action" ? submitter.value : "";
       reachable().then(function (online) {
-        if (online && !inShell) {
+        if (online && !placeholder && !correctAgain) {
           (keptCopy ? caughtUp() : Promise.resolve()).then(function () {
             confirmed = true;
             taken.requestSubmit(submitter);
@@ -1077,22 +1077,22 @@
   }
 
   function takeRoundForm() {
-    if (!form && !inShell) {
+    if (!form && !placeholder) {
       return;
     }
     if (form) {
       takeSubmit();
     }
     (offlineSeen ? Promise.resolve(false) : reachable()).then(function (online) {
-      if (!online || inShell) {
-        keptCopy = true; // (the shell: always drawn here)
+      if (!online || placeholder) {
+        keptCopy = true; // (a game the server does not have yet: always the kept copy)
         say(words.loading);
         drawRoundPage().then(function (drawn) {
           if (!drawn) {
             runNewScripts(); // the kept page as it is, with its scripts
           }
-          main.hidden = false; // (a page drawn in the shell or in place, hidden until then)
-          say(words.offline);
+          main.hidden = false; // (a page drawn on a kept frame or in place, hidden until then)
+          say(correctAgain ? words.offline + " " + fill(words.enter_again, { number: correctedNumber() }) : words.offline);
         });
       }
       if (!online) {
@@ -1113,7 +1113,7 @@
 
   // The number of the round this page corrects.
   function correctedNumber() {
-    return Number(location.pathname.match(CORRECT_ADDRESS)[1]);
+    return correctAgain ? Number(location.pathname.match(CORRECT_ADDRESS)[1]) : Number(form.elements.number.value);
   }
 
   // The kept copy, sent with the network back: the rounds waiting here go first, then this
@@ -1147,7 +1147,7 @@
 
   // Whether ``url`` is a page of this game drawn in place (while the server does not answer).
   function inPlace(url) {
-    var game = new URL(gameAddress(), location.href);
+    var game = new URL(placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code), location.href);
     if (!offlineSeen || url.origin !== location.origin || url.pathname.indexOf(game.pathname) !== 0) {
       return false;
     }
@@ -1288,7 +1288,7 @@
     liveAddress: liveAddress,
     root: root, // where the app is: the worker's pages link from it
     retryLater: retryLater, // a change kept: sent as soon as the server answers
-    gameAddress: gameAddress(),
+    gameAddress: placeholder ? placeholderAddress("") : root + "/g/" + encodeURIComponent(code),
     placeholder: placeholder, // a game the server does not have yet
     queued: queued,
     waitingWords: function (count) {

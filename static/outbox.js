@@ -193,13 +193,8 @@
 
     // A game kept on this phone under ``waiting`` (a next game, or a game started here), now
     // on the server as ``state``: its changes move to it, based on its first version, and
-    // the phone remembers where the game went. The games played again after it on this
-    // phone ("<waiting>/next"...) follow it: kept, with their changes, as the new game's.
+    // the phone remembers where the game went.
     function started(change, state, waiting) {
-      var after = IDBKeyRange.bound(nextOf(waiting), nextOf(waiting) + "\uffff");
-      function follower(old) {
-        return state.id + old.slice(waiting.length);
-      }
       return run(["changes", "games"], "readwrite", function (s) {
         s.changes.delete(change.id);
         s.games.put({ code: state.id, state: state });
@@ -208,18 +203,6 @@
           moved.code = state.id;
           moved.base = state.version;
           moved.body.version = state.version;
-          return true;
-        });
-        s.games.openCursor(after).onsuccess = function (event) {
-          var cursor = event.target.result;
-          if (cursor && cursor.value.state) {
-            s.games.put({ code: follower(cursor.key), state: cursor.value.state });
-            cursor.update({ code: cursor.key, keptAs: follower(cursor.key) });
-          }
-          return cursor && cursor.continue();
-        };
-        eachChange(s, after, function (moved) {
-          moved.code = follower(moved.code);
           return true;
         });
       });

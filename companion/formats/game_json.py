@@ -74,8 +74,6 @@ def game_state(
                 if round_.status == RoundStatus.SCORED
                 else None,
                 "explanations": round_terms(game, round_),
-                # As entered, once scored: a phone offline draws the round's correction.
-                "entries": round_.entries if round_.status == RoundStatus.SCORED else None,
                 **(_live_state(game, round_) if round_.mode == RoundMode.LIVE else {}),
             }
             for round_ in game.rounds

@@ -7,8 +7,6 @@ stored entry is read, by ``rules.entry_from_json``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,15 +14,6 @@ from companion import rules
 from companion.play_state import parse
 from companion.play_state.parse import ApiError
 from companion.rules.deck import HAT_TRICK_COLOURS
-
-
-def entries_digest(entries: object) -> str:
-    """A short fingerprint of a round's stored entries (as the API's game state holds them):
-    a correction carries the one of the round it showed, so that a correction made elsewhere
-    meanwhile is noticed; the server's correct page and the phone's, drawn offline, carry the
-    same."""
-    text = json.dumps(entries, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def read_entries(value: object, setup: rules.TableSetup) -> list[rules.Entry]:

@@ -201,7 +201,6 @@ def apply_marks(game: dict[str, Any], setup: TableSetup, body: object) -> None:
             "marked": shown,
             "scores": None,
             "explanations": None,
-            "entries": None,
             PENDING: True,
         }
     )
@@ -272,8 +271,8 @@ def round_to_correct(game: dict[str, Any], number: int) -> dict[str, Any]:
 def fill_scored(
     round_: dict[str, Any], setup: TableSetup, entries: Sequence[Entry], scored: RoundScore
 ) -> None:
-    """The round as the server stores and shows it once scored: mode, marks, scores, the
-    terms that explain each score (R10, R12-R16, R22) and the entries."""
+    """The round as the server stores and shows it once scored: mode, marks, scores and the
+    terms that explain each score (R10, R12-R16, R22)."""
     stored = [entry.as_json() for entry in entries]
     round_.update(
         mode=QUICK if any(entry.is_quick for entry in entries) else FULL,
@@ -284,7 +283,6 @@ def fill_scored(
             explain_seat(setup, seat, entry).as_json()
             for seat, entry in zip(scored.seats, entries, strict=True)
         ],
-        entries=stored,
     )
     round_[PENDING] = True
 
@@ -345,7 +343,6 @@ def apply_live_start(game: dict[str, Any], setup: TableSetup, body: object) -> N
         "marked": None if setup.variant.hides_marks else laid_out,
         "scores": None,
         "explanations": None,
-        "entries": None,
         LAID_OUT: laid_out,
     }
     rounds.append(round_)
@@ -458,7 +455,6 @@ def apply_undo(game: dict[str, Any], setup: TableSetup, number: int, body: objec
             status=PLAYING,
             scores=None,
             explanations=None,
-            entries=None,
             marked=None if setup.variant.hides_marks else marked,
         )
     live = live_of(round_, setup)

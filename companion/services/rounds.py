@@ -8,6 +8,8 @@ instead of an exception to catch."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,7 +17,6 @@ from enum import StrEnum
 from companion.data.models import Game, Round, RoundResult
 from companion.data.queries import number_to_record, playing_round, setup_of
 from companion.data.states import RoundMode, RoundStatus
-from companion.play_state.entries import entries_digest
 from companion.rules import (
     Entry,
     Refusal,
@@ -257,7 +258,8 @@ def change_of(round_: Round) -> RoundChange:
 def round_digest(round_: Round) -> str:
     """A short fingerprint of a round's stored entries: a correction carries the one of
     the round it showed, so a correction made elsewhere meanwhile is noticed."""
-    return entries_digest(round_.entries)
+    text = json.dumps(round_.entries, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,8 +12,7 @@
 //   offline with its notice that it is the copy this phone last saw. Any other page then
 //   shows the offline page. A game only this phone holds (started, or played again, with no
 //   network: static/offline_new_game.js, static/offline_play.js) is shown in the kept shell
-//   (SHELL_URL) at each of its addresses, and so are the live and correct pages of a game
-//   this phone holds (DRAWN_PAGE); the rules worker draws the page there.
+//   (SHELL_URL) at each of its addresses; the rules worker draws its pages there.
 // - The offline kit (/offline-kit/<fingerprint>/<file>): the copy this phone kept ("Keep for
 //   offline play", static/keep.js, into the caches named KIT_CACHE_PREFIX + fingerprint,
 //   each file checked against its SHA-256) first, else the network. Its manifest: from the
@@ -45,11 +44,11 @@
   var GAMES_CACHE = {{ games_cache|tojson }};
   var GAME_PAGE = new RegExp({{ game_page|tojson }});
   var ROUND_PAGE = new RegExp({{ round_page|tojson }});
-  var DRAWN_PAGE = new RegExp({{ drawn_page|tojson }});
-  // The pages of a game this phone holds before the server has it (new, or played again):
-  // its code on the server, or the key it was started with, and the "/next" after either.
-  var HELD_PAGE = new RegExp({{ held_page|tojson }});
-  var GAME_PREFIX = {{ game_prefix|tojson }}; // a game's address is this and its code
+  var LIVE_PAGE = new RegExp({{ live_page|tojson }});
+  var NEXT_PAGE = new RegExp({{ next_page|tojson }});
+  var NEW_PAGE = new RegExp({{ new_page|tojson }});
+  var CORRECT_PAGE = /\/rounds\/[0-9]+$/; // a round page (ROUND_PAGE) correcting a round
+  var FRAME_STYLES = {{ frame_styles|tojson }};
   // The one page a game only this phone holds is drawn in (templates/pwa/shell.html).
   var SHELL_URL = {{ shell_url|tojson }};
   var WORDS_URL = {{ words_url|tojson }};
@@ -192,14 +191,13 @@
 
   // A page from the network; the offline page when the network fails. The resolver, the
   // rules page and the scoreboards this phone opened are kept (under their path, whatever
-  // their query) and shown instead; so are the round pages it opened (record, mark, live
-  // start), under their path and query (the entry mode), for rounds entered offline
-  // (static/offline_play.js). A game's live and correct pages: the shell (gameShell).
+  // their query) and shown instead; so are the round pages it opened (record, correct), under
+  // their path and query (the entry mode), for rounds entered offline (static/offline_play.js).
   function page(event) {
     var url = new URL(event.request.url);
     var path = url.pathname;
-    if (HELD_PAGE.test(path)) {
-      return heldPage(event, path, url.search);
+    if (NEW_PAGE.test(path)) {
+      return newPage(event, path, url.search);
     }
     var round = ROUND_PAGE.test(path);
     var store =
@@ -219,13 +217,19 @@
         return response;
       })
       .catch(function () {
-        if (DRAWN_PAGE.test(path)) {
-          return gameShell(path.match(DRAWN_PAGE)[1]);
+        if (LIVE_PAGE.test(path)) {
+          return liveFrame(path);
+        }
+        if (NEXT_PAGE.test(path)) {
+          return shell(); // the table's next game, started on this phone
         }
         var kept = store ? caches.open(store).then(function (cache) {
           return cache.match(key, MATCH);
         }) : Promise.resolve(undefined);
         return kept.then(function (response) {
+          if (!response && round && CORRECT_PAGE.test(path)) {
+            return correctFrame(path);
+          }
           if (!response) {
             return cached(OFFLINE_URL);
           }
@@ -298,6 +302,32 @@
     });
   }
 
+  // A live round's page offline (never kept: no-store): a kept page of its game, on which a
+  // phone that kept the offline kit plays the round (static/offline_live.js draws it there,
+  // from what the phone holds); its content stays hidden until then. A round page of the
+  // game has the round pages' styles; the game's scoreboard is given them. Without the kit,
+  // or with no page of the game kept, the offline page.
+  function liveFrame(path) {
+    var game = path.match(LIVE_PAGE)[1];
+    var pages = path.slice(0, path.indexOf(game)) + game;
+    return keptGames()
+      .then(function (cache) {
+        return !cache ? null : cache.keys().then(function (requests) {
+          var paths = requests.map(function (request) {
+            return new URL(request.url).pathname;
+          });
+          var round = requests.filter(function (request, index) {
+            return paths[index] !== pages && ROUND_PAGE.test(paths[index]) && paths[index].indexOf(pages + "/") === 0;
+          })[0];
+          var frame = round ? cache.match(round) : cache.match(pages, MATCH);
+          return frame.then(function (response) {
+            return response && { response: response, styled: Boolean(round) };
+          });
+        });
+      })
+      .then(framed);
+  }
+
   // The shell a game only this phone holds is drawn in (static/offline_play.js has the rules
   // worker draw each of its pages there); without the kit, the offline page.
   function shell() {
@@ -310,51 +340,57 @@
       });
   }
 
-  // A live or correct page of the game ``code``: the shell, in which the rules worker draws
-  // it, where the outbox keeps the game (static/offline_play.js); else the offline page.
-  function gameShell(code) {
-    return keptOutbox().then(function (games) {
-      var kept = games.some(function (game) {
-        return game.code === code;
+  // A game started on this phone with no network (static/offline_new_game.js), kept in the
+  // outbox: each of its pages is the shell until the server has it; then the same page of
+  // the game the server started. A game this phone does not keep: the network (the server
+  // leads the address to the game).
+  function newPage(event, path, search) {
+    var found = path.match(NEW_PAGE);
+    var kept = self.StichelnOutbox ? self.StichelnOutbox.keptGames() : Promise.resolve([]);
+    return kept.then(function (games) {
+      var game = games.filter(function (one) {
+        return one.code === self.StichelnOutbox.newOf(found[1]);
+      })[0];
+      if (game && game.movedTo) {
+        var moved = path.slice(0, path.indexOf("/games/new/")) + "/g/" + encodeURIComponent(game.movedTo);
+        return Response.redirect(found[2] ? moved + "/rounds/" + found[2] + search : moved, 302);
+      }
+      return game ? shell() : fetch(event.request).catch(function () {
+        return cached(OFFLINE_URL);
       });
-      return kept ? shell() : cached(OFFLINE_URL);
     });
   }
 
-  // The games the outbox keeps (static/outbox.js).
-  function keptOutbox() {
-    return self.StichelnOutbox ? self.StichelnOutbox.keptGames() : Promise.resolve([]);
+  // A round's correct page this phone never opened: the game's kept record page, on which
+  // static/offline_play.js has the round entered again (the same form; its entries as
+  // first entered were never kept here). Without the kit or that page, the offline page.
+  function correctFrame(path) {
+    var record = path.replace(/\/[0-9]+$/, "/record");
+    return keptGames()
+      .then(function (cache) {
+        return cache && cache.match(record);
+      })
+      .then(function (response) {
+        return framed(response && { response: response, styled: true });
+      });
   }
 
-  // A game this phone holds before the server has it (started here with no network,
-  // static/offline_new_game.js, or the table's next game, played again here), kept in the
-  // outbox: each of its pages is the shell until the server has it; then the same page of
-  // the game the server started (the game it follows started there first: its next game
-  // kept here, at its address). A game this phone does not keep: the network (the server
-  // leads a next game's address to the game), else the shell for a next game.
-  function heldPage(event, path, search) {
-    var found = path.match(HELD_PAGE);
-    var outbox = self.StichelnOutbox;
-    var nexts = (found[2] || found[4]).split("/next").length - 1;
-    var codes = outbox ? [found[1] || outbox.newOf(found[3])] : [];
-    while (outbox && codes.length <= nexts) {
-      codes.push(outbox.nextOf(codes[codes.length - 1]));
+  // A kept page of a game, as the frame a page of offline play is drawn on: hidden until
+  // then, with the round pages' stylesheets where it lacks them; the offline page if none.
+  function framed(kept) {
+    if (!kept) {
+      return cached(OFFLINE_URL);
     }
-    return keptOutbox().then(function (games) {
-      for (var held = codes.length - 1; held >= 0; held -= 1) {
-        var game = games.filter(function (one) {
-          return one.code === codes[held];
-        })[0];
-        if (game && game.movedTo) {
-          var moved = GAME_PREFIX + encodeURIComponent(game.movedTo) + "/next".repeat(nexts - held);
-          return Response.redirect(moved + (found[5] || "") + search, 302);
-        }
-        if (game && game.state && held === nexts) {
-          return shell();
-        }
-      }
-      return fetch(event.request).catch(function () {
-        return found[1] ? shell() : cached(OFFLINE_URL);
+    return kept.response.text().then(function (text) {
+      var styles = kept.styled ? "" : FRAME_STYLES.map(function (href) {
+        return '<link rel="stylesheet" href="' + href + '">';
+      }).join("");
+      var frame = text
+        .replace("</head>", styles + "</head>")
+        .replace('<main id="content"', '<main id="content" data-offline-frame hidden');
+      return new Response(frame, {
+        status: 200,
+        headers: { "Content-Type": "text/html; charset=utf-8" },
       });
     });
   }

@@ -34,16 +34,7 @@ from companion.rules import (
     variant_named,
 )
 from companion.rules.deck import HAT_TRICK_COLOURS
-from tests.browser.scenario import (
-    CORRECTED_ROUND,
-    CORRECTION,
-    FIVE_ROUNDS,
-    card,
-    round_scores,
-    seat,
-    signed,
-    totals_of,
-)
+from tests.browser.scenario import FIVE_ROUNDS, card, round_scores, seat, signed, totals_of
 from tests.browser.support import (
     CHROMIUM,
     PHONE,
@@ -348,25 +339,25 @@ def test_a_network_back_while_the_scoreboard_draws_sends_at_once(
 def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:
-    """A round's correct page offline (never opened with the network: no copy of it is
-    kept), in place of the scoreboard: the rules worker draws it in the shell, its form
-    holding the round as the server scored it; the correction waits on the phone; another
-    phone corrects the same round meanwhile; back online, neither is lost: theirs stands on
-    the server, and this phone offers the conflict view with its own."""
+    """The correct page this phone opened works offline too: the correction waits on the
+    phone; another phone corrects the same round meanwhile; back online, neither is lost:
+    theirs stands on the server, and this phone offers the conflict view with its own."""
     kit_manifest(live_server)
     words = WORDS["en"]
     game = live_table.new_game(NAMES, rounds=5)
     record_rounds(live_table, game, FIVE_ROUNDS[:2])
     phone = ready_phone(new_phone, live_table, game, words)
     page = phone.page
+    phone.goto(f"/g/{game['id']}/rounds/1")  # opened once with the network: kept
+    expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
+    phone.goto(f"/g/{game['id']}")
+    expect(page.locator("main")).to_have_attribute("data-offline-ready", "")
 
     phone.set_offline(True)
     page.get_by_role("link", name="Correct round 1").click()
     expect(page.locator("#offline-play-status")).to_have_text(
         words["offline"], timeout=WORKER_START_MS
     )
-    expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
-    expect(page.locator('input[name="s0-tricks"]:checked')).to_have_value("6")  # as scored
     # Ann won 5 tricks and Ben 6, not 6 and 5 (C3 still holds: 14 tricks).
     tap(page.locator('[data-count-field="s0-tricks"]'), "radio", "5")
     tap(page.locator('[data-count-field="s1-tricks"]'), "radio", "6")
@@ -391,14 +382,12 @@ def test_a_round_corrected_offline_and_on_another_phone_opens_the_conflict_view(
     assert all(score in shown for score in signed(round_scores([mine])[0]))
 
 
-def test_a_round_s_correct_page_opened_offline_is_drawn_in_the_shell_and_sent(
+def test_a_round_whose_correct_page_was_never_opened_is_entered_again_offline(
     new_phone: PhoneFactory, live_server: LiveServer, live_table: Table
 ) -> None:
-    """Offline, a correct page loaded as a new document (its address opened, then reloaded)
-    is the service worker's shell, in which the rules worker draws the server's page: the
-    round's seats from its leader (R3), its form holding the round as the server scored it;
-    a card added is saved as the round's correction, which waits on the phone, and is sent
-    as the round's once the network is back."""
+    """Offline, the correct page of a round this phone never opened is drawn on the game's
+    kept record page: it says the round is to be entered again, whole, for that round and
+    its leader (R3); the correction waits on the phone, and is sent as the round's."""
     kit_manifest(live_server)
     words = WORDS["en"]
     game = live_table.new_game(NAMES, rounds=5)
@@ -407,28 +396,25 @@ def test_a_round_s_correct_page_opened_offline_is_drawn_in_the_shell_and_sent(
     page = phone.page
 
     phone.set_offline(True)
-    phone.goto(f"/g/{game['id']}/rounds/{CORRECTED_ROUND}")
-    page.reload()  # the shell again, drawn again
-    heading = page.get_by_role("heading", level=1)
-    expect(heading).to_have_text(f"Correct round {CORRECTED_ROUND}", timeout=WORKER_START_MS)
+    page.get_by_role("link", name="Correct round 2").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Correct round 2", timeout=WORKER_START_MS
+    )
     status = page.locator("#offline-play-status")
-    expect(status).to_have_text(words["offline"])
-    leader = NAMES[round_leader(CORRECTED_ROUND, 0, len(NAMES))]
+    expect(status).to_contain_text("did not keep round 2 as it was entered")
+    leader = NAMES[round_leader(2, 0, len(NAMES))]
     expect(page.locator("[data-leader]")).to_have_text(words["led"].format(name=leader))
-    expect(page.locator(".round-seat__name").first).to_have_text(leader)
-    ben = page.locator('[data-field="s1-marked_captured"]')
-    expect(ben.get_by_role("checkbox", name=chip_name("en", "brown 7"))).to_be_checked()
-    tap_chip(ben, chip_name("en", "brown 8"), "checkbox")  # Ben's card forgotten (CORRECTION)
+    for place, entry in enumerate(FIVE_ROUNDS[3]):
+        enter_quick_seat(phone, "en", place, entry)
     page.get_by_role("button", name="Save correction").click()
-    expect(heading).to_have_text(words["scoreboard"], timeout=WORKER_START_MS)
-    expect(status).to_contain_text(f"Round {CORRECTED_ROUND} is kept on this phone.")
-    assert pending_table(phone) == expected_pending(NAMES, [FIVE_ROUNDS[0]], [CORRECTION])
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["scoreboard"])
+    expect(status).to_contain_text("Round 2 is kept on this phone.")
     assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores(FIVE_ROUNDS[:2])
 
     phone.set_offline(False)
     expect(status).to_have_text(words["sent"], timeout=WORKER_START_MS)
     assert [r["scores"] for r in live_table.state(game)["rounds"]] == round_scores(
-        [FIVE_ROUNDS[0], CORRECTION]
+        [FIVE_ROUNDS[0], FIVE_ROUNDS[3]]
     )
 
 

@@ -4,10 +4,9 @@ phone's rules worker draws offline (run as on the phone: the archive unpacked al
 Flask, no Babel) from the last state the server sent plus the changes queued on the phone
 (rounds recorded, one corrected, the next round's colours marked) is the content the server
 draws from its database once those changes are sent: the record page in each entry mode the
-game offers, the correct page of every scored round (filled from the round's entries, as the
-server scored it before the phone went offline or as the phone queued it, with the digest of
-the round shown), the mark page, and a refused form shown again, in English and Hungarian,
-once the CSRF token and the version are set aside."""
+game offers, a scored round's correct page, the mark page, and a refused form shown again,
+in English and Hungarian, once the CSRF token, the version and the round's digest are set
+aside."""
 
 from __future__ import annotations
 
@@ -42,9 +41,10 @@ def content_of(page: str) -> str:
 
 
 def set_aside(content: str) -> str:
-    """The content without what only the sending side knows: the CSRF token and the version
-    the form is based on (the phone's is the one its queue is based on)."""
-    for name in ("csrf_token", "version"):
+    """The content without what only the sending side knows: the CSRF token, the version
+    the form is based on (the phone's is the one its queue is based on) and the digest of
+    a corrected round as the server stored it."""
+    for name in ("csrf_token", "version", "digest"):
         content = re.sub(rf'(name="{name}" type="hidden" value=)"[^"]*"', r"\1X", content)
     return content.strip()
 
@@ -133,7 +133,8 @@ def test_the_worker_draws_the_round_pages_the_server_draws_once_the_queue_is_sen
             pages.append(
                 ("pages/record", {"mode": kind.mode}, f"/g/{code}/rounds/record?mode={kind.mode}")
             )
-        for number in range(1, recorded + 1):  # its entries in the kept state or the queue
+        if len(queued) > int(marks):  # a round recorded or corrected here: its entries are held
+            number = queued[-1 - int(marks)].get("number") or sent_first + 1
             pages.append(("pages/record", {"number": number}, f"/g/{code}/rounds/{number}"))
         if lays_out and not marks:
             pages.append(("pages/mark", {}, f"/g/{code}/rounds/mark"))

@@ -162,7 +162,7 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
 ) -> None:
     """The two public pages that settle a dispute are kept as last seen (and the new-game
     page, on which a phone with the offline kit starts a game offline), and so is the
-    scoreboard of each game this phone opened and its record, mark and live-start pages (for
+    scoreboard of each game this phone opened and its record, mark and correct pages (for
     rounds entered offline), in a cache of its own that a new version of the worker spares,
     with the words of offline play; any other page of a game is never kept."""
     source = worker(client)
@@ -189,8 +189,8 @@ def test_the_worker_keeps_the_rules_page_the_resolver_and_the_scoreboards_it_ope
     found = re.search(r"var ROUND_PAGE = new RegExp\((\".*?\")\);", source)
     assert found is not None
     round_page = re.compile(json.loads(found.group(1)))
-    record = [f"/g/{code}/rounds/{page}" for page in ("record", "mark", "live")]
-    never = [*kept, f"/g/{code}/rounds/1", f"/g/{code}/rounds/1/live", "/g/x/rounds/x"]
+    record = [f"/g/{code}/rounds/{page}" for page in ("record", "mark", "1", "12")]
+    never = [*kept, f"/g/{code}/rounds/1/live", f"/g/{code}/rounds/1/scores", "/g/x/rounds/x"]
     assert [path for path in record + never if round_page.match(path)] == record
 
 
@@ -212,25 +212,6 @@ def test_the_worker_keeps_one_shell_for_the_games_only_the_phone_holds(
     assert main.words() == ""  # nothing of any game: the worker draws the page
     assert main.get("data-round-script") == static_url("rounds.js")
     assert "FRAMES" not in source and "/games/frame" not in source
-
-
-def test_the_live_and_correct_pages_of_a_game_are_drawn_in_the_shell(
-    client: FlaskClient, table: Table
-) -> None:
-    """Offline, a game's live and correct pages are the shell too (where the phone holds the
-    game), the rules worker drawing them there from the game's state: no copy of either page
-    is kept, and no kept page of the game is dressed up as one."""
-    source = worker(client)
-    found = re.search(r"var DRAWN_PAGE = new RegExp\((\".*?\")\);", source)
-    assert found is not None
-    drawn = re.compile(json.loads(found.group(1)))
-    code = table.new_game()["id"]
-    shown = [f"/g/{code}/rounds/1", f"/g/{code}/rounds/12/live"]
-    others = [f"/g/{code}", f"/g/{code}/rounds/record", f"/g/{code}/rounds/live"]
-    others += [f"/g/{code}/rounds/1/scores", f"/g/{code}/next/rounds/1/live"]
-    assert [path for path in shown + others if drawn.match(path)] == shown
-    assert [drawn.match(path)[1] for path in shown] == [code, code]  # type: ignore[index]
-    assert "data-offline-frame" not in source and "FRAME_STYLES" not in source
 
 
 def test_a_kept_scoreboard_carries_the_notice_the_worker_shows_offline(

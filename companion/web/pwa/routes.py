@@ -70,6 +70,9 @@ GAMES_CACHE = "sticheln-games"
 network fails (never a page marked ``no-store``: a save's note, a conflict)."""
 
 OFFLINE_COPY_MARK = "data-offline-copy hidden"
+#: The stylesheets of the round pages: a live round played offline on the kept scoreboard
+#: of its game (no round page of it kept) is drawn with them.
+FRAME_STYLES = ("chips.css", "play.css")
 """What the worker unhides in a kept scoreboard it shows offline (templates/games/
 scoreboard.html): the notice that the page is the copy this phone last saw."""
 
@@ -109,52 +112,46 @@ def game_page_pattern() -> str:
 
 
 def round_page_pattern() -> str:
-    """The paths of a game's record and mark pages and of its page starting a round live,
-    as a JavaScript pattern: kept (with their query, which says the entry mode) for a phone
-    that enters rounds offline."""
+    """The paths of a game's record and mark pages, of its page starting a round live and of
+    its pages correcting a round, as a JavaScript pattern: kept (with their query, which says
+    the entry mode) for a phone that enters rounds offline."""
     record = url_for("games.record_round", code="CODE")
     prefix, _code, rest = record.partition("CODE")
     rounds = re.escape(rest.rsplit("/", 1)[0] + "/")
-    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|live)$"
+    return "^" + re.escape(prefix) + "[A-Za-z0-9]+" + rounds + "(?:record|mark|live|[0-9]+)$"
 
 
-def drawn_page_pattern() -> str:
-    """The paths of a game's pages correcting a round and of its live round pages, as a
-    JavaScript pattern (the game's code is its first group): never kept; offline, a phone
-    with the offline kit that holds the game is shown the shell there, in which the rules
-    worker draws the page (static/offline_play.js, static/offline_live.js)."""
+def live_page_pattern() -> str:
+    """The paths of a game's live round pages, as a JavaScript pattern (the game's code is
+    its first group): offline, a phone with the offline kit plays the round on a kept page of
+    the game (static/offline_live.js); the live page itself is never kept (no-store)."""
     live = url_for("games.live_round", code="CODE", number=1)
     prefix, _code, rest = live.partition("CODE")
     rounds, _number, end = rest.partition("/1/")
-    code, number = "([A-Za-z0-9]+)", "/[0-9]+"
-    page = "(?:/" + re.escape(end) + ")?"
-    return "^" + re.escape(prefix) + code + re.escape(rounds) + number + page + "$"
+    code, number = "([A-Za-z0-9]+)", "/[0-9]+/"
+    return "^" + re.escape(prefix) + code + re.escape(rounds) + number + re.escape(end) + "$"
 
 
-def held_page_pattern() -> str:
-    """The addresses a phone gives a game it holds before the server has it, as a JavaScript
-    pattern: a game it started with no network (static/offline_new_game.js), under
-    ``/games/new/`` and the key its start is sent with, and the table's next game, played
-    again on the phone, under the address of the game it follows and ``/next`` (once per
-    game: the next game of a game the server does not have yet is played again too, its
-    ``/next`` after that game's). Groups: the code of the game the server has and the
-    ``/next`` after it, or the key and the ``/next`` after it, then the round page, if any
-    ("/rounds/3/live": the live page of round 3)."""
-    board = url_for("games.scoreboard", code="CODE")
-    game, _code, game_rest = board.partition("CODE")
-    started, _key, started_rest = url_for("games.started_offline", key="KEY").partition("KEY")
-    nexts = "(?:" + re.escape(url_for("games.next_game", code="CODE")[len(board) :]) + ")"
-    record = url_for("games.record_round", code="CODE")[len(board) :]
-    rounds = re.escape(record.rsplit("/", 1)[0] + "/")
-    return (
-        "^(?:"
-        + (re.escape(game) + "([A-Za-z0-9]+)" + re.escape(game_rest) + "(" + nexts + "+)")
-        + "|"
-        + (re.escape(started) + "([A-Za-z0-9_-]+)" + re.escape(started_rest) + "(" + nexts + "*)")
-        + ")("
-        + rounds
-        + "(?:record|mark|live|[0-9]+/live))?$"
-    )
+def new_page_pattern() -> str:
+    """The addresses a phone gives a game it started with no network until the server has
+    it (static/offline_new_game.js): its scoreboard and round pages under ``/games/new/``
+    and the key its start is sent with. Groups: the key, then the round page, if any ("3/live":
+    the live page of round 3)."""
+    board = url_for("games.started_offline", key="KEY")
+    prefix, _key, rest = board.partition("KEY")
+    pages = "(?:/rounds/(record|mark|live|[0-9]+/live))?"
+    return "^" + re.escape(prefix) + "([A-Za-z0-9_-]+)" + re.escape(rest) + pages + "$"
+
+
+def next_page_pattern() -> str:
+    """The addresses of the table's next game that a phone gives it while the server does
+    not have it yet (offline play again): its scoreboard and round pages under the old
+    game's ``/next``. Groups: the old game's code, then the round page, if any ("3/live":
+    the live page of round 3)."""
+    board = url_for("games.next_game", code="CODE")
+    prefix, _code, rest = board.partition("CODE")
+    pages = "(?:/rounds/(record|mark|live|[0-9]+/live))?"
+    return "^" + re.escape(prefix) + "([A-Za-z0-9]+)" + re.escape(rest) + pages + "$"
 
 
 def template_source(name: str) -> str:
@@ -231,9 +228,10 @@ def service_worker() -> ResponseReturnValue:
         games_cache=GAMES_CACHE,
         game_page=game_page_pattern(),
         round_page=round_page_pattern(),
-        drawn_page=drawn_page_pattern(),
-        held_page=held_page_pattern(),
-        game_prefix=url_for("games.scoreboard", code="CODE").partition("CODE")[0],
+        live_page=live_page_pattern(),
+        next_page=next_page_pattern(),
+        new_page=new_page_pattern(),
+        frame_styles=[url_for("static", filename=name) for name in FRAME_STYLES],
         shell_url=url_for("pwa.shell"),
         words_url=url_for("pwa.offline_words"),
         offline_copy_mark=OFFLINE_COPY_MARK,
@@ -337,6 +335,11 @@ def offline_play_words() -> dict[str, object]:
         "record": _("Record round %(number)s", number="{number}"),
         "correct": _("Correct round %(number)s", number="{number}"),
         "save_correction": _("Save correction"),
+        "enter_again": _(
+            "This phone did not keep round %(number)s as it was entered: enter the whole round "
+            "again.",
+            number="{number}",
+        ),
         "mark": _("Mark colours, round %(number)s", number="{number}"),
         # Where the rulings a live round's reasons cite are linked to (link_rulings).
         "rules_url": url_for("rulebook.rules"),

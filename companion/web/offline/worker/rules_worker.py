@@ -49,7 +49,6 @@ from companion.play_state import (
     rules_answers,
     trick_taps,
 )
-from companion.play_state.entries import entries_digest
 from companion.rules import Refusal
 from companion.rules.wording import Reader, say
 
@@ -357,9 +356,10 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     """A round page's content (the record page in the entry ``mode`` asked for, a
     correction's when ``number`` names a round, or the mark page) of the game the phone
     kept (``state``) with the changes it queued (``queued``), as the server draws it once
-    they are sent: its form holding the round's indicators as marked (a correction: the
-    round's entries), or the ``fields`` the page posted (``{name: [values...]}``), shown
-    again. With ``check``, the ``fields`` are checked as the server's Check does (C1-C5): the page
+    they are sent: its form holding the round's indicators as marked, or the ``fields`` the
+    page posted (``{name: [values...]}``), shown again; a correction of a round the server
+    scored before the phone went offline shows the fields of the page the phone ``kept``.
+    With ``check``, the ``fields`` are checked as the server's Check does (C1-C5): the page
     shows each seat's score, or every refusal beside the seat it names, and the count the
     others imply filled in. ``root``, ``token`` and ``address`` as for the scoreboard.
     Answers the HTML, the round's number and the form's kind."""
@@ -369,7 +369,7 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
         body,
         "The request",
         ("state", "queued"),
-        ("root", "token", "mode", "number", "fields", "check", "address"),
+        ("root", "token", "mode", "number", "fields", "kept", "check", "address"),
     )
     state: dict[str, Any] = offline_game.game_offline(
         {"state": fields["state"], "queued": fields["queued"]}, table_words(language)
@@ -384,11 +384,11 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
     marking = template == ROUND_PAGES["pages/mark"]
     mode = fields.get("mode")
     stored = (
-        state["rounds"][number - 1].get("entries")
-        if correcting
-        else marked_entries(state, number, marking)
+        queued_entries(fields, number) if correcting else marked_entries(state, number, marking)
     )
     posted = fields.get("fields")
+    if posted is None and correcting and stored is None:
+        posted = fields.get("kept")  # the round as the kept page showed it, scored before
     kind = (
         record.Kind.MARK
         if marking
@@ -407,7 +407,7 @@ def round_page(body: Mapping[str, Any], language: str, template: str) -> dict[st
         ("csrf_token", str(fields.get("token") or "")),
         ("version", str(state["version"])),
         ("number", str(number)),
-        ("digest", entries_digest(stored) if correcting and stored is not None else ""),
+        ("digest", ""),
     ]
     if correcting:
         modes = record.mode_links(
@@ -510,6 +510,26 @@ def checked_round(
 
 def words_of(refusal: Refusal, words: Reader, names: list[str]) -> str:
     return say(refusal.message, words, names)
+
+
+def queued_entries(fields: Mapping[str, Any], number: int) -> list[Any] | None:
+    """The entries of round ``number`` as this phone last queued them (recorded or
+    corrected here), as a correction's form shows them; ``None`` for a round the server
+    scored before the phone went offline (the phone does not hold its entries)."""
+    state, queued = fields["state"], fields["queued"]
+    found = None
+    for index, change in enumerate(queued):
+        action = change.get("action") if isinstance(change, Mapping) else None
+        if action == "record":
+            opened = offline_game.offline_state(state, queued[:index])["next_round"]
+        elif action == "correct":
+            opened = change.get("number")
+        else:
+            continue
+        body = change.get("body")
+        if opened == number and isinstance(body, Mapping) and isinstance(body.get("entries"), list):
+            found = body["entries"]
+    return found
 
 
 def marked_entries(
