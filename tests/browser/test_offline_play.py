@@ -67,6 +67,8 @@ OUTBOX_SIZE = """async () => {
   return count;
 }"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+#: Round trips to a page while waiting for a DevTools event to arrive.
+EVENT_ROUND_TRIPS = 200
 WORDS = {
     "en": {
         "lang": "en",
@@ -481,9 +483,19 @@ def registration_id(phone: Phone) -> Any:
     )
     session.send("ServiceWorker.enable")
     phone.page.wait_for_function(CONTROLLED)
-    live = [r for r in found if not r["isDeleted"] and r["scopeURL"] == phone.base_url + "/"]
-    assert len(live) == 1, found
-    return session, live[0]["registrationId"]
+
+    def live() -> list[dict[str, Any]]:
+        scope = phone.base_url + "/"
+        return [r for r in found if not r["isDeleted"] and r["scopeURL"] == scope]
+
+    # The protocol reports the registration as an event, which may come after the page is
+    # controlled: each round trip to the page lets the events that arrived meanwhile in.
+    for _ in range(EVENT_ROUND_TRIPS):
+        if live():
+            break
+        phone.page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    assert len(live()) == 1, found
+    return session, live()[0]["registrationId"]
 
 
 def test_with_no_page_of_the_game_open_the_service_worker_sends_what_waits(
