@@ -8,6 +8,7 @@ Playwright (the pip package, which brings its own node driver) drives Debian's C
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -239,3 +240,20 @@ def chip_face(scope: Any, name: str, value: str) -> Any:
     """What a finger taps to pick it: the chip its label draws after it (round_macros.html;
     the label itself is laid out as its chip, display: contents)."""
     return scope.locator(f'label:has(> input[name="{name}"][value="{value}"]) > span')
+
+
+#: The pages' scripts (the Content-Security-Policy allows no inline script).
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def scripts_reading(pattern: re.Pattern[str]) -> list[str]:
+    """Where a page's script reads what ``pattern`` names (``file: match``): a page checked
+    once and then changed in place (its colour scheme, its width) stands for a page loaded
+    that way only while no script reads it."""
+    scripts = sorted(STATIC.glob("*.js"))
+    assert scripts, STATIC
+    return [
+        f"{script.name}: {match.group()}"
+        for script in scripts
+        for match in pattern.finditer(script.read_text("utf-8"))
+    ]

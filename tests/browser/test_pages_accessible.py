@@ -7,11 +7,10 @@ the preference), as ``test_no_script_reads_the_colour_scheme`` makes sure."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.browser.support import PhoneFactory, Site
+from tests.browser.support import PhoneFactory, Site, scripts_reading
 from tests.browser.test_pages import (
     PAGE_IDS,
     PAGES,
@@ -27,18 +26,13 @@ from tests.browser.test_pages import (
 SCHEMES = ["light", "dark"]
 #: What a script reads to draw a page by the phone's colour scheme.
 SCHEME_READS = re.compile(r"prefers-color-scheme|colorScheme|matchMedia")
-STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def test_no_script_reads_the_colour_scheme() -> None:
     """Switching a loaded page's scheme (below) stands for loading it in that scheme only
     while the scheme is the style sheets' alone (the pages' scripts are all in static/: the
     Content-Security-Policy allows no inline script)."""
-    scripts = sorted(STATIC.glob("*.js"))
-    assert scripts
-    found = [f"{script.name}: {m.group()}" for script in scripts
-             for m in SCHEME_READS.finditer(script.read_text("utf-8"))]  # fmt: skip
-    assert found == []
+    assert scripts_reading(SCHEME_READS) == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)

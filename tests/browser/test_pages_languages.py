@@ -4,11 +4,10 @@ it says its language, and its longer words still fit."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.browser.support import PHONE, PhoneFactory, Site
+from tests.browser.support import PHONE, PhoneFactory, Site, scripts_reading
 from tests.browser.test_pages import (
     LANGUAGES,
     NARROW_PHONES,
@@ -26,18 +25,13 @@ from tests.browser.test_pages import (
 WIDTH_READS = re.compile(
     r"innerWidth|outerWidth|screen\.width|matchMedia|ResizeObserver|\bresize\b|clientWidth|offsetWidth"
 )
-STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def test_no_script_lays_a_page_out_by_the_window_s_width() -> None:
     """Narrowing a loaded page (below) stands for loading it on the narrower phone only while
     its layout is the style sheets' alone (the pages' scripts are all in static/: the
     Content-Security-Policy allows no inline script)."""
-    scripts = sorted(STATIC.glob("*.js"))
-    assert scripts
-    found = [f"{script.name}: {m.group()}" for script in scripts
-             for m in WIDTH_READS.finditer(script.read_text("utf-8"))]  # fmt: skip
-    assert found == []
+    assert scripts_reading(WIDTH_READS) == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
